@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Optional SQLite compile options, one SwiftPM trait each. The trait name is
+// the SQLite option itself: it is defined for the C build of the amalgamation,
+// for the Swift importer (so prototypes guarded by the option become visible),
+// and for Swift `#if` checks, under that one name.
+let optionalSQLiteOptions: [(name: String, description: String)] = [
+    ("SQLITE_ENABLE_SESSION",
+     "Builds SQLite with SQLITE_ENABLE_SESSION: the session extension (changesets and patchsets)."),
+    ("SQLITE_ENABLE_STAT4",
+     "Builds SQLite with SQLITE_ENABLE_STAT4: ANALYZE collects histograms that help the query planner."),
+    ("SQLITE_ENABLE_DBSTAT_VTAB",
+     "Builds SQLite with SQLITE_ENABLE_DBSTAT_VTAB: the dbstat virtual table that reports page usage."),
+    ("SQLITE_ENABLE_BYTECODE_VTAB",
+     "Builds SQLite with SQLITE_ENABLE_BYTECODE_VTAB: the bytecode() and tables_used() table-valued functions."),
+]
+
+let traitCSettings: [CSetting] = optionalSQLiteOptions.map {
+    .define($0.name, .when(traits: [$0.name]))
+}
+let traitSwiftSettings: [SwiftSetting] = optionalSQLiteOptions.map {
+    .define($0.name, .when(traits: [$0.name]))
+}
+
+let package = Package(
+    name: "Cairn",
+    products: [
+        .library(name: "Cairn", targets: ["Cairn"]),
+    ],
+    traits: .init(optionalSQLiteOptions.map { .trait(name: $0.name, description: $0.description) }
+        + [.default(enabledTraits: [])]),
+    targets: [
+        .target(
+            name: "CairnSQLite",
+            path: "Vendor/SQLite",
+            exclude: ["sqlite3.c", "sqlite3ext.h", "VERSION", "update-sqlite.sh"],
+            sources: ["CairnSQLite.c"],
+            cSettings: traitCSettings,
+            linkerSettings: [
+                .linkedLibrary("m", .when(platforms: [.linux])),
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+            ]
+        ),
+        .target(
+            name: "Cairn",
+            dependencies: ["CairnSQLite"],
+            cSettings: traitCSettings,
+            swiftSettings: traitSwiftSettings
+        ),
+        .testTarget(
+            name: "CairnTests",
+            dependencies: ["Cairn"],
+            cSettings: traitCSettings,
+            swiftSettings: traitSwiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

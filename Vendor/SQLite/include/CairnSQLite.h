@@ -1,0 +1,28 @@
+/*
+ * Umbrella header of the CairnSQLite module: the vendored SQLite C interface,
+ * seen with the same compile options as the C build, plus a few inline shims
+ * for what Swift cannot call or import directly.
+ */
+#ifndef CAIRN_SQLITE_H
+#define CAIRN_SQLITE_H
+
+#include "cairn_sqlite_config.h"
+#include "sqlite3.h"
+
+/* SQLITE_TRANSIENT is a cast macro that Swift does not import. */
+static inline sqlite3_destructor_type _cairn_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+
+/* sqlite3_db_config is variadic: one shim per argument shape we use. */
+static inline int _cairn_sqlite_db_config_int(sqlite3 *db, int op, int value, int *result) {
+    return sqlite3_db_config(db, op, value, result);
+}
+
+/* sqlite3_config is variadic: install the error log callback. */
+typedef void (*_cairn_sqlite_log_callback)(void *, int, const char *);
+static inline int _cairn_sqlite_config_log(_cairn_sqlite_log_callback callback, void *context) {
+    return sqlite3_config(SQLITE_CONFIG_LOG, callback, context);
+}
+
+#endif /* CAIRN_SQLITE_H */
