@@ -30,7 +30,6 @@
 #define SQLITE_DEFAULT_MEMSTATUS 0
 #define SQLITE_OMIT_DEPRECATED 1
 #define SQLITE_LIKE_DOESNT_MATCH_BLOBS 1
-#define SQLITE_USE_URI 1
 
 /*
  * Multi-thread mode: a connection is never used by two threads at the same

@@ -1,0 +1,275 @@
+import Foundation
+
+/// A database connection whose accesses are serialized: one at a time, from
+/// any thread.
+///
+/// ```swift
+/// let dbQueue = try DatabaseQueue(path: "/path/to/database.sqlite")
+///
+/// try dbQueue.write { db in
+///     try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+/// }
+///
+/// let names = try dbQueue.read { db in
+///     try String.fetchAll(db, sql: "SELECT name FROM player")
+/// }
+///
+/// // Without blocking the current thread:
+/// let count = try await dbQueue.read { db in
+///     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+/// }
+/// ```
+///
+/// Open one queue per database file, and share it: all accesses to the
+/// database then run one after the other, and none sees the unfinished work
+/// of another.
+public final class DatabaseQueue: DatabaseWriter {
+    private let writer: SerializedDatabase
+
+    /// The configuration of the connection.
+    public var configuration: Configuration { writer.configuration }
+
+    /// The path of the database: `":memory:"` for a private in-memory
+    /// database, the URI for a named one.
+    public var path: String { writer.path }
+
+    /// Opens or creates a database file.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.foreignKeysEnabled = true
+    /// let dbQueue = try DatabaseQueue(path: "/path/to/database.sqlite", configuration: config)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The path of the database file, created if it does not exist
+    ///     (unless the configuration is read-only).
+    ///   - configuration: The configuration of the connection.
+    /// - Throws: A ``DatabaseError`` if the file cannot be opened or is not a
+    ///   database, or the error of a ``Configuration/prepareDatabase(_:)``
+    ///   setup.
+    ///
+    /// The corresponding C function is `sqlite3_open_v2`.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        writer = try SerializedDatabase(
+            path: path, configuration: configuration,
+            defaultLabel: "Cairn.DatabaseQueue")
+    }
+
+    /// Opens an in-memory database.
+    ///
+    /// ```swift
+    /// let privateQueue = try DatabaseQueue()
+    /// let sharedQueue = try DatabaseQueue(named: "cache")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: When nil (the default), the database is private to the
+    ///     queue. Otherwise, queues opened with the same name share the same
+    ///     database, which lives as long as one of them is open.
+    ///   - configuration: The configuration of the connection.
+    /// - Throws: A ``DatabaseError``, or the error of a
+    ///   ``Configuration/prepareDatabase(_:)`` setup.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/inmemorydb.html>
+    public init(named name: String? = nil, configuration: Configuration = Configuration()) throws {
+        if let name {
+            let escaped = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+            writer = try SerializedDatabase(
+                path: "file:\(escaped)?mode=memory&cache=shared",
+                configuration: configuration,
+                defaultLabel: "Cairn.DatabaseQueue",
+                openFlags: SQLITE_OPEN_URI)
+        } else {
+            writer = try SerializedDatabase(
+                path: ":memory:", configuration: configuration,
+                defaultLabel: "Cairn.DatabaseQueue")
+        }
+    }
+
+    // MARK: Closing and interrupting
+
+    /// Closes the connection. Later accesses throw a ``DatabaseError``
+    /// ("Connection is closed").
+    ///
+    /// - Throws: A ``DatabaseError`` if the connection cannot be closed
+    ///   because statements or cursors prepared by your code are still alive.
+    ///
+    /// The corresponding C function is `sqlite3_close`.
+    public func close() throws {
+        try writer.sync { db in try db.close() }
+    }
+
+    /// Interrupts the running statement: it fails with `SQLITE_INTERRUPT`.
+    /// May be called from any thread.
+    ///
+    /// The corresponding C function is `sqlite3_interrupt`.
+    public func interrupt() {
+        writer.interrupt()
+    }
+
+    /// Frees as much memory as possible (caches of pages and statements).
+    ///
+    /// The corresponding C function is `sqlite3_db_release_memory`.
+    public func releaseMemory() {
+        writer.sync { db in
+            db.clearStatementCache()
+            if let connection = db.sqliteConnection {
+                sqlite3_db_release_memory(connection)
+            }
+        }
+    }
+
+    // MARK: Database access
+
+    /// Runs `updates` with the connection, outside of any implicit
+    /// transaction, and returns its result.
+    ///
+    /// ```swift
+    /// try dbQueue.inDatabase { db in
+    ///     try db.execute(sql: "PRAGMA journal_mode = WAL")
+    /// }
+    /// ```
+    ///
+    /// - Precondition: not called from an access to this queue.
+    /// - Throws: The error of `updates`; a ``DatabaseError`` when `updates`
+    ///   leaves a transaction open (it is rolled back).
+    public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.sync { db in
+            try db.checkingTransactionLeftOpen { try updates(db) }
+        }
+    }
+
+    /// Runs `updates` inside a transaction that commits or rolls back
+    /// according to the result of `updates`.
+    ///
+    /// ```swift
+    /// try dbQueue.inTransaction { db in
+    ///     try db.execute(sql: "INSERT INTO player ...")
+    ///     return .commit
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - kind: The kind of transaction; nil for
+    ///     ``Configuration/defaultTransactionKind``.
+    ///   - updates: The work of the transaction.
+    /// - Throws: The error of `updates` (the transaction is rolled back), or
+    ///   a ``DatabaseError``.
+    public func inTransaction(
+        _ kind: Database.TransactionKind? = nil,
+        _ updates: (Database) throws -> Database.TransactionCompletion) throws
+    {
+        try writer.sync { db in
+            try db.inTransaction(kind) { try updates(db) }
+        }
+    }
+
+    /// See ``DatabaseReader/read(_:)-(Database)->T``.
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try writer.sync { db in
+            try db.readOnly { try db.isolated { try value(db) } }
+        }
+    }
+
+    /// See ``DatabaseReader/read(_:)-(Database)async->T``.
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.execute { db in
+            try db.readOnly { try db.isolated { try value(db) } }
+        }
+    }
+
+    /// See ``DatabaseReader/asyncRead(_:)``.
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        writer.async { db in
+            do {
+                try db.readOnly {
+                    try db.isolated { value(.success(db)) }
+                }
+            } catch {
+                value(.failure(error))
+            }
+        }
+    }
+
+    /// See ``DatabaseReader/unsafeRead(_:)-(Database)->T``.
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try writer.sync { db in try value(db) }
+    }
+
+    /// See ``DatabaseReader/unsafeRead(_:)-(Database)async->T``.
+    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.execute { db in try value(db) }
+    }
+
+    /// See ``DatabaseReader/asyncUnsafeRead(_:)``.
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        writer.async { db in value(.success(db)) }
+    }
+
+    /// See ``DatabaseReader/unsafeReentrantRead(_:)``.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try writer.reentrantSync { db in try value(db) }
+    }
+
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)->T``.
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.sync { db in
+            try db.checkingTransactionLeftOpen { try updates(db) }
+        }
+    }
+
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)async->T``.
+    public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.execute { db in
+            try db.checkingTransactionLeftOpen { try updates(db) }
+        }
+    }
+
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)->T``.
+    ///
+    /// In a queue, all accesses are serialized: this is the same as
+    /// ``writeWithoutTransaction(_:)-(Database)->T``.
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction(updates)
+    }
+
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)async->T``.
+    public func barrierWriteWithoutTransaction<T: Sendable>(
+        _ updates: @Sendable (Database) throws -> T) async throws -> T
+    {
+        try await writeWithoutTransaction(updates)
+    }
+
+    /// See ``DatabaseWriter/asyncBarrierWriteWithoutTransaction(_:)``.
+    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        writer.async { db in updates(.success(db)) }
+    }
+
+    /// See ``DatabaseWriter/asyncWriteWithoutTransaction(_:)``.
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        writer.async { db in updates(db) }
+    }
+
+    /// See ``DatabaseWriter/unsafeReentrantWrite(_:)``.
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try writer.reentrantSync { db in try updates(db) }
+    }
+
+    /// See ``DatabaseWriter/spawnConcurrentRead(_:)``: in a queue, `value`
+    /// runs at once, on the current access, with writes forbidden.
+    ///
+    /// - Precondition: called from a write access, outside of a transaction.
+    public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        writer.reentrantSync { db in
+            precondition(!db.isInsideTransaction,
+                "spawnConcurrentRead must be called outside of a transaction, from a write access.")
+            do {
+                try db.readOnly { try db.isolated { value(.success(db)) } }
+            } catch {
+                value(.failure(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+/// A cursor that iterates the rows of a prepared statement.
+///
+/// Database cursors step the statement lazily, and must be consumed inside
+/// the database access that created them.
+public protocol DatabaseCursor: Cursor {
+    /// The statement that the cursor iterates.
+    var statement: Statement { get }
+}
+
+/// The state that all database cursors share: the statement, whether it is
+/// done, and the access it belongs to.
+@usableFromInline
+struct DatabaseCursorState {
+    @usableFromInline let statement: Statement
+    @usableFromInline let sqliteStatement: SQLiteStatement
+    @usableFromInline let database: Database
+    @usableFromInline let accessGeneration: UInt64
+    @usableFromInline var isDone = false
+
+    /// Resets the statement and sets its arguments; nothing runs yet.
+    ///
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
+    ///   connection is closed.
+    @usableFromInline
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        try statement.reset(withArguments: arguments)
+        self.statement = statement
+        self.sqliteStatement = statement.sqliteStatement
+        self.database = statement.database
+        self.accessGeneration = statement.database.accessGeneration
+    }
+
+    /// Steps the statement: returns true for a row, false when done.
+    ///
+    /// - Throws: The error of the statement, or of a Swift callback it
+    ///   called.
+    @inlinable
+    mutating func step() throws -> Bool {
+        if isDone { return false }
+        database.preconditionValidCursorAccess(generation: accessGeneration)
+        switch sqlite3_step(sqliteStatement) {
+        case SQLITE_ROW:
+            return true
+        case SQLITE_DONE:
+            isDone = true
+            try database.statementDidExecute(statement)
+            return false
+        case let code:
+            isDone = true
+            try database.statementDidFail(statement, withResultCode: code)
+        }
+    }
+
+    /// Releases the statement when the cursor is dropped before its end.
+    @usableFromInline
+    func finish() {
+        if !isDone && database.accessGeneration == accessGeneration {
+            sqlite3_reset(sqliteStatement)
+        }
+    }
+}
+
+// MARK: - RowCursor
+
+/// A cursor of database rows.
+///
+/// The cursor reuses one ``Row`` for all steps: the row is a view on the
+/// statement's current row, and changes when the cursor steps. Copy the rows
+/// you keep with ``Row/copy()``.
+///
+/// ```swift
+/// let rows = try Row.fetchCursor(db, sql: "SELECT * FROM player")
+/// while let row = try rows.next() {
+///     let name: String = row["name"]
+/// }
+/// ```
+public final class RowCursor: DatabaseCursor {
+    @usableFromInline var state: DatabaseCursorState
+
+    /// The row that each step returns.
+    @usableFromInline let row: Row
+
+    /// The statement that the cursor iterates.
+    public var statement: Statement { state.statement }
+
+    /// Creates a cursor on a statement.
+    ///
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit.
+    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+        state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        row = Row(statement: statement)
+    }
+
+    deinit {
+        state.finish()
+    }
+
+    /// Returns the next row, or nil when there is no more row.
+    ///
+    /// - Throws: A ``DatabaseError`` when the statement fails.
+    @inlinable
+    public func next() throws -> Row? {
+        try state.step() ? row : nil
+    }
+}
+
+// MARK: - Value cursors
+
+/// A cursor of values read from the first column of each row, through
+/// ``DatabaseValue``.
+public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
+    @usableFromInline var state: DatabaseCursorState
+
+    /// The statement that the cursor iterates.
+    public var statement: Statement { state.statement }
+
+    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+        state = try DatabaseCursorState(statement: statement, arguments: arguments)
+    }
+
+    deinit {
+        state.finish()
+    }
+
+    /// Returns the next value, or nil when there is no more row.
+    ///
+    /// - Throws: A ``DatabaseError`` when the statement fails, and a
+    ///   ``RowDecodingError`` when a value does not convert to `Value`.
+    @inlinable
+    public func next() throws -> Value? {
+        guard try state.step() else { return nil }
+        let dbValue = DatabaseValue(sqliteStatement: state.sqliteStatement, index: 0)
+        if let value = Value.fromDatabaseValue(dbValue) {
+            return value
+        }
+        throw conversionError()
+    }
+
+    @usableFromInline
+    func conversionError() -> RowDecodingError {
+        RowDecodingError.conversionFailure(Value.self, row: Row(statement: statement), columnIndex: 0)
+    }
+}
+
+/// A cursor of values read directly from the first column of each row, with
+/// the `sqlite3_column_*` functions.
+public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseCursor {
+    @usableFromInline var state: DatabaseCursorState
+
+    /// The statement that the cursor iterates.
+    public var statement: Statement { state.statement }
+
+    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+        state = try DatabaseCursorState(statement: statement, arguments: arguments)
+    }
+
+    deinit {
+        state.finish()
+    }
+
+    /// Returns the next value, or nil when there is no more row.
+    ///
+    /// - Throws: A ``DatabaseError`` when the statement fails, and a
+    ///   ``RowDecodingError`` when a value does not convert to `Value`.
+    @inlinable
+    public func next() throws -> Value? {
+        guard try state.step() else { return nil }
+        if let value = Value.fromStatement(state.sqliteStatement, atUncheckedIndex: 0) {
+            return value
+        }
+        throw conversionError()
+    }
+
+    @usableFromInline
+    func conversionError() -> RowDecodingError {
+        RowDecodingError.conversionFailure(Value.self, row: Row(statement: statement), columnIndex: 0)
+    }
+}

@@ -1,0 +1,298 @@
+extension Database {
+    // MARK: Preparing statements
+
+    /// Prepares a statement.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+    /// try statement.execute(arguments: ["Arthur"])
+    /// ```
+    ///
+    /// - Parameter sql: One SQL statement. Trailing semicolons, whitespace
+    ///   and comments are allowed; a second statement is an error.
+    /// - Returns: A new statement.
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    ///
+    /// The corresponding C function is `sqlite3_prepare_v3`.
+    public func makeStatement(sql: String) throws -> Statement {
+        try makeStatement(sql: sql, prepareFlags: 0)
+    }
+
+    /// Prepares a statement built with SQL interpolation: interpolated values
+    /// become statement arguments.
+    ///
+    /// ```swift
+    /// let name = "O'Brien"
+    /// let statement = try db.makeStatement(literal: "SELECT * FROM player WHERE name = \(name)")
+    /// statement.sql       // "SELECT * FROM player WHERE name = ?"
+    /// statement.arguments // ["O'Brien"]
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        let statement = try makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
+    }
+
+    /// Returns a prepared statement from the connection's cache, preparing
+    /// and caching it the first time.
+    ///
+    /// Use it for statements that run often: preparing once saves the
+    /// parsing of the SQL. When the cached statement is still running (a
+    /// cursor iterates it), a new statement is returned instead, so that the
+    /// cursor is not disturbed.
+    ///
+    /// ```swift
+    /// let statement = try db.cachedStatement(sql: "INSERT INTO player (name) VALUES (?)")
+    /// try statement.execute(arguments: ["Arthur"])
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            if sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
+                return statement
+            }
+            return try makeStatement(sql: sql)
+        }
+        let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Returns a cached prepared statement built with SQL interpolation; its
+    /// arguments are set.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        let statement = try cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return statement
+    }
+
+    /// Removes the cached statements, so that they are finalized.
+    public func clearStatementCache() {
+        statementCache.removeAll()
+    }
+
+    private func makeStatement(sql: String, prepareFlags: UInt32) throws -> Statement {
+        var statements = try prepareStatements(sql: sql, prepareFlags: prepareFlags, limit: 2)
+        guard statements.count == 1, let statement = statements.popLast() else {
+            throw makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: statements.isEmpty
+                    ? "the SQL holds no statement"
+                    : "the SQL holds several statements: use execute(sql:) to run them, or prepare them one by one",
+                sql: sql, arguments: nil)
+        }
+        return statement
+    }
+
+    /// Prepares the statements of an SQL string, in order.
+    ///
+    /// - Parameters:
+    ///   - sql: SQL statements separated by semicolons.
+    ///   - prepareFlags: `SQLITE_PREPARE_*` flags.
+    ///   - limit: When not nil, the preparation stops after this number of
+    ///     statements.
+    /// - Throws: A ``DatabaseError`` for the first statement that cannot be
+    ///   prepared, with the index of that statement.
+    func prepareStatements(sql: String, prepareFlags: UInt32 = 0, limit: Int? = nil) throws -> [Statement] {
+        var statements: [Statement] = []
+        do {
+            try forEachStatement(sql: sql, prepareFlags: prepareFlags) { statement in
+                statements.append(statement)
+                if let limit, statements.count >= limit { return false }
+                return true
+            }
+        } catch let error as PreparationError {
+            throw error.databaseError
+        }
+        return statements
+    }
+
+    /// The error of a statement that cannot be prepared, and the number of
+    /// statements prepared before it.
+    struct PreparationError: Error {
+        var databaseError: DatabaseError
+        var statementIndex: Int
+    }
+
+    /// Prepares the statements of an SQL string one after the other, and
+    /// gives each to `body`, which returns false to stop.
+    ///
+    /// - Throws: A ``PreparationError``, or the error of `body`.
+    func forEachStatement(
+        sql: String,
+        prepareFlags: UInt32 = 0,
+        _ body: (Statement) throws -> Bool) throws
+    {
+        guard let sqliteConnection else {
+            throw makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: sql, arguments: nil)
+        }
+        var sql = sql
+        try sql.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let start = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+            let end = start + buffer.count
+            var current = start
+            var index = 0
+            while current < end {
+                var sqliteStatement: SQLiteStatement?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v3(
+                    sqliteConnection, current, CInt(end - current), prepareFlags, &sqliteStatement, &tail)
+                let statementSQL = Database.trimmedSQL(from: current, to: tail ?? end)
+                guard code == SQLITE_OK else {
+                    throw PreparationError(
+                        databaseError: lastError(code: code, sql: statementSQL),
+                        statementIndex: index)
+                }
+                guard let tail, tail > current else { break }
+                current = tail
+                // Whitespace and comments prepare to no statement.
+                guard let sqliteStatement else { continue }
+                let statement = Statement(database: self, sqliteStatement: sqliteStatement, sql: statementSQL)
+                index += 1
+                guard try body(statement) else { break }
+            }
+        }
+    }
+
+    /// The SQL between two pointers, without surrounding whitespace and
+    /// trailing semicolons.
+    private static func trimmedSQL(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
+        let buffer = UnsafeRawBufferPointer(start: start, count: end - start)
+        let sql = String(decoding: buffer, as: UTF8.self)
+        return sql.trimmingSQLWhitespace()
+    }
+
+    // MARK: Executing statements
+
+    /// Executes one or several SQL statements, separated by semicolons.
+    ///
+    /// ```swift
+    /// try db.execute(sql: """
+    ///     CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT);
+    ///     INSERT INTO player (name, score) VALUES (?, ?);
+    ///     INSERT INTO player (name, score) VALUES (:name, :score);
+    ///     """, arguments: ["Arthur", 750, "name": "Barbara", "score": 1000])
+    /// ```
+    ///
+    /// Positional arguments are consumed statement after statement; named
+    /// arguments are shared by all statements.
+    ///
+    /// Before anything runs, all statements are prepared and the arguments
+    /// are checked: invalid SQL or arguments that do not fit throw, and
+    /// nothing is executed. When a statement refers to a table that an
+    /// earlier statement of the same string creates, it cannot be prepared in
+    /// advance: statements are then prepared and run one after the other,
+    /// and an error in a later statement comes after earlier statements ran
+    /// (the enclosing `write` rolls them back).
+    ///
+    /// - Parameters:
+    ///   - sql: SQL statements.
+    ///   - arguments: The statement arguments.
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
+    ///   do not fit, or a statement fails; an error thrown by an SQL function
+    ///   called by a statement is rethrown.
+    public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        // Phase 1: prepare everything and check the arguments, then run.
+        var statements: [Statement] = []
+        var preparationFailed = false
+        do {
+            try forEachStatement(sql: sql) { statement in
+                statements.append(statement)
+                return true
+            }
+        } catch let error as PreparationError {
+            // Only an unknown schema object ("no such table: t") can come
+            // from a dependency on an earlier statement that creates it.
+            // Other errors (syntax errors…) are thrown before anything runs.
+            guard error.statementIndex > 0,
+                  error.databaseError.message?.hasPrefix("no such ") == true
+            else { throw error.databaseError }
+            preparationFailed = true
+        }
+
+        if !preparationFailed {
+            var remaining = arguments
+            var bindings: [[DatabaseValue]] = []
+            for (index, statement) in statements.enumerated() {
+                let isLast = index == statements.count - 1
+                try bindings.append(remaining.extractBindings(
+                    forStatement: statement, allowingRemainingValues: !isLast))
+            }
+            if statements.isEmpty && !arguments.values.isEmpty {
+                throw makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "wrong number of statement arguments: the SQL holds no statement, got \(arguments.values.count)",
+                    sql: sql, arguments: arguments)
+            }
+            for (statement, statementBindings) in zip(statements, bindings) {
+                try statement.setBindings(statementBindings, arguments: arguments)
+                try statement.execute()
+            }
+            return
+        }
+
+        // Phase 2: a statement depends on the effects of an earlier one.
+        statements.removeAll()
+        var remaining = arguments
+        var lastStatement: Statement?
+        do {
+            try forEachStatement(sql: sql) { statement in
+                let statementBindings = try remaining.extractBindings(
+                    forStatement: statement, allowingRemainingValues: true)
+                try statement.setBindings(statementBindings, arguments: arguments)
+                try statement.execute()
+                lastStatement = statement
+                return true
+            }
+        } catch let error as PreparationError {
+            throw error.databaseError
+        }
+        if !remaining.values.isEmpty {
+            throw makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: \(remaining.values.count) argument(s) left unused",
+                sql: lastStatement?.sql ?? sql, arguments: arguments)
+        }
+    }
+
+    /// Executes SQL statements built with SQL interpolation: interpolated
+    /// values become statement arguments, never SQL text.
+    ///
+    /// ```swift
+    /// let name = "O'Brien"
+    /// let id = 42
+    /// try db.execute(literal: "UPDATE player SET name = \(name) WHERE id = \(id)")
+    /// // UPDATE player SET name = ? WHERE id = ? with arguments ["O'Brien", 42]
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid or a statement
+    ///   fails.
+    public func execute(literal sqlLiteral: SQL) throws {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        try execute(sql: sql, arguments: arguments)
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace, and without
+    /// trailing semicolons.
+    func trimmingSQLWhitespace() -> String {
+        let isTrimmed: (Character) -> Bool = { $0.isWhitespace || $0 == ";" }
+        var substring = self[...]
+        while let first = substring.first, first.isWhitespace { substring = substring.dropFirst() }
+        while let last = substring.last, isTrimmed(last) { substring = substring.dropLast() }
+        return String(substring)
+    }
+}

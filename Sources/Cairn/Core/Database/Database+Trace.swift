@@ -1,0 +1,159 @@
+import Foundation
+
+extension Database {
+    /// The events that ``Database/trace(options:_:)`` reports.
+    public struct TracingOptions: OptionSet, Sendable {
+        /// The raw `SQLITE_TRACE_*` mask.
+        public let rawValue: CInt
+
+        /// Creates options from a raw `SQLITE_TRACE_*` mask.
+        public init(rawValue: CInt) {
+            self.rawValue = rawValue
+        }
+
+        /// Each statement, when it starts (`SQLITE_TRACE_STMT`); statements of
+        /// triggers are reported as comments such as `-- TRIGGER name`.
+        public static let statement = TracingOptions(rawValue: CInt(SQLITE_TRACE_STMT))
+
+        /// Each statement, when it ends, with its duration
+        /// (`SQLITE_TRACE_PROFILE`).
+        public static let profile = TracingOptions(rawValue: CInt(SQLITE_TRACE_PROFILE))
+    }
+
+    /// An event reported by ``Database/trace(options:_:)``.
+    public enum TraceEvent: CustomStringConvertible {
+        /// A statement starts.
+        case statement(Statement)
+
+        /// A statement ended, after the given number of seconds.
+        case profile(statement: Statement, duration: TimeInterval)
+
+        /// The statement of a trace event.
+        public struct Statement: CustomStringConvertible {
+            /// The SQL of the statement, with `?` and named parameters (no
+            /// argument values).
+            public let sql: String
+
+            /// The SQL of the statement with the values of its arguments in
+            /// place of the parameters, when
+            /// ``Configuration/publicStatementArguments`` is set; otherwise
+            /// the same as ``sql``, so that private data does not leak into
+            /// logs.
+            public let expandedSQL: String
+
+            /// The expanded SQL when arguments are public, the SQL otherwise.
+            public var description: String { expandedSQL }
+        }
+
+        /// The SQL of the statement, and the duration of profile events:
+        /// `"0.001s SELECT * FROM player"`.
+        public var description: String {
+            switch self {
+            case .statement(let statement):
+                return statement.description
+            case let .profile(statement, duration):
+                return String(format: "%.3fs ", duration) + statement.description
+            }
+        }
+    }
+
+    /// Starts or stops tracing the statements that the connection runs.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.prepareDatabase { db in
+    ///     db.trace { print($0) }
+    ///     // Statements with their duration:
+    ///     // db.trace(options: .profile) { print($0) }
+    /// }
+    /// ```
+    ///
+    /// The SQL of statements shows their argument values only when
+    /// ``Configuration/publicStatementArguments`` is set.
+    ///
+    /// - Parameters:
+    ///   - options: The events to report (default ``TracingOptions/statement``).
+    ///   - trace: The function that receives the events; nil stops tracing.
+    ///
+    /// The corresponding C function is `sqlite3_trace_v2`.
+    public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)? = nil) {
+        guard let sqliteConnection else { return }
+        guard let trace, !options.isEmpty else {
+            sqlite3_trace_v2(sqliteConnection, 0, nil, nil)
+            traceBox = nil
+            return
+        }
+        let box = TraceBox(trace: trace, publicStatementArguments: configuration.publicStatementArguments)
+        // The connection owns the box, and unregisters it before releasing it.
+        sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), traceCallback,
+                         Unmanaged.passUnretained(box).toOpaque())
+        traceBox = box
+    }
+
+    // MARK: Error log
+
+    /// A function that receives the messages of SQLite's error log.
+    public typealias LogErrorFunction = @Sendable (_ resultCode: ResultCode, _ message: String) -> Void
+
+    /// The function that receives the messages of SQLite's error log, for
+    /// all connections; nil (the default) ignores them.
+    ///
+    /// ```swift
+    /// Database.logError = { resultCode, message in
+    ///     NSLog("%@", "SQLite error \(resultCode): \(message)")
+    /// }
+    /// ```
+    ///
+    /// SQLite logs errors, warnings (such as automatic indexes) and notices
+    /// (such as the recovery of a WAL file).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/errlog.html>
+    public static var logError: LogErrorFunction? {
+        get { errorLogFunction.load() }
+        set {
+            setUpSQLiteOnce()
+            errorLogFunction.withLock { $0 = newValue }
+        }
+    }
+
+    /// The function of ``logError``, read by the C log callback.
+    static let errorLogFunction = Locked<LogErrorFunction?>(nil)
+
+    // MARK: Busy mode
+
+    /// Applies the configured busy mode to the connection.
+    func setUpBusyMode() {
+        switch configuration.busyMode {
+        case .immediateError:
+            break
+        case .timeout(let seconds):
+            let milliseconds = (seconds * 1000).rounded()
+            sqlite3_busy_timeout(sqliteConnection, CInt(clamping: Int64(exactly: milliseconds) ?? Int64.max))
+        case .callback(let callback):
+            let box = BusyBox(callback: callback)
+            // The connection owns the box, for the lifetime of the connection.
+            sqlite3_busy_handler(sqliteConnection, busyCallback, Unmanaged.passUnretained(box).toOpaque())
+            busyBox = box
+        }
+    }
+}
+
+/// The trace function of a connection, passed unretained to SQLite.
+final class TraceBox {
+    let trace: (Database.TraceEvent) -> Void
+    let publicStatementArguments: Bool
+
+    init(trace: @escaping (Database.TraceEvent) -> Void, publicStatementArguments: Bool) {
+        self.trace = trace
+        self.publicStatementArguments = publicStatementArguments
+    }
+}
+
+/// The busy callback of a connection, passed unretained to SQLite.
+final class BusyBox {
+    let callback: Configuration.BusyCallback
+
+    init(callback: @escaping Configuration.BusyCallback) {
+        self.callback = callback
+    }
+}

@@ -1,0 +1,156 @@
+extension Database {
+    /// The kinds of SQLite transactions.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
+    public enum TransactionKind: String, Sendable {
+        /// A transaction that takes locks when statements need them.
+        case deferred = "DEFERRED"
+        /// A transaction that starts a write at once.
+        case immediate = "IMMEDIATE"
+        /// A transaction that starts a write at once and, outside WAL mode,
+        /// prevents other connections from reading.
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// How a transaction or savepoint ends.
+    public enum TransactionCompletion: Sendable {
+        /// Keep the changes.
+        case commit
+        /// Undo the changes.
+        case rollback
+    }
+
+    /// Runs `operations` inside a transaction, and commits or rolls back as
+    /// it returns.
+    ///
+    /// ```swift
+    /// try dbQueue.inDatabase { db in
+    ///     try db.inTransaction {
+    ///         try db.execute(sql: "INSERT INTO credit ...")
+    ///         try db.execute(sql: "INSERT INTO debit ...")
+    ///         return .commit
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// When `operations` throws, the transaction is rolled back and the error
+    /// is rethrown. When the commit fails, the transaction is rolled back and
+    /// the error of the commit is thrown.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind of transaction; nil for
+    ///     ``Configuration/defaultTransactionKind``.
+    ///   - operations: The work of the transaction.
+    /// - Throws: The error of `operations`, or a ``DatabaseError`` (for
+    ///   instance when a transaction is already open).
+    public func inTransaction(
+        _ kind: TransactionKind? = nil,
+        _ operations: () throws -> TransactionCompletion) throws
+    {
+        try beginTransaction(kind)
+        let completion: TransactionCompletion
+        do {
+            completion = try operations()
+        } catch {
+            rollbackIgnoringErrors()
+            throw error
+        }
+        switch completion {
+        case .commit:
+            do {
+                try commit()
+            } catch {
+                rollbackIgnoringErrors()
+                throw error
+            }
+        case .rollback:
+            try rollback()
+        }
+    }
+
+    /// Runs `operations` inside a savepoint, and releases or rolls it back
+    /// as it returns. Savepoints nest.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try db.execute(sql: "INSERT INTO player ...")   // kept
+    ///     try db.inSavepoint {
+    ///         try db.execute(sql: "DELETE FROM player")
+    ///         return .rollback                             // undone
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Outside of a transaction, the savepoint is a transaction of kind
+    /// ``Configuration/defaultTransactionKind``. When `operations` throws,
+    /// the changes of the savepoint are rolled back and the error is
+    /// rethrown.
+    ///
+    /// - Parameter operations: The work of the savepoint.
+    /// - Throws: The error of `operations`, or a ``DatabaseError``.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_savepoint.html>
+    public func inSavepoint(_ operations: () throws -> TransactionCompletion) throws {
+        if !isInsideTransaction {
+            try inTransaction(nil, operations)
+            return
+        }
+        let name = "cairn\(savepointDepth)"
+        try execute(sql: "SAVEPOINT \(name)")
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let completion: TransactionCompletion
+        do {
+            completion = try operations()
+        } catch {
+            if isInsideTransaction {
+                try? execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \(name)")
+                try? execute(sql: "RELEASE SAVEPOINT \(name)")
+            }
+            throw error
+        }
+        switch completion {
+        case .commit:
+            try execute(sql: "RELEASE SAVEPOINT \(name)")
+        case .rollback:
+            try execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \(name)")
+            try execute(sql: "RELEASE SAVEPOINT \(name)")
+        }
+    }
+
+    /// Opens a transaction.
+    ///
+    /// - Parameter kind: The kind of transaction; nil for
+    ///   ``Configuration/defaultTransactionKind``.
+    /// - Throws: A ``DatabaseError``, for instance when a transaction is
+    ///   already open.
+    public func beginTransaction(_ kind: TransactionKind? = nil) throws {
+        let kind = kind ?? configuration.defaultTransactionKind
+        try cachedStatement(sql: "BEGIN \(kind.rawValue) TRANSACTION").execute()
+    }
+
+    /// Commits the current transaction.
+    ///
+    /// - Throws: A ``DatabaseError``, for instance when no transaction is
+    ///   open or a deferred foreign key constraint fails.
+    public func commit() throws {
+        try cachedStatement(sql: "COMMIT TRANSACTION").execute()
+    }
+
+    /// Rolls back the current transaction.
+    ///
+    /// - Throws: A ``DatabaseError``, for instance when no transaction is
+    ///   open.
+    public func rollback() throws {
+        try cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
+    }
+
+    /// Rolls back the current transaction, if any, when an error is already
+    /// on its way: SQLite may have rolled back already (after SQLITE_FULL,
+    /// for instance), and a failure of the rollback would hide the error.
+    func rollbackIgnoringErrors() {
+        if isInsideTransaction {
+            try? rollback()
+        }
+    }
+}

@@ -1,0 +1,384 @@
+import Foundation
+
+/// A connection to an SQLite database.
+///
+/// You do not create `Database` yourself: a ``DatabaseQueue`` (or a pool)
+/// owns its connections and hands one to the closures of its access methods:
+///
+/// ```swift
+/// let dbQueue = try DatabaseQueue(path: "/path/to/database.sqlite")
+/// try dbQueue.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+///     print(db.lastInsertedRowID)
+/// }
+/// ```
+///
+/// A connection is used by one thread at a time, and only inside the access
+/// that provides it: do not let it, nor its statements and cursors, escape
+/// the closure.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/sqlite3.html>
+public final class Database {
+    /// The raw SQLite connection handle, for calling the SQLite C interface;
+    /// nil once the connection is closed.
+    ///
+    /// The handle belongs to Cairn: do not close it, and use it only inside
+    /// a database access.
+    ///
+    /// ```swift
+    /// try dbQueue.read { db in
+    ///     let changes = sqlite3_total_changes(db.sqliteConnection)
+    /// }
+    /// ```
+    public private(set) var sqliteConnection: SQLiteConnection?
+
+    /// The configuration of the connection.
+    public let configuration: Configuration
+
+    /// The path of the database file (`":memory:"` for an unnamed in-memory
+    /// database).
+    public let path: String
+
+    /// A description of the connection, from ``Configuration/label``.
+    public let description: String
+
+    /// The prepared statements of ``cachedStatement(sql:)``.
+    var statementCache: [String: Statement] = [:]
+
+    /// The error thrown by a Swift callback (an SQL function, for instance)
+    /// during the current statement, rethrown when the statement fails.
+    let callbackErrors = CallbackErrorStash()
+
+    /// The trace function and its options, owned by the connection and given
+    /// unretained to SQLite.
+    var traceBox: TraceBox?
+
+    /// The busy callback, owned by the connection and given unretained to
+    /// SQLite.
+    var busyBox: BusyBox?
+
+    /// The connection handle for `sqlite3_interrupt`, which other threads
+    /// call: the lock guarantees that the connection is not closed during
+    /// the call.
+    let interruptHandle = Locked<SQLiteConnection?>(nil)
+
+    /// The depth of nested read-only accesses.
+    var readOnlyDepth = 0
+
+    /// The depth of nested savepoints.
+    var savepointDepth = 0
+
+    /// Changes at the beginning and at the end of each access, so that a
+    /// cursor can tell it is used outside the access that created it.
+    @usableFromInline
+    private(set) var accessGeneration: UInt64 = 0
+
+    /// The thread that runs the current access, if any.
+    private var accessThread: pthread_t?
+
+    /// Opens a connection.
+    ///
+    /// - Parameters:
+    ///   - path: The path of the database file, `":memory:"`, or an URI
+    ///     filename when `openFlags` contains `SQLITE_OPEN_URI`.
+    ///   - description: The description of the connection.
+    ///   - configuration: The configuration.
+    ///   - extraOpenFlags: Flags added to those that the configuration
+    ///     implies.
+    /// - Throws: A ``DatabaseError`` if the database cannot be opened, is not
+    ///   a database, or if a setup of ``Configuration/prepareDatabase(_:)``
+    ///   throws (the error of the setup is rethrown).
+    init(path: String, description: String, configuration: Configuration, extraOpenFlags: CInt = 0) throws {
+        Database.setUpSQLiteOnce()
+        self.path = path
+        self.description = description
+        self.configuration = configuration
+
+        var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraOpenFlags
+        var connection: SQLiteConnection?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) }
+            sqlite3_close(connection)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+        }
+        sqliteConnection = connection
+        interruptHandle.withLock { $0 = connection }
+
+        do {
+            try setUp()
+        } catch {
+            statementCache.removeAll()
+            interruptHandle.withLock { $0 = nil }
+            sqlite3_close_v2(connection)
+            sqliteConnection = nil
+            throw error
+        }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        interruptHandle.withLock { $0 = nil }
+        if let sqliteConnection {
+            // The v2 variant defers the closing until statements that users
+            // still hold are finalized.
+            sqlite3_close_v2(sqliteConnection)
+        }
+    }
+
+    /// Applies the configuration to a new connection.
+    private func setUp() throws {
+        guard let connection = sqliteConnection else { return }
+        sqlite3_extended_result_codes(connection, 1)
+
+        // Secure defaults.
+        try check(dbConfig: SQLITE_DBCONFIG_DEFENSIVE, 1)
+        try check(dbConfig: SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
+        try check(dbConfig: SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)
+        let dqs: CInt = configuration.acceptsDoubleQuotedStringLiterals ? 1 : 0
+        try check(dbConfig: SQLITE_DBCONFIG_DQS_DML, dqs)
+        try check(dbConfig: SQLITE_DBCONFIG_DQS_DDL, dqs)
+        try check(dbConfig: SQLITE_DBCONFIG_ENABLE_FKEY, configuration.foreignKeysEnabled ? 1 : 0)
+
+        setUpBusyMode()
+
+        for collation in DatabaseCollation.builtIn {
+            add(collation: collation)
+        }
+
+        // Fail early when the file is not a database (or is encrypted).
+        try withAccess {
+            try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
+            if case .wal = configuration.journalMode, !configuration.readonly {
+                try setJournalModeWAL()
+            }
+            for setup in configuration.setups {
+                try setup(self)
+            }
+        }
+    }
+
+    private func check(dbConfig option: CInt, _ value: CInt) throws {
+        var result: CInt = 0
+        let code = _cairn_sqlite_db_config_int(sqliteConnection, option, value, &result)
+        guard code == SQLITE_OK else {
+            throw makeError(resultCode: ResultCode(rawValue: code), message: nil, sql: nil, arguments: nil)
+        }
+    }
+
+    /// Sets the WAL journal mode, and throws if the database cannot use it.
+    func setJournalModeWAL() throws {
+        let mode = try String.fetchOne(self, sql: "PRAGMA journal_mode = WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "could not activate the WAL journal mode (the journal mode is \(mode ?? "unknown")): "
+                    + "WAL needs a database file, not an in-memory database, on a file system that supports shared memory",
+                sql: "PRAGMA journal_mode = WAL")
+        }
+    }
+
+    /// Closes the connection.
+    ///
+    /// - Throws: A ``DatabaseError`` if SQLite cannot close the connection
+    ///   because statements prepared by your code are still alive.
+    ///
+    /// The corresponding C function is `sqlite3_close`.
+    func close() throws {
+        guard let connection = sqliteConnection else { return }
+        statementCache.removeAll()
+        interruptHandle.withLock { $0 = nil }
+        let code = sqlite3_close(connection)
+        guard code == SQLITE_OK else {
+            interruptHandle.withLock { $0 = connection }
+            throw makeError(
+                resultCode: ResultCode(rawValue: code),
+                message: String(cString: sqlite3_errmsg(connection))
+                    + " (release the statements and cursors you keep before closing)",
+                sql: nil, arguments: nil)
+        }
+        sqliteConnection = nil
+    }
+
+    /// Whether the connection is closed.
+    var isClosed: Bool { sqliteConnection == nil }
+
+    // MARK: Connection state
+
+    /// The rowid of the last row inserted by this connection.
+    ///
+    /// The corresponding C function is `sqlite3_last_insert_rowid`.
+    public var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(sqliteConnection)
+    }
+
+    /// The number of rows changed by the last INSERT, UPDATE or DELETE
+    /// statement.
+    ///
+    /// The corresponding C function is `sqlite3_changes64`.
+    public var changesCount: Int {
+        Int(sqlite3_changes64(sqliteConnection))
+    }
+
+    /// The number of rows changed by INSERT, UPDATE or DELETE statements since
+    /// the connection was opened.
+    ///
+    /// The corresponding C function is `sqlite3_total_changes64`.
+    public var totalChangesCount: Int {
+        Int(sqlite3_total_changes64(sqliteConnection))
+    }
+
+    /// Whether a transaction is open.
+    ///
+    /// The corresponding C function is `sqlite3_get_autocommit`.
+    public var isInsideTransaction: Bool {
+        guard let sqliteConnection else { return false }
+        return sqlite3_get_autocommit(sqliteConnection) == 0
+    }
+
+    /// The message of the last error of the connection.
+    ///
+    /// The corresponding C function is `sqlite3_errmsg`.
+    public var lastErrorMessage: String? {
+        sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
+    }
+
+    // MARK: Errors
+
+    /// Creates an error, hiding the arguments from its description unless
+    /// the configuration makes them public.
+    func makeError(
+        resultCode: ResultCode,
+        message: String?,
+        sql: String?,
+        arguments: StatementArguments?) -> DatabaseError
+    {
+        DatabaseError(
+            resultCode: resultCode, message: message, sql: sql, arguments: arguments,
+            publicStatementArguments: configuration.publicStatementArguments)
+    }
+
+    /// The error of the last failed call on the connection.
+    func lastError(code: CInt, sql: String? = nil, arguments: StatementArguments? = nil) -> DatabaseError {
+        let message = sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
+        return makeError(resultCode: ResultCode(rawValue: code), message: message, sql: sql, arguments: arguments)
+    }
+
+    // MARK: Accesses
+
+    /// Runs `body` as a database access: statements and cursors check that
+    /// they are used inside the access that created them.
+    ///
+    /// A nested call (from a reentrant access) runs `body` directly.
+    func withAccess<T>(_ body: () throws -> T) rethrows -> T {
+        let current = pthread_self()
+        if let accessThread, pthread_equal(accessThread, current) != 0 {
+            return try body()
+        }
+        let previousThread = accessThread
+        accessThread = current
+        accessGeneration &+= 1
+        defer {
+            resetBusyStatements()
+            accessGeneration &+= 1
+            accessThread = previousThread
+        }
+        return try body()
+    }
+
+    /// Whether the current thread is running an access to this connection.
+    var isInsideAccess: Bool {
+        guard let accessThread else { return false }
+        return pthread_equal(accessThread, pthread_self()) != 0
+    }
+
+    /// Checks that a statement can run now.
+    ///
+    /// - Throws: A ``DatabaseError`` when the connection is closed.
+    @usableFromInline
+    func checkValidAccess(for statement: Statement) throws {
+        guard !isClosed else {
+            throw makeError(
+                resultCode: .SQLITE_MISUSE, message: "Connection is closed",
+                sql: statement.sql, arguments: nil)
+        }
+        precondition(isInsideAccess,
+            "A statement or cursor was used outside of the database access that created it. "
+            + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
+    }
+
+    /// Stops with a clear message when a cursor is used after its access.
+    @inlinable
+    func preconditionValidCursorAccess(generation: UInt64) {
+        precondition(generation == accessGeneration,
+            "A cursor was used outside of the database access that created it. "
+            + "Consume cursors inside the closure of read, write or inDatabase, "
+            + "or fetch an array with fetchAll instead.")
+    }
+
+    /// Resets the statements that a cursor left running, so that they do not
+    /// hold a read transaction open after the access.
+    private func resetBusyStatements() {
+        guard let sqliteConnection else { return }
+        var statement = sqlite3_next_stmt(sqliteConnection, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 {
+                sqlite3_reset(current)
+            }
+            statement = sqlite3_next_stmt(sqliteConnection, current)
+        }
+    }
+
+    // MARK: Statement events
+
+    /// Called before a statement runs.
+    @usableFromInline
+    func statementWillExecute(_ statement: Statement) {
+        callbackErrors.error = nil
+    }
+
+    /// Called after a statement completed.
+    @usableFromInline
+    func statementDidExecute(_ statement: Statement) throws {
+    }
+
+    /// Called after a statement failed: resets it, and throws the error of
+    /// the Swift callback that made it fail, or a ``DatabaseError``.
+    @usableFromInline
+    func statementDidFail(_ statement: Statement, withResultCode code: CInt) throws -> Never {
+        let error = lastError(code: code, sql: statement.sql, arguments: statement.arguments)
+        sqlite3_reset(statement.sqliteStatement)
+        if let callbackError = callbackErrors.error {
+            callbackErrors.error = nil
+            throw callbackError
+        }
+        throw error
+    }
+}
+
+extension Database: CustomDebugStringConvertible {
+    /// The description and path of the connection.
+    public var debugDescription: String { "<Database: \(description) (\(path))>" }
+}
+
+/// Holds the error thrown by a Swift callback during a statement, until the
+/// statement fails and rethrows it.
+final class CallbackErrorStash {
+    var error: (any Error)?
+}
+
+// MARK: - Library setup
+
+extension Database {
+    /// Installs the error log callback before SQLite initializes (the
+    /// callback must be installed before the first connection opens).
+    static func setUpSQLiteOnce() {
+        _ = sqliteSetup
+    }
+
+    private static let sqliteSetup: Void = {
+        _cairn_sqlite_config_log(errorLogCallback, nil)
+        sqlite3_initialize()
+    }()
+}

@@ -1,0 +1,207 @@
+/// A custom SQL function or aggregate, written in Swift.
+///
+/// ```swift
+/// let reverse = DatabaseFunction("reverse", argumentCount: 1, pure: true) { dbValues in
+///     guard let string = String.fromDatabaseValue(dbValues[0]) else { return nil }
+///     return String(string.reversed())
+/// }
+///
+/// try dbQueue.write { db in
+///     db.add(function: reverse)
+///     try String.fetchOne(db, sql: "SELECT reverse('foo')") // "oof"
+/// }
+/// ```
+///
+/// A function that throws makes the statement that calls it fail: a thrown
+/// ``DatabaseError`` becomes the error of the statement (with its code and
+/// message), and any other error is rethrown as is by the method that ran
+/// the statement.
+///
+/// Register functions on each connection, with
+/// ``Configuration/prepareDatabase(_:)``: pools open several connections.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/create_function.html>
+public final class DatabaseFunction: Hashable, Sendable {
+    /// The name of the function.
+    public let name: String
+
+    /// The number of arguments; nil for a variable number.
+    let argumentCount: CInt?
+
+    /// Whether the function always returns the same result for the same
+    /// arguments (`SQLITE_DETERMINISTIC`).
+    let isPure: Bool
+
+    let kind: Kind
+
+    enum Kind: Sendable {
+        case function(@Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
+        case aggregate(AggregateFactory)
+    }
+
+    /// Creates a function.
+    ///
+    /// - Parameters:
+    ///   - name: The SQL name of the function.
+    ///   - argumentCount: The number of arguments; nil (the default) accepts
+    ///     any number.
+    ///   - pure: Whether the result depends only on the arguments (default
+    ///     false). SQLite can optimize pure functions, and allows them in
+    ///     indexes and CHECK constraints.
+    ///   - function: The body of the function: it receives the arguments and
+    ///     returns the result (nil is NULL), or throws.
+    public init(
+        _ name: String,
+        argumentCount: CInt? = nil,
+        pure: Bool = false,
+        function: @escaping @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
+    {
+        self.name = name
+        self.argumentCount = argumentCount
+        self.isPure = pure
+        self.kind = .function(function)
+    }
+
+    /// Creates an aggregate function.
+    ///
+    /// ```swift
+    /// struct MySum: DatabaseAggregate {
+    ///     var sum: Int = 0
+    ///     mutating func step(_ dbValues: [DatabaseValue]) {
+    ///         if let int = Int.fromDatabaseValue(dbValues[0]) { sum += int }
+    ///     }
+    ///     func finalize() -> (any DatabaseValueConvertible)? { sum }
+    /// }
+    ///
+    /// let mySum = DatabaseFunction("mysum", argumentCount: 1, aggregate: MySum.self)
+    /// db.add(function: mySum)
+    /// try Int.fetchOne(db, sql: "SELECT mysum(score) FROM player")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The SQL name of the aggregate.
+    ///   - argumentCount: The number of arguments; nil (the default) accepts
+    ///     any number.
+    ///   - pure: Whether the result depends only on the arguments (default
+    ///     false).
+    ///   - aggregate: The type that computes the aggregate: one instance is
+    ///     created for each group.
+    public init<Aggregate: DatabaseAggregate>(
+        _ name: String,
+        argumentCount: CInt? = nil,
+        pure: Bool = false,
+        aggregate: Aggregate.Type)
+    {
+        self.name = name
+        self.argumentCount = argumentCount
+        self.isPure = pure
+        self.kind = .aggregate(AggregateFactory(type: Aggregate.self))
+    }
+
+    /// Functions are identified by name (without regard to ASCII case) and
+    /// argument count, as SQLite identifies them.
+    public static func == (lhs: DatabaseFunction, rhs: DatabaseFunction) -> Bool {
+        lhs.name.equalsIgnoringASCIICase(rhs.name) && lhs.argumentCount == rhs.argumentCount
+    }
+
+    /// Hashes the lowercased name and the argument count.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name.lowercased())
+        hasher.combine(argumentCount)
+    }
+
+    /// The flags of `sqlite3_create_function_v2`.
+    var eTextRep: CInt {
+        SQLITE_UTF8 | (isPure ? SQLITE_DETERMINISTIC : 0)
+    }
+}
+
+/// The protocol of custom aggregate functions: see
+/// ``DatabaseFunction/init(_:argumentCount:pure:aggregate:)``.
+///
+/// An instance is created for each group of rows; it receives the arguments
+/// of each row with ``step(_:)``, then computes the result in
+/// ``finalize()``.
+public protocol DatabaseAggregate {
+    /// Creates an empty aggregate.
+    init()
+
+    /// Accumulates the arguments of one row.
+    ///
+    /// - Throws: An error that makes the statement fail.
+    mutating func step(_ dbValues: [DatabaseValue]) throws
+
+    /// Returns the result of the aggregate (nil is NULL).
+    ///
+    /// - Throws: An error that makes the statement fail.
+    func finalize() throws -> (any DatabaseValueConvertible)?
+}
+
+extension Database {
+    /// Registers a custom SQL function or aggregate on this connection,
+    /// replacing a function with the same name and argument count.
+    ///
+    /// The corresponding C function is `sqlite3_create_function_v2`.
+    public func add(function: DatabaseFunction) {
+        guard let sqliteConnection else { return }
+        let box = FunctionBox(function: function, errors: callbackErrors)
+        // SQLite owns the box: it releases it in the destroy callback, when
+        // the function is replaced or removed, or the connection closes.
+        let context = Unmanaged.passRetained(box).toOpaque()
+        let code: CInt
+        switch function.kind {
+        case .function:
+            code = sqlite3_create_function_v2(
+                sqliteConnection, function.name, function.argumentCount ?? -1, function.eTextRep,
+                context, functionCallback, nil, nil, functionDestroyCallback)
+        case .aggregate:
+            code = sqlite3_create_function_v2(
+                sqliteConnection, function.name, function.argumentCount ?? -1, function.eTextRep,
+                context, nil, aggregateStepCallback, aggregateFinalCallback, functionDestroyCallback)
+        }
+        // On failure, SQLite has already called the destroy callback.
+        precondition(code == SQLITE_OK, "Could not add function \(function.name): \(lastErrorMessage ?? "")")
+    }
+
+    /// Unregisters a custom SQL function or aggregate.
+    ///
+    /// The corresponding C function is `sqlite3_create_function_v2`.
+    public func remove(function: DatabaseFunction) {
+        guard let sqliteConnection else { return }
+        sqlite3_create_function_v2(
+            sqliteConnection, function.name, function.argumentCount ?? -1, function.eTextRep,
+            nil, nil, nil, nil, nil)
+    }
+}
+
+/// Creates the aggregate instances of an aggregate function. A metatype is
+/// immutable, hence safe to share between threads.
+struct AggregateFactory: @unchecked Sendable {
+    let type: any DatabaseAggregate.Type
+
+    func makeAggregate() -> any DatabaseAggregate {
+        type.init()
+    }
+}
+
+/// What SQLite keeps for a registered function: the function, and the
+/// connection's stash for the Swift errors it throws.
+final class FunctionBox {
+    let function: DatabaseFunction
+    let errors: CallbackErrorStash
+
+    init(function: DatabaseFunction, errors: CallbackErrorStash) {
+        self.function = function
+        self.errors = errors
+    }
+}
+
+/// The state of one group of an aggregate, kept in SQLite's aggregate
+/// context.
+final class AggregateBox {
+    var aggregate: any DatabaseAggregate
+
+    init(aggregate: any DatabaseAggregate) {
+        self.aggregate = aggregate
+    }
+}

@@ -1,0 +1,238 @@
+// Reading values from rows: subscripts (which stop the program on a value
+// that does not convert, as documented by the GRDB guides) and throwing
+// `decode` methods.
+
+extension Row {
+    // MARK: Subscripts by index
+
+    /// The value at `index`: nil for NULL, or an Int64, Double, String or
+    /// Data.
+    ///
+    /// - Precondition: `index` is a valid column index.
+    public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
+        checkIndex(index)
+        return databaseValue(atUncheckedIndex: index).storageValue
+    }
+
+    /// The value at `index`, converted to `Value`.
+    ///
+    /// ```swift
+    /// let name: String = row[0]
+    /// let score: Int? = row[1]   // nil for NULL
+    /// ```
+    ///
+    /// - Precondition: `index` is a valid column index, and the value
+    ///   converts to `Value` (use ``decode(_:atIndex:)`` to get a thrown
+    ///   error instead).
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        checkIndex(index)
+        if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
+            return value
+        }
+        decodingFailure(Value.self, atIndex: index)
+    }
+
+    /// The value at `index`, read directly from the statement when the row
+    /// comes from a cursor.
+    ///
+    /// - Precondition: `index` is a valid column index, and the value
+    ///   converts to `Value` (use ``decode(_:atIndex:)`` to get a thrown
+    ///   error instead).
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
+        checkIndex(index)
+        if let sqliteStatement {
+            if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
+                return value
+            }
+        } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
+            return value
+        }
+        decodingFailure(Value.self, atIndex: index)
+    }
+
+    // MARK: Subscripts by column name
+
+    /// The value of the leftmost column named `columnName`: nil for NULL or
+    /// a missing column, or an Int64, Double, String or Data.
+    public subscript(_ columnName: String) -> (any DatabaseValueConvertible)? {
+        guard let index = index(forColumn: columnName) else { return nil }
+        return databaseValue(atUncheckedIndex: index).storageValue
+    }
+
+    /// The value of the leftmost column named `columnName`, converted to
+    /// `Value`.
+    ///
+    /// ```swift
+    /// let name: String = row["name"]
+    /// let score: Int? = row["score"]   // nil for NULL or a missing column
+    /// ```
+    ///
+    /// - Precondition: the column exists (unless `Value` is optional), and
+    ///   its value converts to `Value` (use ``decode(_:forColumn:)`` to get a
+    ///   thrown error instead).
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value {
+        guard let index = index(forColumn: columnName) else {
+            if let value = Value.fromMissingColumn() { return value }
+            missingColumnFailure(columnName)
+        }
+        if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
+            return value
+        }
+        decodingFailure(Value.self, atIndex: index)
+    }
+
+    /// The value of the leftmost column named `columnName`, read directly
+    /// from the statement when the row comes from a cursor.
+    ///
+    /// - Precondition: the column exists (unless `Value` is optional), and
+    ///   its value converts to `Value` (use ``decode(_:forColumn:)`` to get a
+    ///   thrown error instead).
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String) -> Value {
+        guard let index = index(forColumn: columnName) else {
+            if let value = Value.fromMissingColumn() { return value }
+            missingColumnFailure(columnName)
+        }
+        if let sqliteStatement {
+            if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
+                return value
+            }
+        } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
+            return value
+        }
+        decodingFailure(Value.self, atIndex: index)
+    }
+
+    // MARK: Throwing decoding
+
+    /// Returns the value at `index`, converted to `Value`.
+    ///
+    /// ```swift
+    /// let score = try row.decode(Int.self, atIndex: 1)
+    /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` when the index is out of range, or
+    ///   when the value does not convert (NULL for a non-optional, a value
+    ///   out of the type's range…).
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self,
+        atIndex index: Int) throws -> Value
+    {
+        guard index >= 0 && index < count else {
+            throw RowDecodingError.indexOutOfRange(index, row: self)
+        }
+        if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
+            return value
+        }
+        throw RowDecodingError.conversionFailure(Value.self, row: self, columnIndex: index)
+    }
+
+    /// Returns the value at `index`, read directly from the statement when
+    /// the row comes from a cursor.
+    ///
+    /// - Throws: A ``RowDecodingError`` when the index is out of range, or
+    ///   when the value does not convert.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self,
+        atIndex index: Int) throws -> Value
+    {
+        guard index >= 0 && index < count else {
+            throw RowDecodingError.indexOutOfRange(index, row: self)
+        }
+        if let sqliteStatement {
+            if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
+                return value
+            }
+        } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
+            return value
+        }
+        throw RowDecodingError.conversionFailure(Value.self, row: self, columnIndex: index)
+    }
+
+    /// Returns the value of the leftmost column named `columnName`,
+    /// converted to `Value`.
+    ///
+    /// ```swift
+    /// let score = try row.decode(Int.self, forColumn: "score")
+    /// let bonus = try row.decode(Int?.self, forColumn: "bonus") // nil for NULL or a missing column
+    /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` when the column is missing (and
+    ///   `Value` is not optional), or when the value does not convert.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self,
+        forColumn columnName: String) throws -> Value
+    {
+        guard let index = index(forColumn: columnName) else {
+            if let value = Value.fromMissingColumn() { return value }
+            throw RowDecodingError.columnNotFound(columnName, row: self)
+        }
+        return try decode(Value.self, atIndex: index)
+    }
+
+    /// Returns the value of the leftmost column named `columnName`, read
+    /// directly from the statement when the row comes from a cursor.
+    ///
+    /// - Throws: A ``RowDecodingError`` when the column is missing (and
+    ///   `Value` is not optional), or when the value does not convert.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self,
+        forColumn columnName: String) throws -> Value
+    {
+        guard let index = index(forColumn: columnName) else {
+            if let value = Value.fromMissingColumn() { return value }
+            throw RowDecodingError.columnNotFound(columnName, row: self)
+        }
+        return try decode(Value.self, atIndex: index)
+    }
+
+    /// Returns the value of the leftmost column named `columnName`, or nil
+    /// when the column is missing or NULL.
+    ///
+    /// - Throws: A ``RowDecodingError`` when the value is not NULL and does
+    ///   not convert.
+    @inlinable
+    public func decodeIfPresent<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self,
+        forColumn columnName: String) throws -> Value?
+    {
+        try decode(Value?.self, forColumn: columnName)
+    }
+
+    // MARK: Failures
+
+    /// Stops the program for a value that does not convert, with the
+    /// description of the ``RowDecodingError`` that `decode` would throw.
+    @usableFromInline
+    func decodingFailure<Value>(_ type: Value.Type, atIndex index: Int) -> Never {
+        let error = RowDecodingError.conversionFailure(Value.self, row: self, columnIndex: index)
+        fatalError("\(error) (use Row.decode(_:forColumn:) to catch conversion errors)")
+    }
+
+    /// Stops the program for a missing column.
+    @usableFromInline
+    func missingColumnFailure(_ columnName: String) -> Never {
+        let error = RowDecodingError.columnNotFound(columnName, row: self)
+        fatalError("\(error) (use an optional type, or Row.decode(_:forColumn:) to catch the error)")
+    }
+}
+
+extension DatabaseValue {
+    /// The wrapped value: nil for NULL, or an Int64, Double, String or Data.
+    var storageValue: (any DatabaseValueConvertible)? {
+        switch storage {
+        case .null: return nil
+        case .int64(let int64): return int64
+        case .double(let double): return double
+        case .string(let string): return string
+        case .blob(let data): return data
+        }
+    }
+}

@@ -1,0 +1,277 @@
+/// A prepared SQL statement.
+///
+/// Prepare a statement once and run it many times with different arguments:
+///
+/// ```swift
+/// let statement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+/// try statement.execute(arguments: ["Arthur", 1000])
+/// try statement.execute(arguments: ["Barbara", 750])
+///
+/// let select = try db.makeStatement(sql: "SELECT * FROM player WHERE score > ?")
+/// let rows = try Row.fetchAll(select, arguments: [500])
+/// ```
+///
+/// A statement belongs to the connection that prepared it: use it only
+/// inside an access to that connection. A statement that failed may be
+/// reused: it is reset before each execution.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/stmt.html>
+public final class Statement {
+    /// The raw SQLite statement handle, for calling the SQLite C interface.
+    ///
+    /// The handle belongs to the statement: do not finalize it.
+    public let sqliteStatement: SQLiteStatement
+
+    /// The SQL of the statement, without surrounding whitespace.
+    public let sql: String
+
+    /// The connection that prepared the statement.
+    unowned let database: Database
+
+    /// The names of the parameters, without prefix; nil for `?` and `?NNN`.
+    let parameterNames: [String?]
+
+    /// Whether a parameter is named.
+    private let hasNamedParameters: Bool
+
+    /// The current arguments, validated.
+    private var _arguments = StatementArguments()
+
+    /// Whether the arguments must be validated before execution (a new
+    /// statement has no arguments yet).
+    private var argumentsNeedValidation = true
+
+    /// The cache of column indexes, keyed by the names that were looked up.
+    private var columnIndexCache: [(name: String, index: Int?)] = []
+
+    init(database: Database, sqliteStatement: SQLiteStatement, sql: String) {
+        self.database = database
+        self.sqliteStatement = sqliteStatement
+        self.sql = sql
+        let count = sqlite3_bind_parameter_count(sqliteStatement)
+        var names: [String?] = []
+        names.reserveCapacity(Int(count))
+        if count > 0 {
+            for index in 1...count {
+                guard let cName = sqlite3_bind_parameter_name(sqliteStatement, index) else {
+                    names.append(nil)
+                    continue
+                }
+                let name = String(cString: cName)
+                if name.hasPrefix("?") {
+                    names.append(nil)
+                } else {
+                    names.append(String(name.dropFirst()))
+                }
+            }
+        }
+        self.parameterNames = names
+        self.hasNamedParameters = names.contains { $0 != nil }
+    }
+
+    deinit {
+        sqlite3_finalize(sqliteStatement)
+    }
+
+    // MARK: Columns
+
+    /// The number of columns in the rows of the statement.
+    ///
+    /// The corresponding C function is `sqlite3_column_count`.
+    public var columnCount: Int {
+        Int(sqlite3_column_count(sqliteStatement))
+    }
+
+    /// The names of the columns, in order.
+    ///
+    /// The corresponding C function is `sqlite3_column_name`.
+    public private(set) lazy var columnNames: [String] = (0..<CInt(columnCount)).map { index in
+        sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
+    }
+
+    /// The index of the leftmost column named `name`, compared
+    /// case-insensitively as SQLite compares identifiers, or nil.
+    ///
+    /// Lookups are cached: a loop that reads the same names row after row
+    /// compares strings, it does not search again.
+    @inlinable
+    public func index(ofColumn name: String) -> Int? {
+        _index(ofColumn: name)
+    }
+
+    @usableFromInline
+    func _index(ofColumn name: String) -> Int? {
+        for entry in columnIndexCache where entry.name == name {
+            return entry.index
+        }
+        let index = columnNames.firstIndex { $0.equalsIgnoringASCIICase(name) }
+        columnIndexCache.append((name, index))
+        return index
+    }
+
+    /// Whether the statement does not write to the database.
+    ///
+    /// The corresponding C function is `sqlite3_stmt_readonly`.
+    public var isReadonly: Bool {
+        sqlite3_stmt_readonly(sqliteStatement) != 0
+    }
+
+    // MARK: Arguments
+
+    /// The arguments of the statement.
+    ///
+    /// Setting arguments that do not fit the statement is a programmer error
+    /// that stops the program: use ``setArguments(_:)`` to get a thrown error
+    /// instead.
+    public var arguments: StatementArguments {
+        get { _arguments }
+        set {
+            do {
+                try setArguments(newValue)
+            } catch {
+                preconditionFailure("Invalid statement arguments (use setArguments(_:) to catch the error): \(error)")
+            }
+        }
+    }
+
+    /// Checks that arguments fit the statement, without setting them.
+    ///
+    /// - Throws: A ``DatabaseError`` with code `SQLITE_MISUSE` that names the
+    ///   missing argument, or gives the expected count.
+    public func validateArguments(_ arguments: StatementArguments) throws {
+        var arguments = arguments
+        _ = try arguments.extractBindings(forStatement: self, allowingRemainingValues: false)
+    }
+
+    /// Sets the arguments, after checking that they fit the statement.
+    ///
+    /// - Throws: A ``DatabaseError`` with code `SQLITE_MISUSE` when the
+    ///   arguments do not fit; the statement keeps its previous arguments.
+    ///
+    /// The corresponding C functions are `sqlite3_bind_*`.
+    public func setArguments(_ arguments: StatementArguments) throws {
+        if !hasNamedParameters && arguments.namedValues.isEmpty {
+            // Fast path: positional parameters only.
+            guard arguments.values.count == parameterNames.count else {
+                throw database.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "wrong number of statement arguments: the statement expects \(parameterNames.count), got \(arguments.values.count)",
+                    sql: sql, arguments: arguments)
+            }
+            try bind(arguments.values, arguments: arguments)
+        } else {
+            var consumed = arguments
+            let bindings = try consumed.extractBindings(forStatement: self, allowingRemainingValues: false)
+            try bind(bindings, arguments: arguments)
+        }
+        _arguments = arguments
+        argumentsNeedValidation = false
+    }
+
+    /// Sets arguments without checking that they fit: missing values are
+    /// NULL, and extra values are ignored.
+    public func setUncheckedArguments(_ arguments: StatementArguments) {
+        var consumed = arguments
+        var bindings: [DatabaseValue] = []
+        for name in parameterNames {
+            if let name, let value = consumed.namedValues[name] {
+                bindings.append(value)
+            } else if !consumed.values.isEmpty {
+                bindings.append(consumed.values.removeFirst())
+            } else {
+                bindings.append(.null)
+            }
+        }
+        try? bind(bindings, arguments: arguments)
+        _arguments = arguments
+        argumentsNeedValidation = false
+    }
+
+    /// Sets arguments already matched with the parameters (used by the
+    /// multi-statement execution, which consumes arguments across statements).
+    func setBindings(_ bindings: [DatabaseValue], arguments: StatementArguments) throws {
+        try bind(bindings, arguments: arguments)
+        _arguments = arguments
+        argumentsNeedValidation = false
+    }
+
+    private func bind(_ bindings: [DatabaseValue], arguments: StatementArguments) throws {
+        // A statement cannot be rebound while it is running.
+        sqlite3_reset(sqliteStatement)
+        sqlite3_clear_bindings(sqliteStatement)
+        for (offset, value) in bindings.enumerated() {
+            let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
+            if code != SQLITE_OK {
+                throw database.makeError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(database.sqliteConnection)),
+                    sql: sql, arguments: arguments)
+            }
+        }
+    }
+
+    // MARK: Execution
+
+    /// Prepares the statement for a new execution: checks the access, resets
+    /// the statement, and sets the arguments when given.
+    ///
+    /// - Throws: A ``DatabaseError`` when the connection is closed or the
+    ///   arguments do not fit.
+    @usableFromInline
+    func reset(withArguments arguments: StatementArguments?) throws {
+        try database.checkValidAccess(for: self)
+        if let arguments {
+            try setArguments(arguments)
+        } else if argumentsNeedValidation {
+            try setArguments(_arguments)
+        } else {
+            sqlite3_reset(sqliteStatement)
+        }
+        database.statementWillExecute(self)
+    }
+
+    /// Executes the statement until it completes; rows, if any, are skipped.
+    ///
+    /// - Parameter arguments: When not nil, the new arguments.
+    /// - Throws: A ``DatabaseError`` if the arguments do not fit, or if the
+    ///   execution fails; an error thrown by an SQL function called by the
+    ///   statement is rethrown.
+    ///
+    /// The corresponding C function is `sqlite3_step`.
+    public func execute(arguments: StatementArguments? = nil) throws {
+        try reset(withArguments: arguments)
+        while true {
+            switch sqlite3_step(sqliteStatement) {
+            case SQLITE_DONE:
+                try database.statementDidExecute(self)
+                return
+            case SQLITE_ROW:
+                continue
+            case let code:
+                try database.statementDidFail(self, withResultCode: code)
+            }
+        }
+    }
+}
+
+extension Statement: CustomStringConvertible {
+    /// The SQL of the statement.
+    public var description: String { sql }
+}
+
+extension String {
+    /// Whether two strings are equal when ASCII letters are compared without
+    /// regard to case, as SQLite compares identifiers.
+    @usableFromInline
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        if self == other { return true }
+        let lhs = utf8, rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        for (a, b) in zip(lhs, rhs) where a != b {
+            let lowerA = (a >= 65 && a <= 90) ? a + 32 : a
+            let lowerB = (b >= 65 && b <= 90) ? b + 32 : b
+            if lowerA != lowerB { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,214 @@
+/// The values that fill the parameters of an SQL statement: positional `?`
+/// parameters, and named `:name`, `$name` or `@name` parameters.
+///
+/// Build arguments from an array literal for positional parameters, and from
+/// a dictionary literal for named parameters:
+///
+/// ```swift
+/// try db.execute(
+///     sql: "INSERT INTO player (name, score) VALUES (?, ?)",
+///     arguments: ["Arthur", 1000])
+///
+/// try db.execute(
+///     sql: "INSERT INTO player (name, score) VALUES (:name, :score)",
+///     arguments: ["name": "Barbara", "score": 1000])
+/// ```
+///
+/// Arguments are checked against the statement before it runs: a missing or
+/// extra value throws a ``DatabaseError``, and nothing is executed.
+///
+/// When a statement mixes named and positional parameters, a parameter takes
+/// its named value when there is one, and the next positional value
+/// otherwise.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/lang_expr.html#varparam>
+public struct StatementArguments: Hashable, Sendable {
+    /// The positional values.
+    var values: [DatabaseValue]
+
+    /// The named values, keyed by name without prefix (`"name"` for `:name`).
+    var namedValues: [String: DatabaseValue]
+
+    /// Whether there is no value at all.
+    public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
+
+    /// Creates empty arguments.
+    public init() {
+        values = []
+        namedValues = [:]
+    }
+
+    /// Creates positional arguments from a sequence of optional values.
+    ///
+    /// ```swift
+    /// let values: [(any DatabaseValueConvertible)?] = ["foo", 1, nil]
+    /// db.execute(sql: "INSERT ... (?,?,?)", arguments: StatementArguments(values))
+    /// ```
+    public init<S: Sequence>(_ sequence: S) where S.Element == (any DatabaseValueConvertible)? {
+        values = sequence.map { $0?.databaseValue ?? .null }
+        namedValues = [:]
+    }
+
+    /// Creates positional arguments from a sequence of values.
+    ///
+    /// ```swift
+    /// let ids = [1, 2, 3]
+    /// db.execute(sql: "DELETE ... (?,?,?)", arguments: StatementArguments(ids))
+    /// ```
+    public init<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
+        values = sequence.map(\.databaseValue)
+        namedValues = [:]
+    }
+
+    /// Creates named arguments from a dictionary. Keys are parameter names
+    /// without prefix.
+    ///
+    /// ```swift
+    /// let values: [String: (any DatabaseValueConvertible)?] = ["firstName": nil, "lastName": "Miller"]
+    /// db.execute(sql: "INSERT ... (:firstName, :lastName)", arguments: StatementArguments(values))
+    /// ```
+    public init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+        values = []
+        namedValues = dictionary.mapValues { $0?.databaseValue ?? .null }
+    }
+
+    /// Creates named arguments from a sequence of (name, value) pairs. When a
+    /// name appears twice, the last value wins.
+    public init<S: Sequence>(_ sequence: S) where S.Element == (String, (any DatabaseValueConvertible)?) {
+        values = []
+        namedValues = Dictionary(sequence.map { ($0.0, $0.1?.databaseValue ?? .null) }, uniquingKeysWith: { $1 })
+    }
+
+    /// The named value for `key` (a parameter name without prefix).
+    public subscript(key: String) -> DatabaseValue? {
+        get { namedValues[key] }
+        set { namedValues[key] = newValue }
+    }
+
+    /// Appends the values of `arguments`: positional values are appended, and
+    /// named values are added.
+    ///
+    /// - Returns: The names whose values were replaced by `arguments`.
+    @discardableResult
+    public mutating func append(contentsOf arguments: StatementArguments) -> [String: DatabaseValue] {
+        var replaced: [String: DatabaseValue] = [:]
+        values.append(contentsOf: arguments.values)
+        for (name, value) in arguments.namedValues {
+            if let old = namedValues.updateValue(value, forKey: name) {
+                replaced[name] = old
+            }
+        }
+        return replaced
+    }
+
+    /// Returns arguments that hold the positional values of both operands,
+    /// and the named values of both.
+    ///
+    /// It is a programmer error to give a name a value in both operands (use
+    /// `&+` to let the left operand win).
+    public static func + (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
+        var result = lhs
+        result += rhs
+        return result
+    }
+
+    /// Appends the positional values of `rhs` to `lhs`, and adds its named
+    /// values.
+    ///
+    /// It is a programmer error to give a name a value in both operands.
+    public static func += (lhs: inout StatementArguments, rhs: StatementArguments) {
+        let replaced = lhs.append(contentsOf: rhs)
+        precondition(replaced.isEmpty,
+            "Named arguments defined on both sides of +: \(replaced.keys.sorted()). Use &+ to keep the left values.")
+    }
+
+    /// Returns arguments that hold the positional values of both operands,
+    /// and the named values of both; the left operand wins when a name has a
+    /// value in both.
+    public static func &+ (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
+        var result = lhs
+        result.values.append(contentsOf: rhs.values)
+        result.namedValues.merge(rhs.namedValues) { left, _ in left }
+        return result
+    }
+}
+
+extension StatementArguments: ExpressibleByArrayLiteral {
+    /// Creates positional arguments: `["Arthur", 1000, nil]`.
+    public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+        self.init(elements)
+    }
+}
+
+extension StatementArguments: ExpressibleByDictionaryLiteral {
+    /// Creates named arguments: `["name": "Arthur", "score": 1000]`.
+    public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        self.init(elements)
+    }
+}
+
+extension StatementArguments: CustomStringConvertible {
+    /// The values, such as `[1, "foo"]` or `[name:"foo", score:1]`.
+    public var description: String {
+        let positional = values.map(\.description)
+        let named = namedValues.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+        return "[" + (positional + named).joined(separator: ", ") + "]"
+    }
+}
+
+// MARK: - Consuming arguments
+
+extension StatementArguments {
+    /// Matches the arguments with the parameters of a statement.
+    ///
+    /// Each parameter takes its named value when it is named and has one, and
+    /// the next positional value otherwise. The positional values that a
+    /// statement takes are removed from `self`, so that the arguments of a
+    /// multi-statement string are consumed statement after statement.
+    ///
+    /// - Parameters:
+    ///   - statement: The statement.
+    ///   - allowingRemainingValues: Whether positional values may remain for
+    ///     a later statement.
+    /// - Returns: The value of each parameter, in order.
+    /// - Throws: A ``DatabaseError`` with code `SQLITE_MISUSE` when a value
+    ///   is missing, or when positional values remain and they are not
+    ///   allowed to.
+    mutating func extractBindings(
+        forStatement statement: Statement,
+        allowingRemainingValues: Bool) throws -> [DatabaseValue]
+    {
+        let parameterNames = statement.parameterNames
+        var bindings: [DatabaseValue] = []
+        bindings.reserveCapacity(parameterNames.count)
+        var positionalIndex = values.startIndex
+        for name in parameterNames {
+            if let name, let value = namedValues[name] {
+                bindings.append(value)
+            } else if positionalIndex < values.endIndex {
+                bindings.append(values[positionalIndex])
+                positionalIndex += 1
+            } else if let name {
+                throw statement.database.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "missing statement argument: \(name)",
+                    sql: statement.sql, arguments: self)
+            } else {
+                let expected = parameterNames.filter { name in name.map { namedValues[$0] == nil } ?? true }.count
+                throw statement.database.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "wrong number of statement arguments: the statement expects \(expected), got \(values.count)",
+                    sql: statement.sql, arguments: self)
+            }
+        }
+        if !allowingRemainingValues && positionalIndex < values.endIndex {
+            let expected = positionalIndex - values.startIndex
+            throw statement.database.makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: the statement expects \(expected), got \(values.count)",
+                sql: statement.sql, arguments: self)
+        }
+        values.removeSubrange(values.startIndex..<positionalIndex)
+        return bindings
+    }
+}

@@ -1,0 +1,269 @@
+// Fetching values from the first column of SQL queries. Types that also
+// adopt StatementColumnConvertible take the fast path, which reads columns
+// with the sqlite3_column_* functions directly.
+
+extension DatabaseValueConvertible {
+    // MARK: From a prepared statement
+
+    /// Returns a cursor over the values of the first column of a prepared
+    /// statement.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "SELECT name FROM player")
+    /// let names = try String.fetchCursor(statement)
+    /// while let name = try names.next() { ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - statement: A prepared statement.
+    ///   - arguments: When not nil, the new statement arguments.
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit; the
+    ///   cursor throws the errors of the statement, and a
+    ///   ``RowDecodingError`` for a value that does not convert (such as
+    ///   NULL, when `Self` is not optional).
+    public static func fetchCursor(
+        _ statement: Statement,
+        arguments: StatementArguments? = nil) throws -> DatabaseValueCursor<Self>
+    {
+        try DatabaseValueCursor(statement: statement, arguments: arguments)
+    }
+
+    /// Returns an array of the values of the first column of a prepared
+    /// statement.
+    ///
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
+    ///   statement fails, and a ``RowDecodingError`` for a value that does
+    ///   not convert (such as NULL, when `Self` is not optional).
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(DatabaseValueCursor(statement: statement, arguments: arguments))
+    }
+
+    /// Returns the value of the first column of the first row of a prepared
+    /// statement, or nil when there is no row or the value is NULL.
+    ///
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
+    ///   statement fails, and a ``RowDecodingError`` for a value that does
+    ///   not convert.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try Optional<Self>.fetchCursor(statement, arguments: arguments).next() ?? nil
+    }
+
+    // MARK: From SQL
+
+    /// Returns a cursor over the values of the first column of an SQL query.
+    ///
+    /// ```swift
+    /// let names = try String.fetchCursor(db, sql: "SELECT name FROM player")
+    /// while let name = try names.next() { ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - db: A connection.
+    ///   - sql: One SQL query.
+    ///   - arguments: The statement arguments.
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid or the
+    ///   arguments do not fit; the cursor throws the errors of the statement,
+    ///   and a ``RowDecodingError`` for a value that does not convert.
+    public static func fetchCursor(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> DatabaseValueCursor<Self>
+    {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// Returns an array of the values of the first column of an SQL query.
+    ///
+    /// ```swift
+    /// let names = try String.fetchAll(db, sql: "SELECT name FROM player")
+    /// let scores = try Int?.fetchAll(db, sql: "SELECT score FROM player") // NULL is nil
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
+    ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
+    ///   value that does not convert (such as NULL, when `Self` is not
+    ///   optional).
+    public static func fetchAll(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+    {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// Returns the value of the first column of the first row of an SQL
+    /// query, or nil when there is no row or the value is NULL.
+    ///
+    /// ```swift
+    /// let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! // Int
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
+    ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
+    ///   value that does not convert.
+    public static func fetchOne(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Self?
+    {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension DatabaseValueConvertible where Self: Hashable {
+    /// Returns a set of the values of the first column of a prepared
+    /// statement.
+    ///
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
+    ///   statement fails, and a ``RowDecodingError`` for a value that does
+    ///   not convert.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(DatabaseValueCursor(statement: statement, arguments: arguments))
+    }
+
+    /// Returns a set of the values of the first column of an SQL query.
+    ///
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
+    ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
+    ///   value that does not convert.
+    public static func fetchSet(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+    {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible {
+    // MARK: From a prepared statement (fast path)
+
+    /// Returns a cursor over the values of the first column of a prepared
+    /// statement.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "SELECT name FROM player")
+    /// let names = try String.fetchCursor(statement)
+    /// while let name = try names.next() { ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - statement: A prepared statement.
+    ///   - arguments: When not nil, the new statement arguments.
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit; the
+    ///   cursor throws the errors of the statement, and a
+    ///   ``RowDecodingError`` for a value that does not convert (such as
+    ///   NULL, when `Self` is not optional).
+    public static func fetchCursor(
+        _ statement: Statement,
+        arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self>
+    {
+        try FastDatabaseValueCursor(statement: statement, arguments: arguments)
+    }
+
+    /// Returns an array of the values of the first column of a prepared
+    /// statement.
+    ///
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
+    ///   statement fails, and a ``RowDecodingError`` for a value that does
+    ///   not convert (such as NULL, when `Self` is not optional).
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(FastDatabaseValueCursor(statement: statement, arguments: arguments))
+    }
+
+    /// Returns the value of the first column of the first row of a prepared
+    /// statement, or nil when there is no row or the value is NULL.
+    ///
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
+    ///   statement fails, and a ``RowDecodingError`` for a value that does
+    ///   not convert.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try Optional<Self>.fetchCursor(statement, arguments: arguments).next() ?? nil
+    }
+
+    // MARK: From SQL (fast path)
+
+    /// Returns a cursor over the values of the first column of an SQL query.
+    ///
+    /// ```swift
+    /// let names = try String.fetchCursor(db, sql: "SELECT name FROM player")
+    /// while let name = try names.next() { ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - db: A connection.
+    ///   - sql: One SQL query.
+    ///   - arguments: The statement arguments.
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid or the
+    ///   arguments do not fit; the cursor throws the errors of the statement,
+    ///   and a ``RowDecodingError`` for a value that does not convert.
+    public static func fetchCursor(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> FastDatabaseValueCursor<Self>
+    {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// Returns an array of the values of the first column of an SQL query.
+    ///
+    /// ```swift
+    /// let names = try String.fetchAll(db, sql: "SELECT name FROM player")
+    /// let scores = try Int?.fetchAll(db, sql: "SELECT score FROM player") // NULL is nil
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
+    ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
+    ///   value that does not convert (such as NULL, when `Self` is not
+    ///   optional).
+    public static func fetchAll(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+    {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// Returns the value of the first column of the first row of an SQL
+    /// query, or nil when there is no row or the value is NULL.
+    ///
+    /// ```swift
+    /// let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! // Int
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
+    ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
+    ///   value that does not convert.
+    public static func fetchOne(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Self?
+    {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension DatabaseValueConvertible where Self: Hashable & StatementColumnConvertible {
+    /// Returns a set of the values of the first column of a prepared
+    /// statement.
+    ///
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
+    ///   statement fails, and a ``RowDecodingError`` for a value that does
+    ///   not convert.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(FastDatabaseValueCursor(statement: statement, arguments: arguments))
+    }
+
+    /// Returns a set of the values of the first column of an SQL query.
+    ///
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
+    ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
+    ///   value that does not convert.
+    public static func fetchSet(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+    {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}

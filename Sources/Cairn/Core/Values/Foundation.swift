@@ -1,0 +1,312 @@
+import Foundation
+
+// Conversions of Foundation types: Data, Date, DateComponents, UUID, URL and
+// Decimal.
+
+// MARK: - Data
+
+extension Data: DatabaseValueConvertible, StatementColumnConvertible {
+    /// A BLOB.
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .blob(self)) }
+
+    /// Converts a BLOB, or the UTF-8 bytes of a TEXT; nil otherwise.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Data? {
+        switch dbValue.storage {
+        case .blob(let data): return data
+        case .string(let string): return Data(string.utf8)
+        default: return nil
+        }
+    }
+
+    /// Reads a BLOB, or the bytes of a TEXT; nil otherwise.
+    ///
+    /// The corresponding C functions are `sqlite3_column_blob` and
+    /// `sqlite3_column_bytes`.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_BLOB, SQLITE_TEXT:
+            // Read the blob first: it is the bytes, whatever the type.
+            let bytes = sqlite3_column_blob(sqliteStatement, index)
+            let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+            self = bytes.map { Data(bytes: $0, count: count) } ?? Data()
+        default:
+            return nil
+        }
+    }
+}
+
+// MARK: - Date
+
+extension Date: DatabaseValueConvertible {
+    /// Text in the `YYYY-MM-DD HH:MM:SS.SSS` format, in UTC, with millisecond
+    /// precision (the date is rounded to the nearest millisecond).
+    ///
+    /// SQLite's date functions understand this format. Dates outside the years
+    /// 0000 to 9999, which the format cannot represent, are stored as their
+    /// number of seconds since 1970 (a REAL), which reads back as the same date.
+    public var databaseValue: DatabaseValue {
+        let milliseconds = (timeIntervalSince1970 * 1000).rounded()
+        guard let totalMilliseconds = Int64(exactly: milliseconds) else {
+            return DatabaseValue(storage: .double(timeIntervalSince1970))
+        }
+        let millisecondsPerDay: Int64 = 86_400_000
+        var days = totalMilliseconds / millisecondsPerDay
+        var millisecondOfDay = totalMilliseconds % millisecondsPerDay
+        if millisecondOfDay < 0 {
+            days -= 1
+            millisecondOfDay += millisecondsPerDay
+        }
+        let (year, month, day) = civilDate(fromDaysSince1970: Int(days))
+        guard (0...9999).contains(year) else {
+            return DatabaseValue(storage: .double(timeIntervalSince1970))
+        }
+        var components = DateComponents()
+        components.year = year
+        components.month = month
+        components.day = day
+        let ms = Int(millisecondOfDay)
+        components.hour = ms / 3_600_000
+        components.minute = ms / 60_000 % 60
+        components.second = ms / 1000 % 60
+        components.nanosecond = ms % 1000 * 1_000_000
+        return DatabaseDateComponents(components, format: .YMD_HMSS).databaseValue
+    }
+
+    /// Converts SQLite time values:
+    ///
+    /// - text in one of SQLite's date formats (`YYYY-MM-DD`,
+    ///   `YYYY-MM-DD HH:MM[:SS[.SSS]]` with a space or `T`, `HH:MM[:SS[.SSS]]`,
+    ///   with an optional `Z` or `±HH:MM` suffix), read in UTC unless a time
+    ///   zone is given; a time without date is on 2000-01-01, as in SQLite;
+    /// - text holding a number: a Julian day number, as in SQLite;
+    /// - an INTEGER or REAL: a number of seconds since 1970-01-01 00:00:00 UTC
+    ///   (a Unix timestamp).
+    ///
+    /// Returns nil for other values.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Date? {
+        switch dbValue.storage {
+        case .int64(let int64):
+            return Date(timeIntervalSince1970: TimeInterval(int64))
+        case .double(let double):
+            guard double.isFinite else { return nil }
+            return Date(timeIntervalSince1970: double)
+        case .string(let string):
+            if let components = SQLiteDateParser.parse(string) {
+                return Date(databaseDateComponents: components)
+            }
+            if let julianDay = SQLiteDateParser.parseJulianDayNumber(string), julianDay.isFinite {
+                // Julian day 2440587.5 is 1970-01-01 00:00:00 UTC.
+                return Date(timeIntervalSince1970: (julianDay - 2_440_587.5) * 86_400)
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    init(databaseDateComponents: DatabaseDateComponents) {
+        let c = databaseDateComponents.dateComponents
+        let days: Int
+        if databaseDateComponents.format.hasDatePart {
+            days = daysSince1970(year: c.year ?? 0, month: c.month ?? 1, day: c.day ?? 1)
+        } else {
+            days = daysSince1970(year: 2000, month: 1, day: 1)
+        }
+        let seconds = days * 86_400 + (c.hour ?? 0) * 3600 + (c.minute ?? 0) * 60 + (c.second ?? 0)
+            - (c.timeZone?.secondsFromGMT() ?? 0)
+        let fraction = TimeInterval(c.nanosecond ?? 0) / 1_000_000_000
+        self.init(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+}
+
+/// Days since 1970-01-01 of a date of the proleptic Gregorian calendar.
+func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+}
+
+/// The date of the proleptic Gregorian calendar that is a number of days
+/// after 1970-01-01.
+func civilDate(fromDaysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+}
+
+// MARK: - DateComponents
+
+extension DateComponents: DatabaseValueConvertible {
+    /// Text in the most precise SQLite date format that the set components
+    /// fill: `YYYY-MM-DD` when only the date is set, `HH:MM:SS` when only the
+    /// time is set, `YYYY-MM-DD HH:MM:SS.SSS` when the nanoseconds are set…
+    /// NULL when neither a date nor a time is set.
+    ///
+    /// Use ``DatabaseDateComponents`` to choose the format.
+    public var databaseValue: DatabaseValue {
+        let hasDate = year != nil || month != nil || day != nil
+        let hasTime = hour != nil || minute != nil
+        let format: DatabaseDateComponents.Format
+        switch (hasDate, hasTime, second != nil, nanosecond != nil) {
+        case (false, false, _, _): return .null
+        case (true, false, _, _): format = .YMD
+        case (true, true, false, _): format = .YMD_HM
+        case (true, true, true, false): format = .YMD_HMS
+        case (true, true, true, true): format = .YMD_HMSS
+        case (false, true, false, _): format = .HM
+        case (false, true, true, false): format = .HMS
+        case (false, true, true, true): format = .HMSS
+        }
+        return DatabaseDateComponents(self, format: format).databaseValue
+    }
+
+    /// Parses text in one of SQLite's date formats; nil for other values.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DateComponents? {
+        DatabaseDateComponents.fromDatabaseValue(dbValue)?.dateComponents
+    }
+}
+
+// MARK: - UUID
+
+extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
+    /// A 16-byte BLOB.
+    public var databaseValue: DatabaseValue {
+        withUnsafeBytes(of: uuid) { DatabaseValue(storage: .blob(Data($0))) }
+    }
+
+    /// Converts a 16-byte BLOB, or text such as
+    /// `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"` (any case, with or without
+    /// hyphens); nil otherwise.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UUID? {
+        switch dbValue.storage {
+        case .blob(let data):
+            return data.withUnsafeBytes { UUID(bytes: $0) }
+        case .string(let string):
+            return UUID(text: string)
+        default:
+            return nil
+        }
+    }
+
+    /// Reads a 16-byte BLOB or UUID text; nil otherwise.
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_BLOB:
+            guard let bytes = sqlite3_column_blob(sqliteStatement, index),
+                  let uuid = UUID(bytes: UnsafeRawBufferPointer(
+                    start: bytes, count: Int(sqlite3_column_bytes(sqliteStatement, index))))
+            else { return nil }
+            self = uuid
+        case SQLITE_TEXT:
+            guard let string = String(sqliteStatement: sqliteStatement, index: index),
+                  let uuid = UUID(text: string)
+            else { return nil }
+            self = uuid
+        default:
+            return nil
+        }
+    }
+
+    private init?(bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == 16 else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: bytes) }
+        self.init(uuid: uuid)
+    }
+
+    private init?(text: String) {
+        if let uuid = UUID(uuidString: text) {
+            self = uuid
+            return
+        }
+        // 32 hexadecimal digits without hyphens.
+        guard text.utf8.count == 32 else { return nil }
+        let utf8 = Array(text.utf8)
+        var hyphenated = ""
+        for (offset, byte) in utf8.enumerated() {
+            if [8, 12, 16, 20].contains(offset) { hyphenated += "-" }
+            hyphenated.unicodeScalars.append(UnicodeScalar(byte))
+        }
+        guard let uuid = UUID(uuidString: hyphenated) else { return nil }
+        self = uuid
+    }
+}
+
+// MARK: - URL
+
+extension URL: DatabaseValueConvertible {
+    /// The absolute string of the URL, as TEXT.
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(absoluteString)) }
+
+    /// Converts TEXT that is a valid URL; nil otherwise.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> URL? {
+        guard case .string(let string) = dbValue.storage else { return nil }
+        return URL(string: string)
+    }
+}
+
+// MARK: - Decimal
+
+extension Decimal: DatabaseValueConvertible {
+    /// The decimal as TEXT (such as `"12.5"`), so that no digit is lost:
+    /// SQLite has no decimal type, and a REAL would round the value.
+    public var databaseValue: DatabaseValue {
+        DatabaseValue(storage: .string(description))
+    }
+
+    /// Converts an INTEGER, a REAL, or TEXT holding a decimal number; nil
+    /// otherwise.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Decimal? {
+        switch dbValue.storage {
+        case .int64(let int64):
+            return Decimal(int64)
+        case .double(let double):
+            guard double.isFinite else { return nil }
+            return Decimal(double)
+        case .string(let string):
+            guard isDecimalNumber(string) else { return nil }
+            return Decimal(string: string, locale: Locale(identifier: "en_US_POSIX"))
+        default:
+            return nil
+        }
+    }
+}
+
+/// Whether the whole string is a decimal number: an optional sign, digits
+/// with an optional fraction, and an optional exponent. `Decimal(string:)`
+/// alone would accept a prefix such as the "12" of "12 apples".
+private func isDecimalNumber(_ string: String) -> Bool {
+    var bytes = Substring(string).utf8[...]
+    func skipDigits() -> Int {
+        let count = bytes.prefix(while: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }).count
+        bytes = bytes.dropFirst(count)
+        return count
+    }
+    if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+        bytes = bytes.dropFirst()
+    }
+    var digitCount = skipDigits()
+    if bytes.first == UInt8(ascii: ".") {
+        bytes = bytes.dropFirst()
+        digitCount += skipDigits()
+    }
+    guard digitCount > 0 else { return false }
+    if let first = bytes.first, first == UInt8(ascii: "e") || first == UInt8(ascii: "E") {
+        bytes = bytes.dropFirst()
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            bytes = bytes.dropFirst()
+        }
+        guard skipDigits() > 0 else { return false }
+    }
+    return bytes.isEmpty
+}
