@@ -149,12 +149,13 @@ extension Database {
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v3(
                     sqliteConnection, current, CInt(end - current), prepareFlags, &sqliteStatement, &tail)
-                let statementSQL = Database.trimmedSQL(from: current, to: tail ?? end)
                 guard code == SQLITE_OK else {
+                    // The tail is unreliable after an error: show the rest of the SQL.
                     throw PreparationError(
-                        databaseError: lastError(code: code, sql: statementSQL),
+                        databaseError: lastError(code: code, sql: Database.trimmedSQL(from: current, to: end)),
                         statementIndex: index)
                 }
+                let statementSQL = Database.trimmedSQL(from: current, to: tail ?? end)
                 guard let tail, tail > current else { break }
                 current = tail
                 // Whitespace and comments prepare to no statement.

@@ -1,0 +1,389 @@
+import Foundation
+
+// Schema introspection: tables, columns, primary keys, indexes and foreign
+// keys, read from sqlite_master and the table_xinfo, index_list, index_info
+// and foreign_key_list pragmas.
+
+extension Database {
+    // MARK: Schema objects
+
+    /// Whether a table exists (in the main, temp or an attached schema).
+    ///
+    /// ```swift
+    /// if try db.tableExists("player") { ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The table name (compared without regard to ASCII case).
+    ///   - schemaName: A schema name ("main", "temp", or an attached
+    ///     database); nil searches the temp schema, then main, then attached
+    ///     databases.
+    /// - Throws: A ``DatabaseError``.
+    public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectExists(type: "table", name: name, in: schemaName)
+    }
+
+    /// Whether a view exists.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectExists(type: "view", name: name, in: schemaName)
+    }
+
+    /// Whether a trigger exists.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectExists(type: "trigger", name: name, in: schemaName)
+    }
+
+    private func schemaObjectExists(type: String, name: String, in schemaName: String?) throws -> Bool {
+        for schema in try schemaNames(searching: schemaName) {
+            let sql = "SELECT 1 FROM \(schemaTable(schema)) WHERE type = ? AND name = ? COLLATE NOCASE"
+            if try Int.fetchOne(self, sql: sql, arguments: [type, name]) != nil {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The schemas to search, in SQLite's search order.
+    private func schemaNames(searching schemaName: String?) throws -> [String] {
+        if let schemaName { return [schemaName] }
+        // database_list: main (seq 0), temp (seq 1), then attached databases.
+        let names = try Row.fetchAll(self, sql: "PRAGMA database_list").map { row -> String in row["name"] }
+        return names.filter { $0 == "temp" } + names.filter { $0 != "temp" }
+    }
+
+    private func schemaTable(_ schema: String) -> String {
+        schema.lowercased() == "temp"
+            ? "sqlite_temp_master"
+            : "\(schema.quotedDatabaseIdentifier).sqlite_master"
+    }
+
+    /// The schema that holds a table, or nil.
+    private func schemaName(ofTable table: String, in schemaName: String?) throws -> String? {
+        for schema in try schemaNames(searching: schemaName) {
+            let sql = "SELECT 1 FROM \(schemaTable(schema)) WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE"
+            if try Int.fetchOne(self, sql: sql, arguments: [table]) != nil {
+                return schema
+            }
+        }
+        // sqlite_master and friends are tables too.
+        if table.lowercased().hasPrefix("sqlite_") { return schemaName ?? "main" }
+        return nil
+    }
+
+    private func checkedSchemaName(ofTable table: String, in schemaName: String?) throws -> String {
+        guard let schema = try self.schemaName(ofTable: table, in: schemaName) else {
+            throw makeError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)", sql: nil, arguments: nil)
+        }
+        return schema
+    }
+
+    // MARK: Columns
+
+    /// The columns of a table or view, in order.
+    ///
+    /// ```swift
+    /// let columns = try db.columns(in: "player")
+    /// columns.map(\.name) // ["id", "name", "score"]
+    /// ```
+    ///
+    /// Hidden columns of virtual tables are not included; generated columns
+    /// are.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_table_xinfo>
+    public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+        let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
+        let rows = try Row.fetchAll(
+            self,
+            sql: "SELECT * FROM pragma_table_xinfo(?, ?) ORDER BY cid",
+            arguments: [tableName, schema])
+        let columns = try rows.compactMap { row -> ColumnInfo? in
+            let hidden = try row.decode(Int.self, forColumn: "hidden")
+            // 1: hidden column of a virtual table.
+            guard hidden != 1 else { return nil }
+            return try ColumnInfo(
+                name: row.decode(forColumn: "name"),
+                type: row.decode(forColumn: "type"),
+                isNotNull: row.decode(forColumn: "notnull"),
+                defaultValueSQL: row.decode(forColumn: "dflt_value"),
+                primaryKeyIndex: row.decode(forColumn: "pk"),
+                hidden: hidden)
+        }
+        guard !columns.isEmpty else {
+            throw makeError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)", sql: nil, arguments: nil)
+        }
+        return columns
+    }
+
+    // MARK: Primary key
+
+    /// The primary key of a table.
+    ///
+    /// ```swift
+    /// let primaryKey = try db.primaryKey("player")
+    /// primaryKey.columns     // ["id"]
+    /// primaryKey.rowIDColumn // "id" (an INTEGER PRIMARY KEY)
+    /// ```
+    ///
+    /// A table without explicit primary key has the hidden `rowid` primary
+    /// key.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist, or is a
+    ///   view.
+    public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
+        let columns = try self.columns(in: tableName, in: schema)
+        let pkColumns = columns
+            .filter { $0.primaryKeyIndex > 0 }
+            .sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
+        guard !pkColumns.isEmpty else {
+            if try viewExists(tableName, in: schema) {
+                throw makeError(
+                    resultCode: .SQLITE_ERROR, message: "\(tableName) is a view, and has no primary key",
+                    sql: nil, arguments: nil)
+            }
+            return .hiddenRowID
+        }
+        if pkColumns.count == 1,
+           let column = pkColumns.first,
+           column.type.uppercased() == "INTEGER",
+           try tableHasRowID(tableName, in: schema)
+        {
+            // INTEGER PRIMARY KEY is an alias for the rowid (unless declared
+            // "INTEGER PRIMARY KEY DESC", an edge case SQLite documents, which
+            // a rowid table also reports here).
+            return PrimaryKeyInfo(columns: [column.name], rowIDColumn: column.name, isRowID: false)
+        }
+        return PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDColumn: nil, isRowID: false)
+    }
+
+    /// Whether a table has a rowid (it is not a WITHOUT ROWID table).
+    private func tableHasRowID(_ tableName: String, in schema: String) throws -> Bool {
+        // WITHOUT ROWID tables reject a query of rowid.
+        do {
+            _ = try makeStatement(
+                sql: "SELECT rowid FROM \(schema.quotedDatabaseIdentifier).\(tableName.quotedDatabaseIdentifier)")
+            return true
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            return false
+        }
+    }
+
+    // MARK: Indexes
+
+    /// The indexes of a table, including those of UNIQUE and PRIMARY KEY
+    /// constraints.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_index_list>
+    public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
+        let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
+        let indexRows = try Row.fetchAll(
+            self, sql: "SELECT * FROM pragma_index_list(?, ?) ORDER BY seq",
+            arguments: [tableName, schema])
+        return try indexRows.map { indexRow in
+            let name: String = try indexRow.decode(forColumn: "name")
+            let columnRows = try Row.fetchAll(
+                self, sql: "SELECT * FROM pragma_index_info(?, ?) ORDER BY seqno",
+                arguments: [name, schema])
+            let columns = try columnRows.map { row in try row.decode(String?.self, forColumn: "name") ?? "" }
+            let originCode: String = try indexRow.decode(forColumn: "origin")
+            let origin: IndexInfo.Origin
+            switch originCode {
+            case "u": origin = .uniqueConstraint
+            case "pk": origin = .primaryKeyConstraint
+            default: origin = .createIndex
+            }
+            return try IndexInfo(
+                name: name,
+                columns: columns,
+                isUnique: indexRow.decode(forColumn: "unique"),
+                origin: origin)
+        }
+    }
+
+    /// Whether a set of columns is a unique key of a table: its primary key,
+    /// or the columns of a unique index (compared without regard to case and
+    /// order).
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    public func table<S: Sequence>(_ tableName: String, hasUniqueKey columns: S) throws -> Bool
+    where S.Element == String
+    {
+        let wanted = Set(columns.map { $0.lowercased() })
+        let primaryKey = try self.primaryKey(tableName)
+        if Set(primaryKey.columns.map { $0.lowercased() }) == wanted {
+            return true
+        }
+        return try indexes(on: tableName).contains { index in
+            index.isUnique && Set(index.columns.map { $0.lowercased() }) == wanted
+        }
+    }
+
+    // MARK: Foreign keys
+
+    /// The foreign keys of a table.
+    ///
+    /// ```swift
+    /// // CREATE TABLE book (authorId INTEGER REFERENCES author(id))
+    /// let foreignKeys = try db.foreignKeys(on: "book")
+    /// foreignKeys[0].destinationTable   // "author"
+    /// foreignKeys[0].originColumns      // ["authorId"]
+    /// foreignKeys[0].destinationColumns // ["id"]
+    /// ```
+    ///
+    /// When a foreign key does not name the columns it refers to, they are
+    /// the primary key of the destination table.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_foreign_key_list>
+    public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
+        let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
+        let rows = try Row.fetchAll(
+            self, sql: "SELECT * FROM pragma_foreign_key_list(?, ?) ORDER BY id, seq",
+            arguments: [tableName, schema])
+        var foreignKeys: [ForeignKeyInfo] = []
+        for row in rows {
+            let id: Int = try row.decode(forColumn: "id")
+            let destinationTable: String = try row.decode(forColumn: "table")
+            let origin: String = try row.decode(forColumn: "from")
+            var destination: String? = try row.decode(forColumn: "to")
+            if destination == nil {
+                // The destination is the primary key, in order.
+                let seq: Int = try row.decode(forColumn: "seq")
+                let primaryKey = try self.primaryKey(destinationTable)
+                destination = seq < primaryKey.columns.count ? primaryKey.columns[seq] : nil
+            }
+            let pair = (origin: origin, destination: destination ?? "rowid")
+            if let last = foreignKeys.last, last.id == id {
+                foreignKeys[foreignKeys.count - 1].mapping.append(pair)
+            } else {
+                foreignKeys.append(ForeignKeyInfo(id: id, destinationTable: destinationTable, mapping: [pair]))
+            }
+        }
+        return foreignKeys
+    }
+}
+
+// MARK: - Schema information types
+
+/// A column of a table, as reported by `PRAGMA table_xinfo`.
+public struct ColumnInfo: Sendable, Hashable {
+    /// The column name.
+    public let name: String
+
+    /// The declared type, such as `"INTEGER"` or `"TEXT"`; empty when none
+    /// was declared.
+    public let type: String
+
+    /// Whether the column has a NOT NULL constraint.
+    public let isNotNull: Bool
+
+    /// The SQL of the default value, such as `"0"` or `"'foo'"`, or nil.
+    public let defaultValueSQL: String?
+
+    /// The position of the column in the primary key, from 1; 0 when the
+    /// column is not in the primary key.
+    public let primaryKeyIndex: Int
+
+    /// 0 for a normal column, 2 for a virtual generated column, 3 for a
+    /// stored generated column.
+    let hidden: Int
+
+    /// Whether the column is a generated column.
+    public var isGenerated: Bool { hidden == 2 || hidden == 3 }
+}
+
+/// The primary key of a table.
+public struct PrimaryKeyInfo: Sendable, Hashable {
+    /// The columns of the primary key, in order.
+    public let columns: [String]
+
+    /// The column that is an alias of the rowid (an `INTEGER PRIMARY KEY`),
+    /// or nil.
+    public let rowIDColumn: String?
+
+    /// Whether the primary key is the hidden `rowid` column.
+    public let isRowID: Bool
+
+    /// The hidden `rowid` primary key of a table without explicit primary
+    /// key.
+    static let hiddenRowID = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isRowID: true)
+}
+
+/// An index of a table.
+public struct IndexInfo: Sendable, Hashable {
+    /// Why an index exists.
+    public enum Origin: String, Sendable, Hashable {
+        /// A CREATE INDEX statement.
+        case createIndex = "c"
+        /// A UNIQUE constraint.
+        case uniqueConstraint = "u"
+        /// A PRIMARY KEY constraint.
+        case primaryKeyConstraint = "pk"
+    }
+
+    /// The index name.
+    public let name: String
+
+    /// The indexed columns, in order (an empty name for an expression).
+    public let columns: [String]
+
+    /// Whether the index is unique.
+    public let isUnique: Bool
+
+    /// Why the index exists.
+    public let origin: Origin
+}
+
+/// A foreign key of a table.
+public struct ForeignKeyInfo: Sendable, Hashable {
+    /// The identifier of the foreign key in its table.
+    public let id: Int
+
+    /// The table that the foreign key refers to.
+    public let destinationTable: String
+
+    /// The (origin, destination) column pairs.
+    public internal(set) var mapping: [(origin: String, destination: String)]
+
+    /// The columns of the table that holds the foreign key.
+    public var originColumns: [String] { mapping.map(\.origin) }
+
+    /// The columns of the destination table.
+    public var destinationColumns: [String] { mapping.map(\.destination) }
+
+    /// Compares identifiers, destinations and mappings.
+    public static func == (lhs: ForeignKeyInfo, rhs: ForeignKeyInfo) -> Bool {
+        lhs.id == rhs.id && lhs.destinationTable == rhs.destinationTable
+            && lhs.originColumns == rhs.originColumns && lhs.destinationColumns == rhs.destinationColumns
+    }
+
+    /// Hashes identifiers, destinations and mappings.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(destinationTable)
+        hasher.combine(originColumns)
+        hasher.combine(destinationColumns)
+    }
+}
+
+extension String {
+    /// The string as an SQL identifier, in double quotes, with inner double
+    /// quotes doubled: `"player"`, `"my ""quoted"" table"`.
+    ///
+    /// ```swift
+    /// let table = "player"
+    /// try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)")
+    /// ```
+    public var quotedDatabaseIdentifier: String {
+        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

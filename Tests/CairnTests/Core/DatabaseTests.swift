@@ -1,0 +1,253 @@
+import Foundation
+import Testing
+import Cairn
+
+@Suite struct DatabaseTests {
+    @Test func executeSeveralStatementsWithArguments() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT);
+                INSERT INTO player (name, score) VALUES (?, ?);
+                INSERT INTO player (name, score) VALUES (:name, :score);
+                """, arguments: StatementArguments(["Arthur", 750]) + ["name": "Barbara", "score": 1000])
+            let rows = try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id")
+            #expect(rows == [["name": "Arthur", "score": 750], ["name": "Barbara", "score": 1000]])
+        }
+    }
+
+    @Test func connectionCounters() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: createPlayerTableSQL)
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+            #expect(db.lastInsertedRowID == 1)
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Barbara')")
+            #expect(db.lastInsertedRowID == 2)
+            #expect(db.changesCount == 1)
+            try db.execute(sql: "UPDATE player SET score = 0")
+            #expect(db.changesCount == 2)
+            #expect(db.totalChangesCount == 4)
+            #expect(db.isInsideTransaction)
+        }
+        try dbQueue.inDatabase { db in
+            #expect(!db.isInsideTransaction)
+            #expect(db.sqliteConnection != nil)
+        }
+    }
+
+    @Test func executeLiteralBindsInterpolatedValues() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: createPlayerTableSQL)
+            let name = "O'Brien'); DROP TABLE player; --"
+            let score = 42
+            try db.execute(literal: "INSERT INTO player (name, score) VALUES (\(name), \(score))")
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM player") == name)
+            #expect(try db.tableExists("player"))
+
+            let query: SQL = "UPDATE player SET name = \(name) WHERE id = \(1)"
+            let (sql, arguments) = try query.build(db)
+            #expect(sql == "UPDATE player SET name = ? WHERE id = ?")
+            #expect(arguments == [name, 1])
+        }
+    }
+
+    @Test func sqlLiteralComposition() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: createPlayerTableSQL)
+            try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)")
+            let ids = [1, 3]
+            let condition: SQL = "score > \(5)"
+            let conditions: [SQL] = [condition, "id IN \(ids)"]
+            let query: SQL = "SELECT name FROM player WHERE \(literal: conditions.joined(separator: " AND ")) ORDER BY id"
+            #expect(try query.build(db).sql == "SELECT name FROM player WHERE score > ? AND id IN (?,?) ORDER BY id")
+            let statement = try db.makeStatement(literal: query)
+            #expect(try String.fetchAll(statement) == ["a", "c"])
+
+            let empty: [Int] = []
+            #expect(try Int.fetchAll(db.makeStatement(literal: "SELECT id FROM player WHERE id IN \(empty)")).isEmpty)
+
+            let raw: SQL = "SELECT \(sql: "? + ?", arguments: [1, 2])"
+            #expect(try Int.fetchOne(db.makeStatement(literal: raw)) == 3)
+
+            var appended = SQL(sql: "SELECT ")
+            appended += "\(40) + \(2)"
+            #expect(try Int.fetchOne(db.cachedStatement(literal: appended)) == 42)
+
+            let blob = Data([1, 2, 3])
+            #expect(try Data.fetchOne(db.makeStatement(literal: "SELECT \(blob)")) == blob)
+        }
+    }
+
+    @Test func makeStatementRejectsSeveralStatementsAndEmptySQL() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "SELECT 1; SELECT 2") }
+            #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "  -- comment only") }
+            // Trailing semicolons, whitespace and comments are fine.
+            let statement = try db.makeStatement(sql: "  SELECT 1;  -- comment\n ")
+            #expect(statement.sql == "SELECT 1")
+        }
+    }
+
+    @Test func cachedStatementsAreReusedUnlessBusy() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            let sql = "SELECT 1 UNION ALL SELECT 2"
+            let statement1 = try db.cachedStatement(sql: sql)
+            let statement2 = try db.cachedStatement(sql: sql)
+            #expect(statement1 === statement2)
+
+            // While a cursor iterates the cached statement, a new one is given.
+            let cursor = try Row.fetchCursor(statement1)
+            _ = try cursor.next()
+            let statement3 = try db.cachedStatement(sql: sql)
+            #expect(statement3 !== statement1)
+            #expect(try Int.fetchAll(db, sql: sql) == [1, 2])
+            #expect(try cursor.next()?[0] as Int? == 2)
+        }
+    }
+
+    @Test func invalidSQLThrowsAndWritesNothing() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: createPlayerTableSQL) }
+        #expect {
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('a'); INSERT INTO player (name) VALUS ('b')")
+            }
+        } throws: { error in
+            guard let error = error as? DatabaseError else { return false }
+            return error.resultCode == .SQLITE_ERROR
+                && error.message == "near \"VALUS\": syntax error"
+                && error.sql == "INSERT INTO player (name) VALUS ('b')"
+        }
+        // Even outside of a transaction, the first statement did not run.
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.inDatabase { db in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('a'); SELEC 1")
+            }
+        }
+        try dbQueue.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
+        }
+    }
+
+    @Test func statementsThatDependOnEarlierStatements() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE t(a);
+                INSERT INTO t(a) VALUES (?);
+                CREATE INDEX ta ON t(a);
+                INSERT INTO t(a) VALUES (:value)
+                """, arguments: [1] + ["value": 2])
+            #expect(try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a") == [1, 2])
+        }
+        // An argument error in a dependent script rolls back with the write.
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db in
+                try db.execute(sql: "CREATE TABLE u(a); INSERT INTO u(a) VALUES (?)", arguments: [])
+            }
+        }
+        try dbQueue.read { db throws in #expect(try !db.tableExists("u")) }
+    }
+
+    @Test func unknownTableAndColumn() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: createPlayerTableSQL)
+            #expect {
+                try db.execute(sql: "SELECT * FROM missing")
+            } throws: { error in
+                (error as? DatabaseError)?.message == "no such table: missing"
+            }
+            #expect {
+                try Row.fetchAll(db, sql: "SELECT unknown FROM player")
+            } throws: { error in
+                (error as? DatabaseError)?.message == "no such column: unknown"
+            }
+            // Double-quoted strings are identifiers, not strings.
+            #expect {
+                try Row.fetchAll(db, sql: "SELECT * FROM player WHERE name = \"Arthur\"")
+            } throws: { error in
+                (error as? DatabaseError)?.message?.hasPrefix("no such column: \"Arthur\"") == true
+            }
+            // The connection stays usable.
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('ok')")
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 1)
+        }
+    }
+
+    @Test func schemaIntrospection() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'anonymous', email TEXT UNIQUE);
+                CREATE TABLE book (
+                    isbn TEXT NOT NULL,
+                    edition INT NOT NULL,
+                    authorId INTEGER REFERENCES author,
+                    coauthorEmail TEXT REFERENCES author(email),
+                    title TEXT,
+                    PRIMARY KEY (isbn, edition));
+                CREATE INDEX bookTitle ON book(title);
+                CREATE TABLE note (content TEXT);
+                CREATE TABLE tag (name TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE VIEW authorName AS SELECT name FROM author;
+                """)
+            #expect(try db.tableExists("author"))
+            #expect(try db.tableExists("AUTHOR"))
+            #expect(try !db.tableExists("missing"))
+            #expect(try db.viewExists("authorName"))
+            #expect(try !db.tableExists("authorName"))
+
+            let columns = try db.columns(in: "author")
+            #expect(columns.map(\.name) == ["id", "name", "email"])
+            #expect(columns.map(\.type) == ["INTEGER", "TEXT", "TEXT"])
+            #expect(columns.map(\.isNotNull) == [false, true, false])
+            #expect(columns[1].defaultValueSQL == "'anonymous'")
+            #expect(columns.map(\.primaryKeyIndex) == [1, 0, 0])
+            #expect(throws: DatabaseError.self) { try db.columns(in: "missing") }
+
+            let authorKey = try db.primaryKey("author")
+            #expect(authorKey.columns == ["id"])
+            #expect(authorKey.rowIDColumn == "id")
+            #expect(!authorKey.isRowID)
+            let bookKey = try db.primaryKey("book")
+            #expect(bookKey.columns == ["isbn", "edition"])
+            #expect(bookKey.rowIDColumn == nil)
+            let noteKey = try db.primaryKey("note")
+            #expect(noteKey.columns == ["rowid"])
+            #expect(noteKey.isRowID)
+            let tagKey = try db.primaryKey("tag")
+            #expect(tagKey.columns == ["name"])
+            #expect(tagKey.rowIDColumn == nil)
+            #expect(throws: DatabaseError.self) { try db.primaryKey("missing") }
+
+            let indexes = try db.indexes(on: "book").sorted { $0.name < $1.name }
+            #expect(indexes.count == 2)
+            #expect(indexes.first { $0.name == "bookTitle" }?.columns == ["title"])
+            #expect(indexes.first { $0.name == "bookTitle" }?.origin == .createIndex)
+            #expect(indexes.first { $0.origin == .primaryKeyConstraint }?.columns == ["isbn", "edition"])
+            #expect(try db.table("author", hasUniqueKey: ["email"]))
+            #expect(try db.table("author", hasUniqueKey: ["id"]))
+            #expect(try !db.table("author", hasUniqueKey: ["name"]))
+            #expect(try db.table("book", hasUniqueKey: ["edition", "isbn"]))
+
+            let foreignKeys = try db.foreignKeys(on: "book")
+            #expect(foreignKeys.count == 2)
+            let byAuthor = try #require(foreignKeys.first { $0.originColumns == ["authorId"] })
+            #expect(byAuthor.destinationTable == "author")
+            #expect(byAuthor.destinationColumns == ["id"])
+            let byEmail = try #require(foreignKeys.first { $0.originColumns == ["coauthorEmail"] })
+            #expect(byEmail.destinationColumns == ["email"])
+        }
+    }
+
+    @Test func quotedDatabaseIdentifier() {
+        #expect("player".quotedDatabaseIdentifier == "\"player\"")
+        #expect("a\"b".quotedDatabaseIdentifier == "\"a\"\"b\"")
+    }
+}
