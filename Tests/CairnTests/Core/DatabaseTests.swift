@@ -5,7 +5,7 @@ import Cairn
 @Suite struct DatabaseTests {
     @Test func executeSeveralStatementsWithArguments() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
+        try dbQueue.write { db throws in
             try db.execute(sql: """
                 CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT);
                 INSERT INTO player (name, score) VALUES (?, ?);
@@ -18,7 +18,7 @@ import Cairn
 
     @Test func connectionCounters() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
+        try dbQueue.write { db throws in
             try db.execute(sql: createPlayerTableSQL)
             try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
             #expect(db.lastInsertedRowID == 1)
@@ -30,7 +30,7 @@ import Cairn
             #expect(db.totalChangesCount == 4)
             #expect(db.isInsideTransaction)
         }
-        try dbQueue.inDatabase { db in
+        try dbQueue.inDatabase { db throws in
             #expect(!db.isInsideTransaction)
             #expect(db.sqliteConnection != nil)
         }
@@ -38,7 +38,7 @@ import Cairn
 
     @Test func executeLiteralBindsInterpolatedValues() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
+        try dbQueue.write { db throws in
             try db.execute(sql: createPlayerTableSQL)
             let name = "O'Brien'); DROP TABLE player; --"
             let score = 42
@@ -55,7 +55,7 @@ import Cairn
 
     @Test func sqlLiteralComposition() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
+        try dbQueue.write { db throws in
             try db.execute(sql: createPlayerTableSQL)
             try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)")
             let ids = [1, 3]
@@ -83,7 +83,7 @@ import Cairn
 
     @Test func makeStatementRejectsSeveralStatementsAndEmptySQL() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.inDatabase { db in
+        try dbQueue.inDatabase { db throws in
             #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "SELECT 1; SELECT 2") }
             #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "  -- comment only") }
             // Trailing semicolons, whitespace and comments are fine.
@@ -94,7 +94,7 @@ import Cairn
 
     @Test func cachedStatementsAreReusedUnlessBusy() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.inDatabase { db in
+        try dbQueue.inDatabase { db throws in
             let sql = "SELECT 1 UNION ALL SELECT 2"
             let statement1 = try db.cachedStatement(sql: sql)
             let statement2 = try db.cachedStatement(sql: sql)
@@ -114,7 +114,7 @@ import Cairn
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in try db.execute(sql: createPlayerTableSQL) }
         #expect {
-            try dbQueue.write { db in
+            try dbQueue.write { db throws in
                 try db.execute(sql: "INSERT INTO player (name) VALUES ('a'); INSERT INTO player (name) VALUS ('b')")
             }
         } throws: { error in
@@ -125,7 +125,7 @@ import Cairn
         }
         // Even outside of a transaction, the first statement did not run.
         #expect(throws: DatabaseError.self) {
-            try dbQueue.inDatabase { db in
+            try dbQueue.inDatabase { db throws in
                 try db.execute(sql: "INSERT INTO player (name) VALUES ('a'); SELEC 1")
             }
         }
@@ -136,7 +136,7 @@ import Cairn
 
     @Test func statementsThatDependOnEarlierStatements() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
+        try dbQueue.write { db throws in
             try db.execute(sql: """
                 CREATE TABLE t(a);
                 INSERT INTO t(a) VALUES (?);
@@ -147,7 +147,7 @@ import Cairn
         }
         // An argument error in a dependent script rolls back with the write.
         #expect(throws: DatabaseError.self) {
-            try dbQueue.write { db in
+            try dbQueue.write { db throws in
                 try db.execute(sql: "CREATE TABLE u(a); INSERT INTO u(a) VALUES (?)", arguments: [])
             }
         }
@@ -156,7 +156,7 @@ import Cairn
 
     @Test func unknownTableAndColumn() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
+        try dbQueue.write { db throws in
             try db.execute(sql: createPlayerTableSQL)
             #expect {
                 try db.execute(sql: "SELECT * FROM missing")
@@ -182,7 +182,7 @@ import Cairn
 
     @Test func schemaIntrospection() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
+        try dbQueue.write { db throws in
             try db.execute(sql: """
                 CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'anonymous', email TEXT UNIQUE);
                 CREATE TABLE book (

@@ -45,7 +45,15 @@ extension DatabaseValueConvertible {
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try Optional<Self>.fetchCursor(statement, arguments: arguments).next() ?? nil
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        defer { state.finish() }
+        guard try state.step() else { return nil }
+        let dbValue = DatabaseValue(sqliteStatement: state.sqliteStatement, index: 0)
+        if dbValue.isNull { return nil }
+        guard let value = Self.fromDatabaseValue(dbValue) else {
+            throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: 0)
+        }
+        return value
     }
 
     // MARK: From SQL
@@ -178,7 +186,14 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try Optional<Self>.fetchCursor(statement, arguments: arguments).next() ?? nil
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        defer { state.finish() }
+        guard try state.step() else { return nil }
+        if sqlite3_column_type(state.sqliteStatement, 0) == SQLITE_NULL { return nil }
+        guard let value = Self.fromStatement(state.sqliteStatement, atUncheckedIndex: 0) else {
+            throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: 0)
+        }
+        return value
     }
 
     // MARK: From SQL (fast path)

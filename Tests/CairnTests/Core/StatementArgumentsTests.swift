@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import Cairn
+
+@Suite struct StatementArgumentsTests {
+    func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: createPlayerTableSQL) }
+        return dbQueue
+    }
+
+    @Test func positionalArguments() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["Arthur", 1000])
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["Barbara", nil])
+            let rows = try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY id")
+            #expect(rows == [["name": "Arthur", "score": 1000], ["name": "Barbara", "score": nil]])
+        }
+    }
+
+    @Test(arguments: [":", "$", "@"])
+    func namedArguments(prefix: String) throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db throws in
+            try db.execute(
+                sql: "INSERT INTO player (name, score) VALUES (\(prefix)name, \(prefix)score)",
+                arguments: ["name": "Arthur", "score": 1000])
+            #expect(try Row.fetchOne(db, sql: "SELECT name, score FROM player") == ["name": "Arthur", "score": 1000])
+        }
+    }
+
+    @Test func repeatedNamedArgument() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT :x + :x", arguments: ["x": 21]) == 42)
+        }
+    }
+
+    @Test func mixedArguments() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            // Named parameters take their named value, others the next positional value.
+            let arguments = StatementArguments([1, 2]) + ["b": 10]
+            #expect(try Int.fetchOne(db, sql: "SELECT ? * 100 + :b + ? * 1000", arguments: arguments) == 2110)
+            // A named parameter without named value takes a positional value.
+            #expect(try Int.fetchOne(db, sql: "SELECT :a + ?", arguments: [1, 2]) == 3)
+            // Numbered parameters are positional.
+            #expect(try Int.fetchOne(db, sql: "SELECT ?1 - ?2", arguments: [5, 3]) == 2)
+        }
+    }
+
+    @Test func wrongArgumentCountThrowsBeforeRunning() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.inDatabase { db throws in
+            #expect {
+                try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["Arthur"])
+            } throws: { error in
+                guard let error = error as? DatabaseError else { return false }
+                return error.resultCode == .SQLITE_MISUSE
+                    && error.message == "wrong number of statement arguments: the statement expects 2, got 1"
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur", 1])
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO player (name) VALUES (?)")
+            }
+            #expect {
+                try db.execute(sql: "INSERT INTO player (name, score) VALUES (:name, :score)", arguments: ["name": "Arthur"])
+            } throws: { error in
+                (error as? DatabaseError)?.message == "missing statement argument: score"
+            }
+            // A multi-statement string with a mismatch in its last statement writes nothing.
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: """
+                    INSERT INTO player (name) VALUES (?);
+                    INSERT INTO player (name) VALUES (?)
+                    """, arguments: ["Arthur"])
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: """
+                    INSERT INTO player (name) VALUES (?);
+                    INSERT INTO player (name) VALUES (?)
+                    """, arguments: ["Arthur", "Barbara", "Craig"])
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
+            // The connection stays usable.
+            try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 1)
+        }
+    }
+
+    @Test func fetchChecksArguments() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            #expect(throws: DatabaseError.self) { try Row.fetchAll(db, sql: "SELECT ?") }
+            #expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT ?", arguments: [1, 2]) }
+            #expect(throws: DatabaseError.self) { try Row.fetchCursor(db, sql: "SELECT :a", arguments: ["b": 1]) }
+        }
+    }
+
+    @Test func literalsDescriptionsAndOperators() {
+        let positional: StatementArguments = [1, "foo", nil]
+        #expect(positional.description == "[1, \"foo\", NULL]")
+        let named: StatementArguments = ["b": 2, "a": 1]
+        #expect(named.description == "[a:1, b:2]")
+        #expect(named["a"] == 1.databaseValue)
+        #expect(!positional.isEmpty)
+        #expect(StatementArguments().isEmpty)
+        let left: StatementArguments = ["a": 1]
+        let right: StatementArguments = ["a": 2, "b": 3]
+        #expect((left &+ right) == ["a": 1, "b": 3])
+        var appended = left
+        let replaced = appended.append(contentsOf: right)
+        #expect(replaced == ["a": 1.databaseValue])
+        #expect(appended == ["a": 2, "b": 3])
+        #expect(StatementArguments([1, 2, 3]) == [1, 2, 3])
+        let values: [(any DatabaseValueConvertible)?] = ["foo", 1, nil]
+        #expect(StatementArguments(values) == ["foo", 1, nil])
+    }
+}
