@@ -107,6 +107,12 @@ import Cairn
             #expect(statement3 !== statement1)
             #expect(try Int.fetchAll(db, sql: sql) == [1, 2])
             #expect(try cursor.next()?[0] as Int? == 2)
+
+            // A cursor that has not stepped yet is not disturbed either.
+            let argumentSQL = "SELECT ?"
+            let pending = try Int.fetchCursor(db, sql: argumentSQL, arguments: [1])
+            #expect(try Int.fetchOne(db, sql: argumentSQL, arguments: [2]) == 2)
+            #expect(try pending.next() == 1)
         }
     }
 

@@ -24,6 +24,7 @@ struct DatabaseCursorState {
     @usableFromInline
     init(statement: Statement, arguments: StatementArguments?) throws {
         try statement.reset(withArguments: arguments)
+        statement.isIteratedByCursor = true
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
         self.database = statement.database
@@ -43,10 +44,12 @@ struct DatabaseCursorState {
             return true
         case SQLITE_DONE:
             isDone = true
+            statement.isIteratedByCursor = false
             try database.statementDidExecute(statement)
             return false
         case let code:
             isDone = true
+            statement.isIteratedByCursor = false
             try database.statementDidFail(statement, withResultCode: code)
         }
     }
@@ -54,8 +57,11 @@ struct DatabaseCursorState {
     /// Releases the statement when the cursor is dropped before its end.
     @usableFromInline
     func finish() {
-        if !isDone && database.accessGeneration == accessGeneration {
-            sqlite3_reset(sqliteStatement)
+        if !isDone {
+            statement.isIteratedByCursor = false
+            if database.accessGeneration == accessGeneration {
+                sqlite3_reset(sqliteStatement)
+            }
         }
     }
 }

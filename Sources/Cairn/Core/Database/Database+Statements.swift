@@ -55,7 +55,7 @@ extension Database {
     ///   several statements.
     public func cachedStatement(sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
-            if sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
+            if !statement.isIteratedByCursor && sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
                 return statement
             }
             return try makeStatement(sql: sql)

@@ -41,6 +41,11 @@ public final class Statement {
     /// statement has no arguments yet).
     private var argumentsNeedValidation = true
 
+    /// Whether a cursor iterates the statement: ``Database/cachedStatement(sql:)``
+    /// then prepares a new statement rather than disturb the cursor.
+    @usableFromInline
+    var isIteratedByCursor = false
+
     /// The cache of column indexes, keyed by the names that were looked up.
     private var columnIndexCache: [(name: String, index: Int?)] = []
 

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import Cairn
+
+@Suite struct CursorTests {
+    let dbQueue: DatabaseQueue
+    let sql = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 10) SELECT x FROM n"
+
+    init() throws {
+        dbQueue = try DatabaseQueue()
+    }
+
+    @Test func sequenceLikeMethods() throws {
+        try dbQueue.read { db throws in
+            func numbers() throws -> FastDatabaseValueCursor<Int> { try Int.fetchCursor(db, sql: sql) }
+            #expect(try Array(numbers()) == Array(1...10))
+            #expect(try Set(numbers()) == Set(1...10))
+            #expect(try Array(numbers().map { $0 * 2 }.filter { $0 > 15 }) == [16, 18, 20])
+            #expect(try Array(numbers().compactMap { $0 % 3 == 0 ? String($0) : nil }) == ["3", "6", "9"])
+            #expect(try numbers().reduce(0, +) == 55)
+            #expect(try numbers().reduce(into: [Int]()) { $0.append($1) }.count == 10)
+            #expect(try numbers().contains(7))
+            #expect(try !numbers().contains { $0 > 10 })
+            #expect(try numbers().first { $0 > 4 } == 5)
+            #expect(try Array(numbers().prefix(3)) == [1, 2, 3])
+            #expect(try Array(numbers().prefix { $0 < 4 }) == [1, 2, 3])
+            #expect(try Array(numbers().dropFirst(8)) == [9, 10])
+            #expect(try Array(numbers().drop { $0 < 9 }) == [9, 10])
+            #expect(try Array(numbers().enumerated().map { $0.offset }) == Array(0...9))
+            #expect(try Array(numbers().flatMap { [$0, $0] }.prefix(4)) == [1, 1, 2, 2])
+            #expect(try Array(numbers().map { _ in try Int.fetchCursor(db, sql: "SELECT 1") }.joined()).count == 10)
+            #expect(try numbers().max() == 10)
+            #expect(try numbers().min() == 1)
+            #expect(try numbers().map { String($0) }.joined(separator: ",") == "1,2,3,4,5,6,7,8,9,10")
+            var visited: [Int] = []
+            try numbers().forEach { visited.append($0) }
+            #expect(visited == Array(1...10))
+            #expect(try Dictionary(grouping: numbers(), by: { $0 % 2 })[0] == [2, 4, 6, 8, 10])
+            #expect(try Dictionary(uniqueKeysWithValues: numbers().map { ($0, $0 * $0) })[3] == 9)
+            #expect(try AnyCursor(numbers()).isEmpty == false)
+            #expect(try Array(AnyCursor([1, 2])) == [1, 2])
+        }
+    }
+
+    @Test func exhaustedCursorKeepsReturningNil() throws {
+        try dbQueue.read { db throws in
+            let cursor = try Int.fetchCursor(db, sql: "SELECT 1")
+            #expect(try cursor.next() == 1)
+            #expect(try cursor.next() == nil)
+            #expect(try cursor.next() == nil)
+        }
+    }
+
+    @Test func abandonedCursorReleasesItsStatement() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (2)")
+        }
+        try dbQueue.inDatabase { db throws in
+            let cursor = try Int.fetchCursor(db, sql: "SELECT a FROM t")
+            _ = try cursor.next()
+        }
+        // No read transaction is left open by the abandoned cursor.
+        try dbQueue.inDatabase { db throws in
+            #expect(!db.isInsideTransaction)
+            #expect(sqlite3_stmt_busy(sqlite3_next_stmt(db.sqliteConnection, nil)) == 0)
+        }
+    }
+
+    @Test func cursorErrors() throws {
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: "CREATE TABLE t(a INT CHECK (a < 3))")
+            let cursor = try Row.fetchCursor(db, sql: "INSERT INTO t VALUES (5) RETURNING a")
+            #expect { try cursor.next() } throws: { error in
+                (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_CHECK
+            }
+            #expect(try cursor.next() == nil)
+        }
+    }
+}
