@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+import Cairn
+
+@Suite struct ConfigurationTests {
+    @Test func foreignKeysAreEnforcedByDefault() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == true)
+        }
+        var config = Configuration()
+        config.foreignKeysEnabled = false
+        let relaxed = try DatabaseQueue(configuration: config)
+        try relaxed.inDatabase { db throws in
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == false)
+        }
+    }
+
+    @Test func secureDefaults() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA trusted_schema") == false)
+            var defensive: CInt = -1
+            _ = _cairn_sqlite_db_config_int(db.sqliteConnection, SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive)
+            #expect(defensive == 1)
+            // Defensive mode forbids writing the schema table directly.
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "PRAGMA writable_schema = ON; DELETE FROM sqlite_master")
+            }
+            // Extensions cannot be loaded.
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "SELECT load_extension('libnothing')")
+            }
+        }
+    }
+
+    @Test func doubleQuotedStringLiteralsCanBeAccepted() throws {
+        var config = Configuration()
+        config.acceptsDoubleQuotedStringLiterals = true
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.inDatabase { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT \"foo\"") == "foo")
+        }
+    }
+
+    @Test func readonlyConnection() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.filePath()
+        try DatabaseQueue(path: path).write { db throws in try db.execute(sql: "CREATE TABLE t(a)") }
+        var config = Configuration()
+        config.readonly = true
+        let dbQueue = try DatabaseQueue(path: path, configuration: config)
+        #expect {
+            try dbQueue.writeWithoutTransaction { db throws in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .SQLITE_READONLY
+        }
+        #expect(try dbQueue.read { db throws in try db.tableExists("t") })
+        // A read-only connection does not create a missing file.
+        #expect(throws: DatabaseError.self) {
+            try DatabaseQueue(path: directory.filePath("missing.sqlite"), configuration: config)
+        }
+    }
+
+    @Test func labelDescribesTheConnection() throws {
+        var config = Configuration()
+        config.label = "Inventory"
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.inDatabase { db throws in
+            #expect(db.description == "Inventory")
+        }
+        try DatabaseQueue().inDatabase { db throws in
+            #expect(db.description == "Cairn.DatabaseQueue")
+        }
+    }
+
+    @Test func walJournalMode() throws {
+        let directory = try TemporaryDirectory()
+        var config = Configuration()
+        config.journalMode = .wal
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: config)
+        #expect(try dbQueue.read { db throws in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        // An in-memory database cannot use WAL.
+        #expect {
+            try DatabaseQueue(configuration: config)
+        } throws: { error in
+            (error as? DatabaseError)?.message?.contains("WAL") == true
+        }
+    }
+
+    @Test func busyTimeout() throws {
+        let directory = try TemporaryDirectory()
+        var config = Configuration()
+        config.busyMode = .timeout(0.2)
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: config)
+        let otherQueue = try DatabaseQueue(path: directory.filePath())
+        try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE t(a)") }
+        try otherQueue.inDatabase { db throws in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            let start = Date()
+            #expect {
+                try dbQueue.write { db throws in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+            } throws: { error in
+                (error as? DatabaseError)?.resultCode == .SQLITE_BUSY
+            }
+            #expect(Date().timeIntervalSince(start) >= 0.15)
+            try db.execute(sql: "ROLLBACK")
+        }
+    }
+
+    @Test func busyCallback() throws {
+        let directory = try TemporaryDirectory()
+        let tries = Locked(0)
+        var config = Configuration()
+        config.busyMode = .callback { numberOfTries in
+            tries.withLock { $0 = numberOfTries + 1 }
+            return numberOfTries < 2
+        }
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: config)
+        let otherQueue = try DatabaseQueue(path: directory.filePath())
+        try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE t(a)") }
+        try otherQueue.inDatabase { db throws in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            #expect(throws: DatabaseError.self) {
+                try dbQueue.write { db throws in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+            }
+            try db.execute(sql: "ROLLBACK")
+        }
+        #expect(tries.withLock { $0 } == 3)
+    }
+
+    @Test func prepareDatabaseRunsOnEachConnection() throws {
+        let count = Locked(0)
+        var config = Configuration()
+        config.prepareDatabase { db in
+            count.withLock { $0 += 1 }
+            try db.execute(sql: "PRAGMA cache_size = -1000")
+        }
+        config.prepareDatabase { db in
+            db.add(function: DatabaseFunction("answer", argumentCount: 0) { _ in 42 })
+        }
+        let dbQueue = try DatabaseQueue(configuration: config)
+        _ = try DatabaseQueue(configuration: config)
+        #expect(count.withLock { $0 } == 2)
+        try dbQueue.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT answer()") == 42)
+            #expect(try Int.fetchOne(db, sql: "PRAGMA cache_size") == -1000)
+        }
+    }
+
+    struct SetupError: Error {}
+
+    @Test func failingPrepareDatabaseAbortsOpening() throws {
+        var config = Configuration()
+        config.prepareDatabase { _ in throw SetupError() }
+        #expect(throws: SetupError.self) { try DatabaseQueue(configuration: config) }
+    }
+
+    @Test func notADatabaseFails() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.filePath()
+        try Data(repeating: 42, count: 4096).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try DatabaseQueue(path: path)
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .SQLITE_NOTADB
+        }
+    }
+}
+
+/// A lock-protected value for tests that share state with callbacks.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
