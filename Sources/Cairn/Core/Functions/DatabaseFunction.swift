@@ -29,7 +29,8 @@ public final class DatabaseFunction: Hashable, Sendable {
     let argumentCount: CInt?
 
     /// Whether the function always returns the same result for the same
-    /// arguments (`SQLITE_DETERMINISTIC`).
+    /// arguments, without side effect (`SQLITE_DETERMINISTIC`,
+    /// `SQLITE_INNOCUOUS`).
     let isPure: Bool
 
     let kind: Kind
@@ -45,9 +46,11 @@ public final class DatabaseFunction: Hashable, Sendable {
     ///   - name: The SQL name of the function.
     ///   - argumentCount: The number of arguments; nil (the default) accepts
     ///     any number.
-    ///   - pure: Whether the result depends only on the arguments (default
-    ///     false). SQLite can optimize pure functions, and allows them in
-    ///     indexes and CHECK constraints.
+    ///   - pure: Whether the result depends only on the arguments, and the
+    ///     function has no side effect (default false). SQLite can optimize
+    ///     pure functions, and allows them in indexes, CHECK constraints,
+    ///     views and triggers (they are registered as deterministic and
+    ///     innocuous: `SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS`).
     ///   - function: The body of the function: it receives the arguments and
     ///     returns the result (nil is NULL), or throws.
     public init(
@@ -82,8 +85,8 @@ public final class DatabaseFunction: Hashable, Sendable {
     ///   - name: The SQL name of the aggregate.
     ///   - argumentCount: The number of arguments; nil (the default) accepts
     ///     any number.
-    ///   - pure: Whether the result depends only on the arguments (default
-    ///     false).
+    ///   - pure: Whether the result depends only on the arguments, without
+    ///     side effect (default false).
     ///   - aggregate: The type that computes the aggregate: one instance is
     ///     created for each group.
     public init<Aggregate: DatabaseAggregate>(
@@ -112,7 +115,7 @@ public final class DatabaseFunction: Hashable, Sendable {
 
     /// The flags of `sqlite3_create_function_v2`.
     var eTextRep: CInt {
-        SQLITE_UTF8 | (isPure ? SQLITE_DETERMINISTIC : 0)
+        SQLITE_UTF8 | (isPure ? SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS : 0)
     }
 }
 

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import Cairn
+
+@Suite struct TraceTests {
+    @Test func statementTraceHidesArgumentsByDefault() throws {
+        let events = Locked<[String]>([])
+        var config = Configuration()
+        config.prepareDatabase { db in
+            db.trace { event in events.withLock { $0.append(event.description) } }
+        }
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: "CREATE TABLE t(a)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["secret"])
+        }
+        let traced = events.withLock { $0 }
+        #expect(traced.contains("INSERT INTO t VALUES (?)"))
+        #expect(!traced.contains { $0.contains("secret") })
+    }
+
+    @Test func expandedSQLWhenArgumentsArePublic() throws {
+        let events = Locked<[Database.TraceEvent.Statement]>([])
+        var config = Configuration()
+        config.publicStatementArguments = true
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.inDatabase { db throws in
+            db.trace { event in
+                if case .statement(let statement) = event {
+                    events.withLock { $0.append(statement) }
+                }
+            }
+            try db.execute(sql: "SELECT ?", arguments: ["O'Brien"])
+            db.trace(nil)
+            try db.execute(sql: "SELECT 2")
+        }
+        let traced = events.withLock { $0 }
+        #expect(traced.map(\.sql) == ["SELECT ?"])
+        #expect(traced.map(\.expandedSQL) == ["SELECT 'O''Brien'"])
+    }
+
+    @Test func triggersAreTracedAsComments() throws {
+        let events = Locked<[String]>([])
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: """
+                CREATE TABLE t(a); CREATE TABLE log(a);
+                CREATE TRIGGER logger AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.a); END
+                """)
+            db.trace { event in events.withLock { $0.append(event.description) } }
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+        }
+        #expect(events.withLock { $0 } == ["INSERT INTO t VALUES (1)", "-- TRIGGER logger", "-- INSERT INTO log VALUES (new.a)"])
+    }
+
+    @Test func profileReportsDurations() throws {
+        let durations = Locked<[(String, TimeInterval)]>([])
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            db.trace(options: .profile) { event in
+                if case let .profile(statement, duration) = event {
+                    durations.withLock { $0.append((statement.sql, duration)) }
+                }
+            }
+            try db.execute(sql: "SELECT 1")
+        }
+        let profiled = durations.withLock { $0 }
+        #expect(profiled.count == 1)
+        #expect(profiled.first?.0 == "SELECT 1")
+        #expect((profiled.first?.1 ?? -1) >= 0)
+    }
+
+    @Test func errorLogReceivesSQLiteMessages() throws {
+        let messages = Locked<[(ResultCode, String)]>([])
+        Database.logError = { code, message in
+            messages.withLock { $0.append((code, message)) }
+        }
+        defer { Database.logError = nil }
+        let dbQueue = try DatabaseQueue()
+        try? dbQueue.inDatabase { db throws in
+            try db.execute(sql: "SELECT * FROM tableThatDoesNotExistForTheLog")
+        }
+        let logged = messages.withLock { $0 }
+        #expect(logged.contains { $0.0 == .SQLITE_ERROR && $0.1.contains("tableThatDoesNotExistForTheLog") })
+    }
+}
