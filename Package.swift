@@ -25,6 +25,7 @@ let traitSwiftSettings: [SwiftSetting] = optionalSQLiteOptions.map {
 
 let package = Package(
     name: "Cairn",
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v7)],
     products: [
         .library(name: "Cairn", targets: ["Cairn"]),
     ],

@@ -92,31 +92,14 @@ final class SerializedDatabase: @unchecked Sendable {
         try Task.checkCancellation()
         let state = Locked(AsyncAccessState.pending)
         return try await withoutActuallyEscaping(block) { block in
-            try await withTaskCancellationHandler {
+            // The dispatched closure must release `block` before the
+            // continuation resumes: withoutActuallyEscaping checks, when its
+            // body returns, that nothing retains the closure any longer.
+            let blockBox = BlockBox(block)
+            return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                     queue.async {
-                        let shouldRun = state.withLock { state -> Bool in
-                            guard case .pending = state else { return false }
-                            state = .running
-                            return true
-                        }
-                        guard shouldRun else {
-                            continuation.resume(throwing: CancellationError())
-                            return
-                        }
-                        let result = Result { try self.db.withAccess { try block(self.db) } }
-                        let wasCancelled = state.withLock { state -> Bool in
-                            defer { state = .finished }
-                            if case .cancelled = state { return true }
-                            return false
-                        }
-                        if wasCancelled, case .failure(let error as DatabaseError) = result,
-                           error.resultCode == .SQLITE_INTERRUPT
-                        {
-                            continuation.resume(throwing: CancellationError())
-                        } else {
-                            continuation.resume(with: result)
-                        }
+                        continuation.resume(with: self.runAsyncAccess(blockBox, state: state))
                     }
                 }
             } onCancel: {
@@ -136,6 +119,28 @@ final class SerializedDatabase: @unchecked Sendable {
         }
     }
 
+    /// Runs the closure of an async access, unless it was cancelled. The
+    /// closure is released when this method returns.
+    private func runAsyncAccess<T>(_ blockBox: BlockBox<T>, state: Locked<AsyncAccessState>) -> Result<T, Error> {
+        guard let block = blockBox.take() else { return .failure(CancellationError()) }
+        let shouldRun = state.withLock { state -> Bool in
+            guard case .pending = state else { return false }
+            state = .running
+            return true
+        }
+        guard shouldRun else { return .failure(CancellationError()) }
+        let result = Result { try db.withAccess { try block(db) } }
+        let wasCancelled = state.withLock { state -> Bool in
+            defer { state = .finished }
+            if case .cancelled = state { return true }
+            return false
+        }
+        if wasCancelled, case .failure(let error as DatabaseError) = result, error.resultCode == .SQLITE_INTERRUPT {
+            return .failure(CancellationError())
+        }
+        return result
+    }
+
     /// Interrupts the running statement, if any.
     ///
     /// The corresponding C function is `sqlite3_interrupt`, which may be
@@ -144,6 +149,22 @@ final class SerializedDatabase: @unchecked Sendable {
         interruptHandle.withLock { connection in
             if let connection { sqlite3_interrupt(connection) }
         }
+    }
+}
+
+/// Holds the closure of an async access until the queue takes it, so that
+/// the closure is released before the access completes.
+private final class BlockBox<T>: @unchecked Sendable {
+    private var block: (@Sendable (Database) throws -> T)?
+
+    init(_ block: @escaping @Sendable (Database) throws -> T) {
+        self.block = block
+    }
+
+    /// Returns the closure and forgets it. Called once, on the queue.
+    func take() -> (@Sendable (Database) throws -> T)? {
+        defer { block = nil }
+        return block
     }
 }
 
