@@ -110,7 +110,7 @@ import Cairn
         }
         // An immediate transaction takes the write lock at once: another
         // connection cannot write meanwhile.
-        try dbQueue.write { db throws in
+        _ = try dbQueue.write { db throws in
             #expect(throws: DatabaseError.self) {
                 try otherQueue.write { db throws in try db.execute(sql: "INSERT INTO t VALUES (1)") }
             }
