@@ -1,0 +1,297 @@
+import Foundation
+import Testing
+import Cairn
+
+/// The examples of the SQL chapters of the guides that Cairn follows
+/// (executing updates, fetching, values, prepared statements, errors,
+/// transactions, functions, collations), and of our README, run as written.
+@Suite struct SpecExamplesTests {
+    @Test func readmeQuickExample() async throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        // In an async function, the async variants run: they need `await`.
+        try await dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT)
+                """)
+            try db.execute(
+                sql: "INSERT INTO player (name, score) VALUES (?, ?)",
+                arguments: ["Arthur", 1000])
+            let name = "Barbara"
+            try db.execute(literal: "INSERT INTO player (name, score) VALUES (\(name), \(750))")
+        }
+        let players = try await dbQueue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY score DESC")
+        }
+        let bestName = try await dbQueue.read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM player ORDER BY score DESC")
+        }
+        #expect(players.count == 2)
+        #expect(bestName == "Arthur")
+        let version = String(cString: sqlite3_libversion())
+        #expect(version == "3.50.4")
+    }
+
+    @Test func executingUpdates() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  name TEXT NOT NULL,
+                  score INT)
+                """)
+            try db.execute(
+                sql: "INSERT INTO player (name, score) VALUES (?, ?)",
+                arguments: ["Barbara", 1000])
+            try db.execute(
+                sql: "UPDATE player SET score = :score WHERE id = :id",
+                arguments: ["score": 1000, "id": 1])
+            let playerId = db.lastInsertedRowID
+            #expect(playerId == 1)
+
+            // SQL interpolation
+            let name = "O'Brien"
+            let score = 550
+            try db.execute(literal: """
+                INSERT INTO player (name, score) VALUES (\(name), \(score))
+                """)
+        }
+    }
+
+    @Test func fetchingRowsValuesAndCursors() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT, isPinned BOOLEAN);
+                CREATE TABLE link (url TEXT);
+                INSERT INTO player (name, score, isPinned) VALUES ('Arthur', 750, 1), ('Barbara', 1000, 0);
+                INSERT INTO link VALUES ('https://example.com');
+                """)
+        }
+        try dbQueue.read { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = ?", arguments: [1]) {
+                let name: String = row["name"]
+                let isPinned: Bool = row["isPinned"]
+                #expect(name == "Arthur")
+                #expect(isPinned)
+            }
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM player")
+            while let row = try rows.next() {
+                let id: Int64 = row["id"]
+                let name: String = row["name"]
+                #expect(id > 0 && !name.isEmpty)
+            }
+            let playerCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! // Int
+            #expect(playerCount == 2)
+            let playerNames = try String.fetchAll(db, sql: "SELECT name FROM player") // [String]
+            #expect(playerNames.count == 2)
+            let urls = try URL.fetchCursor(db, sql: "SELECT url FROM link")
+            while let url = try urls.next() {
+                #expect(url.host == "example.com")
+            }
+            let maxScore = try Int.fetchOne(db, sql: "SELECT MAX(score) FROM player") // Int?
+            #expect(maxScore == 1000)
+
+            // Row values
+            let row = try Row.fetchOne(db, sql: "SELECT 'Mozart'")!
+            #expect(row[0] as String == "Mozart")
+            #expect(row[0] as String? == "Mozart")
+            // A value that does not convert is an error, also for optionals:
+            #expect(throws: RowDecodingError.self) { try row.decode(Int?.self, atIndex: 0) }
+            let dbValue: DatabaseValue = row[0]
+            switch dbValue.storage {
+            case .string(let string): #expect(string == "Mozart")
+            default: Issue.record("Expected a string")
+            }
+        }
+    }
+
+    @Test func preparedStatements() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: createPlayerTableSQL)
+            let insertStatement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (:name, :score)")
+            try insertStatement.execute(arguments: ["name": "Arthur", "score": 1000])
+            try insertStatement.setArguments(["name": "Barbara", "score": 750])
+            try insertStatement.execute()
+
+            let selectStatement = try db.makeStatement(sql: "SELECT * FROM player WHERE name = ?")
+            let rows = try Row.fetchCursor(selectStatement, arguments: ["Arthur"])
+            #expect(try rows.next()?["score"] as Int? == 1000)
+            let players = try Row.fetchAll(selectStatement, arguments: ["Barbara"])
+            #expect(players.count == 1)
+
+            // Cached statements
+            let sql = "INSERT INTO player (name, score) VALUES (:name, :score)"
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.execute(arguments: ["name": "Craig", "score": 500])
+            let literal = try db.cachedStatement(literal: "SELECT COUNT(*) FROM player WHERE score > \(600)")
+            #expect(try Int.fetchOne(literal) == 2)
+        }
+    }
+
+    @Test func errorHandling() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE pet (masterId INTEGER NOT NULL REFERENCES player(id), name TEXT);
+                """)
+        }
+        do {
+            try dbQueue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO pet (masterId, name) VALUES (?, ?)",
+                    arguments: [1, "Bobby"])
+            }
+            Issue.record("Expected an error")
+        } catch let error as DatabaseError {
+            // The SQLite result code
+            #expect(error.resultCode == .SQLITE_CONSTRAINT)
+            #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
+            #expect(error.message == "FOREIGN KEY constraint failed")
+            #expect(error.sql == "INSERT INTO pet (masterId, name) VALUES (?, ?)")
+            #expect(error.description.contains("FOREIGN KEY constraint failed"))
+        }
+
+        do {
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO pet (masterId, name) VALUES (1, 'Bobby')")
+            }
+        } catch DatabaseError.SQLITE_CONSTRAINT_FOREIGNKEY {
+            // foreign key constraint error
+        } catch DatabaseError.SQLITE_CONSTRAINT {
+            Issue.record("The extended code should match first")
+        } catch {
+            Issue.record("Unexpected \(error)")
+        }
+    }
+
+    @Test func transactionsAndSavepoints() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE credit (amount INT); CREATE TABLE debit (amount INT)")
+        }
+        // Makes sure both inserts succeed, or none:
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO credit VALUES (100)")
+            try db.execute(sql: "INSERT INTO debit VALUES (100)")
+        }
+        try dbQueue.inTransaction { db in
+            try db.execute(sql: "INSERT INTO credit VALUES (200)")
+            return .commit
+        }
+        try dbQueue.writeWithoutTransaction { db in
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO credit VALUES (300)")
+                return .commit
+            }
+            try db.inTransaction(.exclusive) {
+                try db.execute(sql: "INSERT INTO credit VALUES (400)")
+                return .rollback
+            }
+        }
+        try dbQueue.write { db in
+            try db.inSavepoint {
+                try db.execute(sql: "DELETE FROM credit")
+                return .rollback
+            }
+        }
+        // 2) Customized default transaction kind:
+        var config = Configuration()
+        config.defaultTransactionKind = .immediate
+        let immediateQueue = try DatabaseQueue(configuration: config)
+        try immediateQueue.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+
+        #expect(try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT amount FROM credit ORDER BY amount") } == [100, 200, 300])
+    }
+
+    @Test func customFunctionsAndAggregates() throws {
+        let reverseString = DatabaseFunction("reverseString", argumentCount: 1, pure: true) { (values: [DatabaseValue]) in
+            // Extract string value, if any...
+            guard let string = String.fromDatabaseValue(values[0]) else {
+                return nil
+            }
+            // ... and return reversed string:
+            return String(string.reversed())
+        }
+        let sqrtFunction = DatabaseFunction("sqrt2", argumentCount: 1, pure: true) { (values: [DatabaseValue]) in
+            guard let double = Double.fromDatabaseValue(values[0]) else { return nil }
+            guard double >= 0 else { throw DatabaseError(message: "invalid negative number") }
+            return sqrt(double)
+        }
+        struct MaxLength: DatabaseAggregate {
+            var maxLength: Int = 0
+            mutating func step(_ dbValues: [DatabaseValue]) {
+                // At each step, extract string value, if any...
+                guard let string = String.fromDatabaseValue(dbValues[0]) else { return }
+                // ... and update the result
+                let length = string.count
+                if length > maxLength { maxLength = length }
+            }
+            func finalize() -> (any DatabaseValueConvertible)? { maxLength }
+        }
+        let maxLength = DatabaseFunction("maxLength", argumentCount: 1, pure: true, aggregate: MaxLength.self)
+
+        var config = Configuration()
+        config.prepareDatabase { db in
+            db.add(function: reverseString)
+            db.add(function: sqrtFunction)
+            db.add(function: maxLength)
+        }
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { db in
+            try db.execute(sql: createPlayerTableSQL)
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur'), ('Barbara')")
+            // SELECT reverseString("name") FROM player
+            #expect(try String.fetchAll(db, sql: "SELECT reverseString(name) FROM player ORDER BY id") == ["ruhtrA", "arabraB"])
+            #expect(try Int.fetchOne(db, sql: "SELECT maxLength(name) FROM player") == 7)
+            // SQLite error 1: invalid negative number - while executing `SELECT sqrt2(-1)`
+            #expect {
+                try Double.fetchOne(db, sql: "SELECT sqrt2(-1)")
+            } throws: { error in
+                String(describing: error) == "SQLite error 1: invalid negative number - while executing `SELECT sqrt2(-1)`"
+            }
+        }
+    }
+
+    @Test func unicodeCollations() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            // A collation can be applied to a table column.
+            try db.execute(sql: "CREATE TABLE player (name TEXT COLLATE localizedCaseInsensitiveCompare)")
+            try db.execute(sql: "INSERT INTO player VALUES ('bob'), ('Alice'), ('charlie')")
+            // All comparisons and sorts on the column use the collation:
+            let sorted = try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY name")
+            #expect(sorted == ["Alice", "bob", "charlie"])
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM player WHERE name = 'BOB'") == "bob")
+            // Or in a query:
+            let other = try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY name COLLATE unicodeCompare")
+            #expect(other == ["Alice", "bob", "charlie"])
+        }
+    }
+
+    @Test func tracingAndErrorLog() throws {
+        let statements = Locked<[String]>([])
+        var config = Configuration()
+        config.prepareDatabase { db in
+            db.trace { event in statements.withLock { $0.append("\(event)") } }
+        }
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (name TEXT)")
+            try db.execute(sql: "INSERT INTO player VALUES (?)", arguments: ["O'Brien"])
+        }
+        // Values such as 'O''Brien' are hidden from the logged statements.
+        #expect(statements.withLock { $0 }.contains("INSERT INTO player VALUES (?)"))
+
+        let profiled = Locked<[String]>([])
+        let profiledQueue = try DatabaseQueue()
+        try profiledQueue.inDatabase { db in
+            db.trace(options: .profile) { event in profiled.withLock { $0.append("\(event)") } }
+            try db.execute(sql: "SELECT 1")
+        }
+        #expect(profiled.withLock { $0 }.first?.hasSuffix("s SELECT 1") == true)
+    }
+}
