@@ -224,6 +224,7 @@ extension Array {
     /// ```swift
     /// let names = try Array(String.fetchCursor(db, sql: "SELECT name FROM player"))
     /// ```
+    @inlinable
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
         while let element = try cursor.next() {

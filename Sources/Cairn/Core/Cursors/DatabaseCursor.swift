@@ -9,6 +9,11 @@ public protocol DatabaseCursor: Cursor {
 
 /// The state that all database cursors share: the statement, whether it is
 /// done, and the access it belongs to.
+///
+/// Cursors store it with `@exclusivity(unchecked)`: a cursor is used by one
+/// thread, and nothing can access its state while it steps (SQLite calls
+/// back into Swift only for functions and hooks, which do not see the
+/// cursor). This removes a dynamic exclusivity check per row.
 @usableFromInline
 struct DatabaseCursorState {
     @usableFromInline let statement: Statement
@@ -55,7 +60,7 @@ struct DatabaseCursorState {
     }
 
     /// Releases the statement when the cursor is dropped before its end.
-    @usableFromInline
+    @inlinable
     func finish() {
         if !isDone {
             statement.isIteratedByCursor = false
@@ -81,7 +86,7 @@ struct DatabaseCursorState {
 /// }
 /// ```
 public final class RowCursor: DatabaseCursor {
-    @usableFromInline var state: DatabaseCursorState
+    @exclusivity(unchecked) @usableFromInline var state: DatabaseCursorState
 
     /// The row that each step returns.
     @usableFromInline let row: Row
@@ -92,6 +97,7 @@ public final class RowCursor: DatabaseCursor {
     /// Creates a cursor on a statement.
     ///
     /// - Throws: A ``DatabaseError`` when the arguments do not fit.
+    @usableFromInline
     init(statement: Statement, arguments: StatementArguments? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
         row = Row(statement: statement)
@@ -115,11 +121,12 @@ public final class RowCursor: DatabaseCursor {
 /// A cursor of values read from the first column of each row, through
 /// ``DatabaseValue``.
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
-    @usableFromInline var state: DatabaseCursorState
+    @exclusivity(unchecked) @usableFromInline var state: DatabaseCursorState
 
     /// The statement that the cursor iterates.
     public var statement: Statement { state.statement }
 
+    @usableFromInline
     init(statement: Statement, arguments: StatementArguments? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
     }
@@ -151,11 +158,12 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
 /// A cursor of values read directly from the first column of each row, with
 /// the `sqlite3_column_*` functions.
 public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseCursor {
-    @usableFromInline var state: DatabaseCursorState
+    @exclusivity(unchecked) @usableFromInline var state: DatabaseCursorState
 
     /// The statement that the cursor iterates.
     public var statement: Statement { state.statement }
 
+    @usableFromInline
     init(statement: Statement, arguments: StatementArguments? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
     }

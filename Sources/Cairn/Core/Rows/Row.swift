@@ -169,7 +169,7 @@ public final class Row: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func checkIndex(_ index: Int) {
         precondition(index >= 0 && index < count, "row index \(index) out of range (the row has \(count) column(s))")
     }

@@ -47,7 +47,16 @@ public final class Statement {
     var isIteratedByCursor = false
 
     /// The cache of column indexes, keyed by the names that were looked up.
+    ///
+    /// Unchecked exclusivity (as all hot per-row state): a statement is used
+    /// by one thread at a time, and the lookup calls nothing that could
+    /// access the cache again.
+    @exclusivity(unchecked)
     private var columnIndexCache: [(name: String, index: Int?)] = []
+
+    /// Where the next lookup in `columnIndexCache` starts.
+    @exclusivity(unchecked)
+    private var nextCachePosition = 0
 
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String) {
         self.database = database
@@ -106,11 +115,25 @@ public final class Statement {
 
     @usableFromInline
     func _index(ofColumn name: String) -> Int? {
-        for entry in columnIndexCache where entry.name == name {
-            return entry.index
+        // Rows are usually read in the same order at each step: start the
+        // search after the previous hit, so that the first comparison
+        // usually succeeds (equal strings compare fast, different ones not).
+        let count = columnIndexCache.count
+        if count > 0 {
+            var position = nextCachePosition < count ? nextCachePosition : 0
+            for _ in 0..<count {
+                let entry = columnIndexCache[position]
+                position += 1
+                if entry.name == name {
+                    nextCachePosition = position
+                    return entry.index
+                }
+                if position == count { position = 0 }
+            }
         }
         let index = columnNames.firstIndex { $0.equalsIgnoringASCIICase(name) }
         columnIndexCache.append((name, index))
+        nextCachePosition = columnIndexCache.count
         return index
     }
 
@@ -201,12 +224,15 @@ public final class Statement {
     }
 
     private func bind(_ bindings: [DatabaseValue], arguments: StatementArguments) throws {
-        // A statement cannot be rebound while it is running.
+        // A statement cannot be rebound while it is running. Every parameter
+        // is bound below: there is no need to clear the previous bindings.
         sqlite3_reset(sqliteStatement)
-        sqlite3_clear_bindings(sqliteStatement)
         for (offset, value) in bindings.enumerated() {
             let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
             if code != SQLITE_OK {
+                // Some parameters hold the new values: bind the current
+                // arguments again before the next execution.
+                argumentsNeedValidation = true
                 throw database.makeError(
                     resultCode: ResultCode(rawValue: code),
                     message: String(cString: sqlite3_errmsg(database.sqliteConnection)),
@@ -226,9 +252,9 @@ public final class Statement {
     func reset(withArguments arguments: StatementArguments?) throws {
         try database.checkValidAccess(for: self)
         if let arguments {
-            try setArguments(arguments)
+            try setArguments(arguments)  // resets
         } else if argumentsNeedValidation {
-            try setArguments(_arguments)
+            try setArguments(_arguments)  // resets
         } else {
             sqlite3_reset(sqliteStatement)
         }

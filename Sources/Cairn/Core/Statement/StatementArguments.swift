@@ -27,7 +27,7 @@ public struct StatementArguments: Hashable, Sendable {
     var values: [DatabaseValue]
 
     /// The named values, keyed by name without prefix (`"name"` for `:name`).
-    var namedValues: [String: DatabaseValue]
+    var namedValues: NamedValues
 
     /// Whether there is no value at all.
     public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
@@ -35,7 +35,7 @@ public struct StatementArguments: Hashable, Sendable {
     /// Creates empty arguments.
     public init() {
         values = []
-        namedValues = [:]
+        namedValues = NamedValues()
     }
 
     /// Creates positional arguments from a sequence of optional values.
@@ -46,7 +46,7 @@ public struct StatementArguments: Hashable, Sendable {
     /// ```
     public init<S: Sequence>(_ sequence: S) where S.Element == (any DatabaseValueConvertible)? {
         values = sequence.map { $0?.databaseValue ?? .null }
-        namedValues = [:]
+        namedValues = NamedValues()
     }
 
     /// Creates positional arguments from a sequence of values.
@@ -57,7 +57,7 @@ public struct StatementArguments: Hashable, Sendable {
     /// ```
     public init<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
         values = sequence.map(\.databaseValue)
-        namedValues = [:]
+        namedValues = NamedValues()
     }
 
     /// Creates named arguments from a dictionary. Keys are parameter names
@@ -68,15 +68,17 @@ public struct StatementArguments: Hashable, Sendable {
     /// db.execute(sql: "INSERT ... (:firstName, :lastName)", arguments: StatementArguments(values))
     /// ```
     public init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
-        values = []
-        namedValues = dictionary.mapValues { $0?.databaseValue ?? .null }
+        self.init(dictionary.map { ($0.key, $0.value) })
     }
 
     /// Creates named arguments from a sequence of (name, value) pairs. When a
     /// name appears twice, the last value wins.
     public init<S: Sequence>(_ sequence: S) where S.Element == (String, (any DatabaseValueConvertible)?) {
         values = []
-        namedValues = Dictionary(sequence.map { ($0.0, $0.1?.databaseValue ?? .null) }, uniquingKeysWith: { $1 })
+        namedValues = NamedValues()
+        for (name, value) in sequence {
+            namedValues[name] = value?.databaseValue ?? .null
+        }
     }
 
     /// The named value for `key` (a parameter name without prefix).
@@ -88,13 +90,14 @@ public struct StatementArguments: Hashable, Sendable {
     /// Appends the values of `arguments`: positional values are appended, and
     /// named values are added.
     ///
-    /// - Returns: The names whose values were replaced by `arguments`.
+    /// - Returns: The names whose values were replaced by `arguments`, with
+    ///   their former values.
     @discardableResult
     public mutating func append(contentsOf arguments: StatementArguments) -> [String: DatabaseValue] {
         var replaced: [String: DatabaseValue] = [:]
         values.append(contentsOf: arguments.values)
-        for (name, value) in arguments.namedValues {
-            if let old = namedValues.updateValue(value, forKey: name) {
+        for (name, value) in arguments.namedValues.elements {
+            if let old = namedValues.updateValue(value, forName: name) {
                 replaced[name] = old
             }
         }
@@ -128,15 +131,97 @@ public struct StatementArguments: Hashable, Sendable {
     public static func &+ (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
         var result = lhs
         result.values.append(contentsOf: rhs.values)
-        result.namedValues.merge(rhs.namedValues) { left, _ in left }
+        for (name, value) in rhs.namedValues.elements where result.namedValues[name] == nil {
+            result.namedValues[name] = value
+        }
         return result
+    }
+}
+
+/// Named statement arguments, in the order they were given.
+///
+/// Statements usually list their parameters in the order of the arguments,
+/// so a lookup starts at the expected position: binding named arguments
+/// hashes nothing, and usually compares one name per parameter.
+struct NamedValues: Hashable, Sendable {
+    private(set) var elements: [(name: String, value: DatabaseValue)] = []
+
+    var isEmpty: Bool { elements.isEmpty }
+
+    /// The value for a name, searched from position `hint` first.
+    func value(forName name: String, hint: Int = 0) -> DatabaseValue? {
+        let count = elements.count
+        guard count > 0 else { return nil }
+        var position = hint < count && hint >= 0 ? hint : 0
+        for _ in 0..<count {
+            if elements[position].name == name {
+                return elements[position].value
+            }
+            position += 1
+            if position == count { position = 0 }
+        }
+        return nil
+    }
+
+    subscript(name: String) -> DatabaseValue? {
+        get { value(forName: name) }
+        set {
+            if let index = elements.firstIndex(where: { $0.name == name }) {
+                if let newValue {
+                    elements[index].value = newValue
+                } else {
+                    elements.remove(at: index)
+                }
+            } else if let newValue {
+                elements.append((name, newValue))
+            }
+        }
+    }
+
+    /// Sets a value, and returns the value it replaces.
+    mutating func updateValue(_ value: DatabaseValue, forName name: String) -> DatabaseValue? {
+        if let index = elements.firstIndex(where: { $0.name == name }) {
+            let old = elements[index].value
+            elements[index].value = value
+            return old
+        }
+        elements.append((name, value))
+        return nil
+    }
+
+    /// Named values are equal when they hold the same values for the same
+    /// names, in any order.
+    static func == (lhs: NamedValues, rhs: NamedValues) -> Bool {
+        guard lhs.elements.count == rhs.elements.count else { return false }
+        return lhs.elements.allSatisfy { rhs.value(forName: $0.name) == $0.value }
+    }
+
+    /// Hashes consistently with `==`, whatever the order.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(elements.count)
+        var combined = 0
+        for element in elements {
+            var elementHasher = Hasher()
+            elementHasher.combine(element.name)
+            elementHasher.combine(element.value)
+            combined ^= elementHasher.finalize()
+        }
+        hasher.combine(combined)
     }
 }
 
 extension StatementArguments: ExpressibleByArrayLiteral {
     /// Creates positional arguments: `["Arthur", 1000, nil]`.
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        self.init(elements)
+        // Reading each element in place, through optional chaining, spares a
+        // copy of each existential value.
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(elements.count)
+        for index in elements.indices {
+            values.append(elements[index]?.databaseValue ?? .null)
+        }
+        self.values = values
+        self.namedValues = NamedValues()
     }
 }
 
@@ -151,7 +236,7 @@ extension StatementArguments: CustomStringConvertible {
     /// The values, such as `[1, "foo"]` or `[name:"foo", score:1]`.
     public var description: String {
         let positional = values.map(\.description)
-        let named = namedValues.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+        let named = namedValues.elements.sorted { $0.name < $1.name }.map { "\($0.name):\($0.value)" }
         return "[" + (positional + named).joined(separator: ", ") + "]"
     }
 }
@@ -182,8 +267,8 @@ extension StatementArguments {
         var bindings: [DatabaseValue] = []
         bindings.reserveCapacity(parameterNames.count)
         var positionalIndex = values.startIndex
-        for name in parameterNames {
-            if let name, let value = namedValues[name] {
+        for (parameterIndex, name) in parameterNames.enumerated() {
+            if let name, let value = namedValues.value(forName: name, hint: parameterIndex) {
                 bindings.append(value)
             } else if positionalIndex < values.endIndex {
                 bindings.append(values[positionalIndex])

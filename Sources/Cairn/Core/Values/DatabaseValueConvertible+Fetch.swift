@@ -21,6 +21,7 @@ extension DatabaseValueConvertible {
     ///   cursor throws the errors of the statement, and a
     ///   ``RowDecodingError`` for a value that does not convert (such as
     ///   NULL, when `Self` is not optional).
+    @inlinable
     public static func fetchCursor(
         _ statement: Statement,
         arguments: StatementArguments? = nil) throws -> DatabaseValueCursor<Self>
@@ -34,8 +35,18 @@ extension DatabaseValueConvertible {
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert (such as NULL, when `Self` is not optional).
+    @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(DatabaseValueCursor(statement: statement, arguments: arguments))
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        defer { state.finish() }
+        var values: [Self] = []
+        while try state.step() {
+            guard let value = Self.fromDatabaseValue(DatabaseValue(sqliteStatement: state.sqliteStatement, index: 0)) else {
+                throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: 0)
+            }
+            values.append(value)
+        }
+        return values
     }
 
     /// Returns the value of the first column of the first row of a prepared
@@ -44,6 +55,7 @@ extension DatabaseValueConvertible {
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
+    @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
@@ -72,6 +84,7 @@ extension DatabaseValueConvertible {
     /// - Throws: A ``DatabaseError`` when the SQL is invalid or the
     ///   arguments do not fit; the cursor throws the errors of the statement,
     ///   and a ``RowDecodingError`` for a value that does not convert.
+    @inlinable
     public static func fetchCursor(
         _ db: Database,
         sql: String,
@@ -91,6 +104,7 @@ extension DatabaseValueConvertible {
     ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
     ///   value that does not convert (such as NULL, when `Self` is not
     ///   optional).
+    @inlinable
     public static func fetchAll(
         _ db: Database,
         sql: String,
@@ -109,6 +123,7 @@ extension DatabaseValueConvertible {
     /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
     ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
     ///   value that does not convert.
+    @inlinable
     public static func fetchOne(
         _ db: Database,
         sql: String,
@@ -125,6 +140,7 @@ extension DatabaseValueConvertible where Self: Hashable {
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
+    @inlinable
     public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
         try Set(DatabaseValueCursor(statement: statement, arguments: arguments))
     }
@@ -134,6 +150,7 @@ extension DatabaseValueConvertible where Self: Hashable {
     /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
     ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
     ///   value that does not convert.
+    @inlinable
     public static func fetchSet(
         _ db: Database,
         sql: String,
@@ -162,6 +179,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   cursor throws the errors of the statement, and a
     ///   ``RowDecodingError`` for a value that does not convert (such as
     ///   NULL, when `Self` is not optional).
+    @inlinable
     public static func fetchCursor(
         _ statement: Statement,
         arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self>
@@ -175,8 +193,18 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert (such as NULL, when `Self` is not optional).
+    @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(FastDatabaseValueCursor(statement: statement, arguments: arguments))
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        defer { state.finish() }
+        var values: [Self] = []
+        while try state.step() {
+            guard let value = Self.fromStatement(state.sqliteStatement, atUncheckedIndex: 0) else {
+                throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: 0)
+            }
+            values.append(value)
+        }
+        return values
     }
 
     /// Returns the value of the first column of the first row of a prepared
@@ -185,6 +213,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
+    @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
@@ -212,6 +241,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// - Throws: A ``DatabaseError`` when the SQL is invalid or the
     ///   arguments do not fit; the cursor throws the errors of the statement,
     ///   and a ``RowDecodingError`` for a value that does not convert.
+    @inlinable
     public static func fetchCursor(
         _ db: Database,
         sql: String,
@@ -231,6 +261,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
     ///   value that does not convert (such as NULL, when `Self` is not
     ///   optional).
+    @inlinable
     public static func fetchAll(
         _ db: Database,
         sql: String,
@@ -249,6 +280,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
     ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
     ///   value that does not convert.
+    @inlinable
     public static func fetchOne(
         _ db: Database,
         sql: String,
@@ -265,6 +297,7 @@ extension DatabaseValueConvertible where Self: Hashable & StatementColumnConvert
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
+    @inlinable
     public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
         try Set(FastDatabaseValueCursor(statement: statement, arguments: arguments))
     }
@@ -274,6 +307,7 @@ extension DatabaseValueConvertible where Self: Hashable & StatementColumnConvert
     /// - Throws: A ``DatabaseError`` when the SQL is invalid, the arguments
     ///   do not fit, or the statement fails, and a ``RowDecodingError`` for a
     ///   value that does not convert.
+    @inlinable
     public static func fetchSet(
         _ db: Database,
         sql: String,
