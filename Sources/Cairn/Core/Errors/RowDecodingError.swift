@@ -89,30 +89,36 @@ public enum RowDecodingError: Error, Sendable, CustomStringConvertible {
 }
 
 extension RowDecodingError {
-    /// The error for a column that the row does not have.
-    @usableFromInline
-    static func columnNotFound(_ columnName: String, row: Row) -> RowDecodingError {
-        .keyNotFound(.columnName(columnName), Context(
-            debugDescription: "no such column: \(columnName)",
+    /// The context of an error about a row.
+    private static func context(
+        _ description: String,
+        row: Row,
+        columnName: String?,
+        columnIndex: Int?) -> Context
+    {
+        Context(
+            debugDescription: description,
             columnName: columnName,
-            columnIndex: nil,
+            columnIndex: columnIndex,
             row: row.copy(),
             sql: row.statement?.sql,
             statementArguments: row.statement?.arguments,
-            publicStatementArguments: row.statement?.database.configuration.publicStatementArguments ?? false))
+            publicStatementArguments: row.statement?.database.configuration.publicStatementArguments ?? false)
+    }
+
+    /// The error for a column that the row does not have.
+    @usableFromInline
+    static func columnNotFound(_ columnName: String, row: Row) -> RowDecodingError {
+        .keyNotFound(.columnName(columnName), context(
+            "no such column: \(columnName)", row: row, columnName: columnName, columnIndex: nil))
     }
 
     /// The error for a column index out of the row's bounds.
     @usableFromInline
     static func indexOutOfRange(_ index: Int, row: Row) -> RowDecodingError {
-        .keyNotFound(.columnIndex(index), Context(
-            debugDescription: "column index \(index) out of range (the row has \(row.count) column(s))",
-            columnName: nil,
-            columnIndex: index,
-            row: row.copy(),
-            sql: row.statement?.sql,
-            statementArguments: row.statement?.arguments,
-            publicStatementArguments: row.statement?.database.configuration.publicStatementArguments ?? false))
+        .keyNotFound(.columnIndex(index), context(
+            "column index \(index) out of range (the row has \(row.count) column(s))",
+            row: row, columnName: nil, columnIndex: index))
     }
 
     /// The error for a value that does not convert to `type`.
@@ -128,13 +134,8 @@ extension RowDecodingError {
         } else if dbValue.isNull {
             description += " (use an optional type for a column that can be NULL)"
         }
-        return .valueMismatch(String(describing: T.self), Context(
-            debugDescription: description,
-            columnName: row.columnName(atUncheckedIndex: columnIndex),
-            columnIndex: columnIndex,
-            row: row.copy(),
-            sql: row.statement?.sql,
-            statementArguments: row.statement?.arguments,
-            publicStatementArguments: row.statement?.database.configuration.publicStatementArguments ?? false))
+        return .valueMismatch(String(describing: T.self), context(
+            description, row: row,
+            columnName: row.columnName(atUncheckedIndex: columnIndex), columnIndex: columnIndex))
     }
 }

@@ -12,177 +12,12 @@ func integer<T: FixedWidthInteger>(_ type: T.Type, fromDouble double: Double) ->
     return T(exactly: double.rounded(.towardZero))
 }
 
-@inlinable
-func integer<T: FixedWidthInteger>(_ type: T.Type, from dbValue: DatabaseValue) -> T? {
-    switch dbValue.storage {
-    case .int64(let int64): return T(exactly: int64)
-    case .double(let double): return integer(T.self, fromDouble: double)
-    default: return nil
-    }
-}
-
-@inlinable
-func integer<T: FixedWidthInteger>(_ type: T.Type, sqliteStatement: SQLiteStatement, index: CInt) -> T? {
-    switch sqlite3_column_type(sqliteStatement, index) {
-    case SQLITE_INTEGER: return T(exactly: sqlite3_column_int64(sqliteStatement, index))
-    case SQLITE_FLOAT: return integer(T.self, fromDouble: sqlite3_column_double(sqliteStatement, index))
-    default: return nil
-    }
-}
-
-extension Int: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER.
-    @inlinable
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-
-    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
-    @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int? {
-        integer(Int.self, from: dbValue)
-    }
-
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
-    ///
-    /// The corresponding C functions are `sqlite3_column_int64` and
-    /// `sqlite3_column_double`.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(Int.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
-    }
-
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
-    @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Int? {
-        integer(Int.self, sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER.
-    @inlinable
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-
-    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
-    @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int8? {
-        integer(Int8.self, from: dbValue)
-    }
-
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
-    ///
-    /// The corresponding C functions are `sqlite3_column_int64` and
-    /// `sqlite3_column_double`.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(Int8.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
-    }
-
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
-    @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Int8? {
-        integer(Int8.self, sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER.
-    @inlinable
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-
-    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
-    @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int16? {
-        integer(Int16.self, from: dbValue)
-    }
-
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
-    ///
-    /// The corresponding C functions are `sqlite3_column_int64` and
-    /// `sqlite3_column_double`.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(Int16.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
-    }
-
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
-    @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Int16? {
-        integer(Int16.self, sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER.
-    @inlinable
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-
-    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
-    @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int32? {
-        integer(Int32.self, from: dbValue)
-    }
-
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
-    ///
-    /// The corresponding C functions are `sqlite3_column_int64` and
-    /// `sqlite3_column_double`.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(Int32.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
-    }
-
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
-    @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Int32? {
-        integer(Int32.self, sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER.
-    @inlinable
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
-
-    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
-    @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? {
-        integer(Int64.self, from: dbValue)
-    }
-
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
-    ///
-    /// The corresponding C functions are `sqlite3_column_int64` and
-    /// `sqlite3_column_double`.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(Int64.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
-    }
-
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
-    @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Int64? {
-        integer(Int64.self, sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER. Values above `Int64.max` do not fit in an SQLite integer
-    /// and are stored as REAL, which may lose precision.
+// The standard integer types are Codable: these defaults must be more
+// specific than the JSON defaults of Codable values.
+extension DatabaseValueConvertible where Self: FixedWidthInteger & Codable {
+    /// An INTEGER. Values that do not fit in an SQLite integer (`UInt64`
+    /// values above `Int64.max`) are stored as REAL, which may lose
+    /// precision.
     @inlinable
     public var databaseValue: DatabaseValue {
         if let int64 = Int64(exactly: self) {
@@ -192,155 +27,57 @@ extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
     }
 
     /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
+    /// is out of the type's range or of another type.
     @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt? {
-        integer(UInt.self, from: dbValue)
-    }
-
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
-    ///
-    /// The corresponding C functions are `sqlite3_column_int64` and
-    /// `sqlite3_column_double`.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(UInt.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
-    }
-
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
-    @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> UInt? {
-        integer(UInt.self, sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER.
-    @inlinable
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-
-    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
-    @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt8? {
-        integer(UInt8.self, from: dbValue)
-    }
-
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
-    ///
-    /// The corresponding C functions are `sqlite3_column_int64` and
-    /// `sqlite3_column_double`.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(UInt8.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
-    }
-
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
-    @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> UInt8? {
-        integer(UInt8.self, sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER.
-    @inlinable
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-
-    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
-    @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt16? {
-        integer(UInt16.self, from: dbValue)
-    }
-
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
-    ///
-    /// The corresponding C functions are `sqlite3_column_int64` and
-    /// `sqlite3_column_double`.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(UInt16.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
-    }
-
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
-    @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> UInt16? {
-        integer(UInt16.self, sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER.
-    @inlinable
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-
-    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
-    @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt32? {
-        integer(UInt32.self, from: dbValue)
-    }
-
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
-    ///
-    /// The corresponding C functions are `sqlite3_column_int64` and
-    /// `sqlite3_column_double`.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(UInt32.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
-    }
-
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
-    @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> UInt32? {
-        integer(UInt32.self, sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
-    /// An INTEGER. Values above `Int64.max` do not fit in an SQLite integer
-    /// and are stored as REAL, which may lose precision.
-    @inlinable
-    public var databaseValue: DatabaseValue {
-        if let int64 = Int64(exactly: self) {
-            return DatabaseValue(storage: .int64(int64))
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        switch dbValue.storage {
+        case .int64(let int64): return Self(exactly: int64)
+        case .double(let double): return integer(Self.self, fromDouble: double)
+        default: return nil
         }
-        return DatabaseValue(storage: .double(Double(self)))
     }
+}
 
-    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of range or of another type.
-    @inlinable
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt64? {
-        integer(UInt64.self, from: dbValue)
-    }
-
+extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
     /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of range or of another type.
+    /// out of the type's range or of another type.
     ///
     /// The corresponding C functions are `sqlite3_column_int64` and
     /// `sqlite3_column_double`.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = integer(UInt64.self, sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = value
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER:
+            guard let value = Self(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+            self = value
+        case SQLITE_FLOAT:
+            guard let value = integer(Self.self, fromDouble: sqlite3_column_double(sqliteStatement, index)) else {
+                return nil
+            }
+            self = value
+        default:
+            return nil
+        }
     }
 
-    /// Same as ``init(sqliteStatement:index:)``, which already returns nil for NULL.
+    /// Same as ``init(sqliteStatement:index:)``, which already returns nil
+    /// for NULL: this spares a second read of the column type.
     @inlinable
-    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> UInt64? {
-        integer(UInt64.self, sqliteStatement: sqliteStatement, index: index)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
+        Self(sqliteStatement: sqliteStatement, index: index)
     }
 }
+
+extension Int: DatabaseValueConvertible, StatementColumnConvertible { }
+extension Int8: DatabaseValueConvertible, StatementColumnConvertible { }
+extension Int16: DatabaseValueConvertible, StatementColumnConvertible { }
+extension Int32: DatabaseValueConvertible, StatementColumnConvertible { }
+extension Int64: DatabaseValueConvertible, StatementColumnConvertible { }
+extension UInt: DatabaseValueConvertible, StatementColumnConvertible { }
+extension UInt8: DatabaseValueConvertible, StatementColumnConvertible { }
+extension UInt16: DatabaseValueConvertible, StatementColumnConvertible { }
+extension UInt32: DatabaseValueConvertible, StatementColumnConvertible { }
+extension UInt64: DatabaseValueConvertible, StatementColumnConvertible { }
 
 // MARK: - Bool
 
