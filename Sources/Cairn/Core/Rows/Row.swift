@@ -37,8 +37,8 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     let storage: Storage
 
-    /// The statement of a cursor row, or of the row this one was copied
-    /// from (for error messages).
+    /// The statement of a cursor row; nil for copied rows, which may leave
+    /// the database access (and the thread) of their statement.
     @usableFromInline
     let statement: Statement?
 
@@ -59,9 +59,9 @@ public final class Row: @unchecked Sendable {
     }
 
     /// Creates a row from copied values.
-    init(columnNames: [String], values: [DatabaseValue], statement: Statement? = nil) {
+    init(columnNames: [String], values: [DatabaseValue]) {
         self.storage = .values(columnNames: columnNames, values: values)
-        self.statement = statement
+        self.statement = nil
         self.sqliteStatement = nil
         self.count = values.count
     }
@@ -97,7 +97,7 @@ public final class Row: @unchecked Sendable {
         case .values:
             return self
         case .statement:
-            return Row(columnNames: columnNames, values: databaseValues, statement: statement)
+            return Row(columnNames: columnNames, values: databaseValues)
         }
     }
 
