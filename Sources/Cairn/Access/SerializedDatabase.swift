@@ -47,6 +47,11 @@ final class SerializedDatabase: @unchecked Sendable {
         interruptHandle = db.interruptHandle
     }
 
+    /// Whether the current thread runs an access to this connection.
+    var isCurrentAccess: Bool {
+        SchedulingWatchdog.current?.allows(db) == true
+    }
+
     /// Runs `block` on the queue and waits for its result.
     ///
     /// - Precondition: the current thread is not running an access to this
@@ -95,7 +100,7 @@ final class SerializedDatabase: @unchecked Sendable {
             // The dispatched closure must release `block` before the
             // continuation resumes: withoutActuallyEscaping checks, when its
             // body returns, that nothing retains the closure any longer.
-            let blockBox = BlockBox(block)
+            let blockBox = UncheckedSendableBox(block)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                     queue.async {
@@ -121,7 +126,10 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Runs the closure of an async access, unless it was cancelled. The
     /// closure is released when this method returns.
-    private func runAsyncAccess<T>(_ blockBox: BlockBox<T>, state: Locked<AsyncAccessState>) -> Result<T, Error> {
+    private func runAsyncAccess<T>(
+        _ blockBox: UncheckedSendableBox<@Sendable (Database) throws -> T>,
+        state: Locked<AsyncAccessState>) -> Result<T, Error>
+    {
         guard let block = blockBox.take() else { return .failure(CancellationError()) }
         let shouldRun = state.withLock { state -> Bool in
             guard case .pending = state else { return false }
@@ -149,22 +157,6 @@ final class SerializedDatabase: @unchecked Sendable {
         interruptHandle.withLock { connection in
             if let connection { sqlite3_interrupt(connection) }
         }
-    }
-}
-
-/// Holds the closure of an async access until the queue takes it, so that
-/// the closure is released before the access completes.
-private final class BlockBox<T>: @unchecked Sendable {
-    private var block: (@Sendable (Database) throws -> T)?
-
-    init(_ block: @escaping @Sendable (Database) throws -> T) {
-        self.block = block
-    }
-
-    /// Returns the closure and forgets it. Called once, on the queue.
-    func take() -> (@Sendable (Database) throws -> T)? {
-        defer { block = nil }
-        return block
     }
 }
 

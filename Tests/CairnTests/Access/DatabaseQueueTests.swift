@@ -171,7 +171,7 @@ import Cairn
     @Test func completionBasedAccesses() async throws {
         let dbQueue = try makeQueue()
         let names: [String] = try await withCheckedThrowingContinuation { continuation in
-            dbQueue.asyncWrite({ db in
+            dbQueue.asyncWrite({ db throws in
                 try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
             }, completion: { db, result in
                 continuation.resume(with: result.flatMap {

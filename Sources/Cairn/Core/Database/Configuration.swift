@@ -116,6 +116,10 @@ public struct Configuration: Sendable {
     /// accesses. Default: `.default`.
     public var qos = DispatchQoS.default
 
+    /// Whether the connection forbids writes for its whole life (`PRAGMA
+    /// query_only`): reader connections of pools and snapshots.
+    var isQueryOnly = false
+
     // MARK: Preparing connections
 
     /// The setups run on each new connection, in order.

@@ -7,7 +7,7 @@ extension Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_query_only>
     func readOnly<T>(_ body: () throws -> T) throws -> T {
-        if configuration.readonly {
+        if configuration.readonly || configuration.isQueryOnly {
             return try body()
         }
         if readOnlyDepth == 0 {

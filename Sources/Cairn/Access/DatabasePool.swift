@@ -1,0 +1,404 @@
+import Dispatch
+import Foundation
+
+/// A database connection pool: reads run in parallel with each other and
+/// with writes, which are serialized.
+///
+/// ```swift
+/// let dbPool = try DatabasePool(path: "/path/to/database.sqlite")
+///
+/// try dbPool.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+/// }
+///
+/// // Reads from several threads at once:
+/// let count = try dbPool.read { db in
+///     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+/// }
+/// ```
+///
+/// A pool uses SQLite's WAL mode: it has one writer connection, and up to
+/// ``Configuration/maximumReaderCount`` reader connections, opened when
+/// needed and reused. Each read runs inside a transaction, and sees one
+/// committed state of the database from its first statement to its last,
+/// whatever the writes that run meanwhile.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/wal.html>
+public final class DatabasePool: DatabaseWriter {
+    let writer: SerializedDatabase
+    private let readerPool: Pool<SerializedDatabase>
+    let readerConfiguration: Configuration
+    let state = Locked(PoolState())
+
+    struct PoolState {
+        var isClosed = false
+        var readerCount = 0
+    }
+
+    /// The configuration of the connections.
+    public var configuration: Configuration { writer.configuration }
+
+    /// The path of the database file.
+    public let path: String
+
+    /// Opens or creates a database file in WAL mode.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.maximumReaderCount = 10
+    /// let dbPool = try DatabasePool(path: "/path/to/database.sqlite", configuration: config)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The path of the database file, created if it does not exist
+    ///     (unless the configuration is read-only).
+    ///   - configuration: The configuration of the connections.
+    /// - Throws: A ``DatabaseError`` if the file cannot be opened, is not a
+    ///   database, or cannot use WAL (an in-memory database, a file system
+    ///   without shared memory, or a read-only database not in WAL mode
+    ///   already), or the error of a ``Configuration/prepareDatabase(_:)``
+    ///   setup.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        precondition(configuration.maximumReaderCount > 0, "Configuration.maximumReaderCount must be at least 1")
+        self.path = path
+
+        var writerConfiguration = configuration
+        writerConfiguration.journalMode = .wal
+        writer = try SerializedDatabase(
+            path: path, configuration: writerConfiguration,
+            defaultLabel: "Cairn.DatabasePool", purpose: "writer")
+
+        var readerConfiguration = writerConfiguration
+        readerConfiguration.isQueryOnly = true
+        if case .immediateError = configuration.busyMode {
+            // In WAL mode, readers only wait for the short moments when the
+            // writer or a checkpoint changes the WAL index.
+            readerConfiguration.busyMode = .timeout(10)
+        }
+        self.readerConfiguration = readerConfiguration
+
+        let state = self.state
+        let readerConfigurationCopy = readerConfiguration
+        readerPool = Pool(maximumCount: configuration.maximumReaderCount, qos: configuration.qos) {
+            let number = state.withLock { state -> Int in
+                state.readerCount += 1
+                return state.readerCount
+            }
+            return try SerializedDatabase(
+                path: path, configuration: readerConfigurationCopy,
+                defaultLabel: "Cairn.DatabasePool", purpose: "reader.\(number)")
+        }
+    }
+
+    // MARK: Accesses checks
+
+    /// Stops when the current thread runs an access to this pool: a nested
+    /// access could wait for itself, or see another state than its caller.
+    private func preconditionNotReentrant(_ method: String) {
+        let isReentrant = writer.isCurrentAccess || readerPool.contains { $0.isCurrentAccess }
+        precondition(!isReentrant,
+            "Database methods are not reentrant: \(method) was called from an access to the same database pool. "
+            + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
+    }
+
+    func checkNotClosed() throws {
+        if state.withLock({ $0.isClosed }) {
+            throw DatabaseError.connectionIsClosed()
+        }
+    }
+
+    // MARK: Closing and maintenance
+
+    /// Closes all connections, after the reads and writes in flight have
+    /// completed. Later accesses throw a ``DatabaseError`` ("Connection is
+    /// closed").
+    ///
+    /// - Throws: A ``DatabaseError`` if a connection cannot be closed because
+    ///   statements or cursors prepared by your code are still alive; the
+    ///   pool then remains open.
+    ///
+    /// The corresponding C function is `sqlite3_close`.
+    public func close() throws {
+        try readerPool.barrier {
+            try writer.sync { writerDB in
+                var readers: [SerializedDatabase] = []
+                readerPool.forEach { readers.append($0) }
+                for reader in readers {
+                    try reader.sync { db in try db.close() }
+                }
+                try writerDB.close()
+                readerPool.removeAll()
+                state.withLock { $0.isClosed = true }
+            }
+        }
+    }
+
+    /// Interrupts the running statements of all connections: they fail with
+    /// `SQLITE_INTERRUPT`. May be called from any thread.
+    ///
+    /// The corresponding C function is `sqlite3_interrupt`.
+    public func interrupt() {
+        writer.interrupt()
+        readerPool.forEach { $0.interrupt() }
+    }
+
+    /// Frees as much memory as possible: caches of the writer, and idle
+    /// reader connections, which are closed.
+    ///
+    /// The corresponding C function is `sqlite3_db_release_memory`.
+    public func releaseMemory() {
+        writer.sync { db in
+            db.clearStatementCache()
+            if let connection = db.sqliteConnection {
+                sqlite3_db_release_memory(connection)
+            }
+        }
+        readerPool.removeAvailable()
+    }
+
+    /// Closes the idle reader connections; the readers in use are closed
+    /// when their read ends. New reads open new connections.
+    ///
+    /// Use it after a change that reader connections would not notice, such
+    /// as a new function registered on the writer only.
+    public func invalidateReadOnlyConnections() {
+        readerPool.removeAvailable()
+    }
+
+    /// Runs a WAL checkpoint on the writer connection.
+    ///
+    /// - Parameter kind: The kind of checkpoint (default
+    ///   ``Database/CheckpointMode/passive``).
+    /// - Returns: The number of frames in the WAL, and the number of frames
+    ///   copied into the database file.
+    /// - Throws: A ``DatabaseError``, such as `SQLITE_BUSY` when a `restart`
+    ///   or `truncate` checkpoint cannot wait for the readers.
+    ///
+    /// The corresponding C function is `sqlite3_wal_checkpoint_v2`.
+    @discardableResult
+    public func checkpoint(_ kind: Database.CheckpointMode = .passive) throws -> (walFrameCount: Int, checkpointedFrameCount: Int) {
+        try writer.reentrantSync { db in try db.checkpoint(kind) }
+    }
+
+    // MARK: Reads
+
+    /// See ``DatabaseReader/read(_:)-(Database)->T``: the read runs on a
+    /// reader connection, in parallel with other reads and with the writer.
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        preconditionNotReentrant("read")
+        try checkNotClosed()
+        let (reader, release) = try readerPool.get()
+        defer { release() }
+        return try reader.sync { db in
+            try db.isolated { try value(db) }
+        }
+    }
+
+    /// See ``DatabaseReader/read(_:)-(Database)async->T``.
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try checkNotClosed()
+        let (reader, release) = try await readerPool.get()
+        defer { release() }
+        return try await reader.execute { db in
+            try db.isolated { try value(db) }
+        }
+    }
+
+    /// See ``DatabaseReader/asyncRead(_:)``.
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
+            do {
+                try checkNotClosed()
+                let (reader, release) = try readerPool.get()
+                reader.async { db in
+                    defer { release() }
+                    do {
+                        try db.isolated { value(.success(db)) }
+                    } catch {
+                        value(.failure(error))
+                    }
+                }
+            } catch {
+                value(.failure(error))
+            }
+        }
+    }
+
+    /// See ``DatabaseReader/unsafeRead(_:)-(Database)->T``: a reader
+    /// connection, without transaction.
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        preconditionNotReentrant("unsafeRead")
+        try checkNotClosed()
+        let (reader, release) = try readerPool.get()
+        defer { release() }
+        return try reader.sync { db in try value(db) }
+    }
+
+    /// See ``DatabaseReader/unsafeRead(_:)-(Database)async->T``.
+    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try checkNotClosed()
+        let (reader, release) = try await readerPool.get()
+        defer { release() }
+        return try await reader.execute { db in try value(db) }
+    }
+
+    /// See ``DatabaseReader/asyncUnsafeRead(_:)``.
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
+            do {
+                try checkNotClosed()
+                let (reader, release) = try readerPool.get()
+                reader.async { db in
+                    defer { release() }
+                    value(.success(db))
+                }
+            } catch {
+                value(.failure(error))
+            }
+        }
+    }
+
+    /// See ``DatabaseReader/unsafeReentrantRead(_:)``: from an access to
+    /// this pool (writer or reader), `value` receives its connection.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        if writer.isCurrentAccess {
+            return try writer.reentrantSync { db in try value(db) }
+        }
+        var currentReader: SerializedDatabase?
+        readerPool.forEach { reader in
+            if reader.isCurrentAccess { currentReader = reader }
+        }
+        if let currentReader {
+            return try currentReader.reentrantSync { db in try value(db) }
+        }
+        return try unsafeRead(value)
+    }
+
+    // MARK: Concurrent reads
+
+    /// Runs `value` on a reader connection that sees the database as it is
+    /// now, while the writer goes on. Call it from a write access, outside
+    /// of any transaction: the method returns once the read has started its
+    /// transaction, so that later writes do not show in the read.
+    ///
+    /// ```swift
+    /// try dbPool.writeWithoutTransaction { db in
+    ///     try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+    ///     dbPool.asyncConcurrentRead { result in
+    ///         // Sees Arthur, whatever the writer does next.
+    ///         let count = try? Int.fetchOne(result.get(), sql: "SELECT COUNT(*) FROM player")
+    ///     }
+    ///     try db.execute(sql: "DELETE FROM player")
+    /// }
+    /// ```
+    ///
+    /// - Precondition: called from a write access of this pool, outside of
+    ///   any transaction.
+    public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        precondition(writer.isCurrentAccess,
+            "asyncConcurrentRead must be called from a write access of the pool (writeWithoutTransaction).")
+        writer.reentrantSync { db in
+            precondition(!db.isInsideTransaction,
+                "asyncConcurrentRead must be called outside of a transaction: the read could not see the state of an uncommitted write.")
+        }
+
+        // Blocks the writer until the read has started its transaction.
+        let isolation = DispatchSemaphore(value: 0)
+        do {
+            try checkNotClosed()
+            let (reader, release) = try readerPool.get()
+            reader.async { db in
+                defer { release() }
+                do {
+                    try db.beginReadTransaction()
+                } catch {
+                    isolation.signal()
+                    value(.failure(error))
+                    return
+                }
+                isolation.signal()
+                value(.success(db))
+                db.rollbackIgnoringErrors()
+            }
+        } catch {
+            isolation.signal()
+            value(.failure(error))
+        }
+        isolation.wait()
+    }
+
+    /// Same as ``asyncConcurrentRead(_:)``.
+    public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        asyncConcurrentRead(value)
+    }
+
+    // MARK: Writes
+
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)->T``.
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        preconditionNotReentrant("writeWithoutTransaction")
+        return try writer.sync { db in
+            try db.checkingTransactionLeftOpen { try updates(db) }
+        }
+    }
+
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)async->T``.
+    public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.execute { db in
+            try db.checkingTransactionLeftOpen { try updates(db) }
+        }
+    }
+
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)->T``:
+    /// waits until no read runs, and keeps new reads from starting until
+    /// `updates` completes. Reads of snapshots are not blocked.
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        preconditionNotReentrant("barrierWriteWithoutTransaction")
+        return try readerPool.barrier {
+            try writer.sync { db in
+                try db.checkingTransactionLeftOpen { try updates(db) }
+            }
+        }
+    }
+
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)async->T``.
+    public func barrierWriteWithoutTransaction<T: Sendable>(
+        _ updates: @Sendable (Database) throws -> T) async throws -> T
+    {
+        try await withoutActuallyEscaping(updates) { updates in
+            let box = UncheckedSendableBox(updates)
+            return try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
+                    let result = Result {
+                        try readerPool.barrier {
+                            try writer.sync { db in
+                                guard let updates = box.take() else { throw CancellationError() }
+                                return try db.checkingTransactionLeftOpen { try updates(db) }
+                            }
+                        }
+                    }
+                    continuation.resume(with: result)
+                }
+            }
+        }
+    }
+
+    /// See ``DatabaseWriter/asyncBarrierWriteWithoutTransaction(_:)``.
+    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
+            readerPool.barrier {
+                writer.sync { db in updates(.success(db)) }
+            }
+        }
+    }
+
+    /// See ``DatabaseWriter/asyncWriteWithoutTransaction(_:)``.
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        writer.async { db in updates(db) }
+    }
+
+    /// See ``DatabaseWriter/unsafeReentrantWrite(_:)``.
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try writer.reentrantSync { db in try updates(db) }
+    }
+}

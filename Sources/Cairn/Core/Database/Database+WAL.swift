@@ -1,0 +1,66 @@
+extension Database {
+    /// The kinds of WAL checkpoints.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/wal_checkpoint_v2.html>
+    public enum CheckpointMode: CInt, Sendable {
+        /// Copies as many frames as possible without waiting for readers or
+        /// writers (`SQLITE_CHECKPOINT_PASSIVE`).
+        case passive = 0
+        /// Waits for writers, then copies all frames that no reader needs
+        /// (`SQLITE_CHECKPOINT_FULL`).
+        case full = 1
+        /// Like `full`, then waits for readers so that the next writer
+        /// restarts the WAL file (`SQLITE_CHECKPOINT_RESTART`).
+        case restart = 2
+        /// Like `restart`, and truncates the WAL file
+        /// (`SQLITE_CHECKPOINT_TRUNCATE`).
+        case truncate = 3
+    }
+
+    /// Runs a WAL checkpoint.
+    ///
+    /// ```swift
+    /// try dbPool.writeWithoutTransaction { db in
+    ///     try db.checkpoint(.truncate)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - kind: The kind of checkpoint (default ``CheckpointMode/passive``).
+    ///   - dbName: The schema name ("main" by default); nil checkpoints all
+    ///     attached databases.
+    /// - Returns: The number of frames in the WAL, and the number of frames
+    ///   copied into the database file.
+    /// - Throws: A ``DatabaseError``, such as `SQLITE_BUSY` when a `full`,
+    ///   `restart` or `truncate` checkpoint cannot complete because of a
+    ///   reader or writer.
+    ///
+    /// The corresponding C function is `sqlite3_wal_checkpoint_v2`.
+    @discardableResult
+    public func checkpoint(
+        _ kind: CheckpointMode = .passive,
+        on dbName: String? = "main") throws -> (walFrameCount: Int, checkpointedFrameCount: Int)
+    {
+        guard let sqliteConnection else { throw DatabaseError.connectionIsClosed() }
+        var walFrameCount: CInt = -1
+        var checkpointedFrameCount: CInt = -1
+        let code = sqlite3_wal_checkpoint_v2(sqliteConnection, dbName, kind.rawValue, &walFrameCount, &checkpointedFrameCount)
+        guard code == SQLITE_OK else {
+            throw lastError(code: code, sql: nil)
+        }
+        return (Int(walFrameCount), Int(checkpointedFrameCount))
+    }
+
+    /// Starts a read transaction now, so that the connection sees the last
+    /// committed state until the transaction ends: a deferred transaction
+    /// alone starts reading at its first statement.
+    func beginReadTransaction() throws {
+        try beginTransaction(.deferred)
+        do {
+            _ = try Int.fetchOne(self, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+        } catch {
+            rollbackIgnoringErrors()
+            throw error
+        }
+    }
+}

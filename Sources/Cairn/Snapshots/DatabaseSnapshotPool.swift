@@ -1,0 +1,279 @@
+import Dispatch
+import Foundation
+
+/// Connections that see one committed state of a database, never see the
+/// changes written afterwards, and read in parallel.
+///
+/// ```swift
+/// let snapshotPool = try dbPool.makeSnapshotPool()
+/// try dbPool.write { db in
+///     try db.execute(sql: "DELETE FROM player")
+/// }
+/// // From several threads at once, the same players:
+/// let count = try snapshotPool.read { db in
+///     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+/// }
+/// ```
+///
+/// A snapshot pool needs a database in WAL mode. Its connections open the
+/// same WAL snapshot (`sqlite3_snapshot_get` and `sqlite3_snapshot_open`).
+/// To keep checkpoints from overwriting the snapshot, the pool keeps one
+/// connection in a read transaction on it for its whole life: the WAL file
+/// grows while the pool is alive. If SQLite reports the snapshot lost anyway
+/// (after another process reset the WAL file, for instance), reads throw a
+/// ``DatabaseError`` with code `SQLITE_ERROR_SNAPSHOT`: they never read a
+/// newer state.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/snapshot_open.html>
+public final class DatabaseSnapshotPool: DatabaseReader {
+    /// The configuration of the connections.
+    public let configuration: Configuration
+
+    /// The path of the database file.
+    public let path: String
+
+    private let walSnapshot: WALSnapshot
+
+    /// Holds a read transaction on the snapshot, so that checkpoints cannot
+    /// overwrite it.
+    private let holder: SerializedDatabase
+
+    private let readerPool: Pool<SerializedDatabase>
+    private let isClosed = Locked(false)
+
+    /// Creates a snapshot pool that sees the current state of a connection:
+    /// the state that its current read transaction sees, or, outside of a
+    /// transaction, the last committed state.
+    ///
+    /// ```swift
+    /// let snapshotPool = try dbPool.writeWithoutTransaction { db in
+    ///     try db.execute(sql: "INSERT INTO player ...")
+    ///     return try DatabaseSnapshotPool(db)  // sees the insert
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - db: A connection to a database in WAL mode, outside of any
+    ///     transaction, or inside a transaction that has not written.
+    ///   - configuration: The configuration of the pool's connections; nil
+    ///     for the configuration of `db`.
+    /// - Throws: A ``DatabaseError`` when the database is not in WAL mode, is
+    ///   an in-memory database, or `db` is inside a transaction that has
+    ///   written.
+    public convenience init(_ db: Database, configuration: Configuration? = nil) throws {
+        let parts = try DatabaseSnapshotPool.holdSnapshot(of: db, configuration: configuration ?? db.configuration)
+        self.init(path: db.path, parts: parts)
+    }
+
+    /// Creates a snapshot pool that sees the last committed state of a
+    /// database file in WAL mode.
+    ///
+    /// - Parameters:
+    ///   - path: The path of a database file in WAL mode.
+    ///   - configuration: The configuration of the connections.
+    /// - Throws: A ``DatabaseError`` when the file cannot be opened, or is not
+    ///   in WAL mode.
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws {
+        var openingConfiguration = configuration
+        openingConfiguration.isQueryOnly = true
+        openingConfiguration.journalMode = .default
+        let connection = try SerializedDatabase(
+            path: path, configuration: openingConfiguration,
+            defaultLabel: configuration.label ?? "Cairn.DatabaseSnapshotPool")
+        let parts = try connection.sync { db in
+            try DatabaseSnapshotPool.holdSnapshot(of: db, configuration: configuration)
+        }
+        self.init(path: path, parts: parts)
+    }
+
+    /// What a snapshot pool is made of.
+    private struct Parts: Sendable {
+        var configuration: Configuration
+        var walSnapshot: WALSnapshot
+        var holder: SerializedDatabase
+    }
+
+    private init(path: String, parts: Parts) {
+        self.path = path
+        self.configuration = parts.configuration
+        self.walSnapshot = parts.walSnapshot
+        self.holder = parts.holder
+        let configuration = parts.configuration
+        let label = configuration.label ?? "Cairn.DatabaseSnapshotPool"
+        let readerCount = Locked(0)
+        readerPool = Pool(maximumCount: configuration.maximumReaderCount, qos: configuration.qos) {
+            let number = readerCount.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return try SerializedDatabase(
+                path: path, configuration: configuration,
+                defaultLabel: label, purpose: "reader.\(number)")
+        }
+    }
+
+    /// Takes a WAL snapshot of the state `db` sees, and opens a connection
+    /// that holds it, before the transaction of `db` ends, so that no
+    /// checkpoint can overwrite it meanwhile.
+    private static func holdSnapshot(of db: Database, configuration: Configuration) throws -> Parts {
+        let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode")
+        guard mode?.lowercased() == "wal" else {
+            throw db.makeError(
+                resultCode: .SQLITE_ERROR,
+                message: "a snapshot pool needs a database in the WAL journal mode (it is \(mode ?? "unknown"))",
+                sql: nil, arguments: nil)
+        }
+        var configuration = configuration
+        configuration.isQueryOnly = true
+        configuration.journalMode = .default
+        if case .immediateError = configuration.busyMode {
+            configuration.busyMode = .timeout(10)
+        }
+
+        let startsTransaction = !db.isInsideTransaction
+        if startsTransaction {
+            try db.beginReadTransaction()
+        }
+        defer {
+            if startsTransaction { db.rollbackIgnoringErrors() }
+        }
+        let walSnapshot = try WALSnapshot(db)
+        let holder = try SerializedDatabase(
+            path: db.path, configuration: configuration,
+            defaultLabel: configuration.label ?? "Cairn.DatabaseSnapshotPool", purpose: "holder")
+        try holder.sync { db in
+            try db.beginTransaction(.deferred)
+            do {
+                try walSnapshot.open(on: db)
+                _ = try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+            } catch {
+                db.rollbackIgnoringErrors()
+                throw error
+            }
+        }
+        return Parts(configuration: configuration, walSnapshot: walSnapshot, holder: holder)
+    }
+
+    deinit {
+        // Ends the hold on the snapshot, so that checkpoints can proceed.
+        holder.async { db in db.rollbackIgnoringErrors() }
+    }
+
+    // MARK: Accesses
+
+    /// Runs `value` inside a transaction on the snapshot.
+    private func snapshotAccess<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
+        try db.beginTransaction(.deferred)
+        defer { db.rollbackIgnoringErrors() }
+        try walSnapshot.open(on: db)
+        return try value(db)
+    }
+
+    private func checkNotClosed() throws {
+        if isClosed.withLock({ $0 }) {
+            throw DatabaseError.connectionIsClosed()
+        }
+    }
+
+    private func preconditionNotReentrant(_ method: String) {
+        precondition(!readerPool.contains { $0.isCurrentAccess },
+            "Database methods are not reentrant: \(method) was called from an access to the same snapshot pool. "
+            + "Use the `db` argument of the current access instead, or unsafeReentrantRead.")
+    }
+
+    /// Closes the connections, after the reads in flight have completed, and
+    /// releases the snapshot. Later accesses throw a ``DatabaseError``
+    /// ("Connection is closed").
+    ///
+    /// - Throws: A ``DatabaseError`` if a connection cannot be closed because
+    ///   statements or cursors prepared by your code are still alive.
+    public func close() throws {
+        try readerPool.barrier {
+            var readers: [SerializedDatabase] = []
+            readerPool.forEach { readers.append($0) }
+            for reader in readers {
+                try reader.sync { db in try db.close() }
+            }
+            readerPool.removeAll()
+            try holder.sync { db in
+                db.rollbackIgnoringErrors()
+                try db.close()
+            }
+            isClosed.withLock { $0 = true }
+        }
+    }
+
+    /// Interrupts the running reads.
+    ///
+    /// The corresponding C function is `sqlite3_interrupt`.
+    public func interrupt() {
+        readerPool.forEach { $0.interrupt() }
+    }
+
+    /// See ``DatabaseReader/read(_:)-(Database)->T``: the read sees the
+    /// snapshot's state, in parallel with other reads.
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        preconditionNotReentrant("read")
+        try checkNotClosed()
+        let (reader, release) = try readerPool.get()
+        defer { release() }
+        return try reader.sync { db in try snapshotAccess(db, value) }
+    }
+
+    /// See ``DatabaseReader/read(_:)-(Database)async->T``.
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try checkNotClosed()
+        let (reader, release) = try await readerPool.get()
+        defer { release() }
+        return try await reader.execute { db in try self.snapshotAccess(db, value) }
+    }
+
+    /// See ``DatabaseReader/asyncRead(_:)``.
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
+            do {
+                try checkNotClosed()
+                let (reader, release) = try readerPool.get()
+                reader.async { db in
+                    defer { release() }
+                    do {
+                        try self.snapshotAccess(db) { db in value(.success(db)) }
+                    } catch {
+                        value(.failure(error))
+                    }
+                }
+            } catch {
+                value(.failure(error))
+            }
+        }
+    }
+
+    /// Same as ``read(_:)-(Database)->T``: reads of a snapshot pool are
+    /// always isolated and read-only.
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try read(value)
+    }
+
+    /// Same as ``read(_:)-(Database)async->T``.
+    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await read(value)
+    }
+
+    /// Same as ``asyncRead(_:)``.
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        asyncRead(value)
+    }
+
+    /// See ``DatabaseReader/unsafeReentrantRead(_:)``: from a read of this
+    /// snapshot pool, `value` receives its connection.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        var currentReader: SerializedDatabase?
+        readerPool.forEach { reader in
+            if reader.isCurrentAccess { currentReader = reader }
+        }
+        if let currentReader {
+            return try currentReader.reentrantSync { db in try value(db) }
+        }
+        return try read(value)
+    }
+}
