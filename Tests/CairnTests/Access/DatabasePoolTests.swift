@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+import Cairn
+
+@Suite struct DatabasePoolTests {
+    let directory: TemporaryDirectory
+    let dbPool: DatabasePool
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        dbPool = try DatabasePool(path: directory.filePath())
+        try dbPool.write { db throws in
+            try db.execute(sql: createPlayerTableSQL)
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur'), ('Barbara')")
+        }
+    }
+
+    func count(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? -1
+    }
+
+    @Test func usesWAL() throws {
+        #expect(try dbPool.read { db throws in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        // In-memory databases cannot use WAL.
+        #expect {
+            try DatabasePool(path: ":memory:")
+        } throws: { error in
+            (error as? DatabaseError)?.message?.contains("WAL") == true
+        }
+    }
+
+    @Test func readOnlyPoolNeedsWALDatabase() throws {
+        let other = try TemporaryDirectory()
+        try DatabaseQueue(path: other.filePath()).write { db throws in try db.execute(sql: "CREATE TABLE t(a)") }
+        var config = Configuration()
+        config.readonly = true
+        #expect(throws: DatabaseError.self) { try DatabasePool(path: other.filePath(), configuration: config) }
+        // A database already in WAL mode opens read-only.
+        let readonlyPool = try DatabasePool(path: directory.filePath(), configuration: config)
+        #expect(try readonlyPool.read { db throws in try count(db) } == 2)
+        #expect(throws: DatabaseError.self) {
+            try readonlyPool.write { db throws in try db.execute(sql: "DELETE FROM player") }
+        }
+    }
+
+    @Test func readsRunInParallel() throws {
+        let firstStarted = DispatchSemaphore(value: 0)
+        let secondStarted = DispatchSemaphore(value: 0)
+        let results = Locked<[Bool]>([])
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            try? dbPool.read { _ in
+                firstStarted.signal()
+                let sawSecond = secondStarted.wait(timeout: .now() + 10) == .success
+                results.withLock { $0.append(sawSecond) }
+            }
+        }
+        DispatchQueue.global().async(group: group) {
+            try? dbPool.read { _ in
+                secondStarted.signal()
+                let sawFirst = firstStarted.wait(timeout: .now() + 10) == .success
+                results.withLock { $0.append(sawFirst) }
+            }
+        }
+        #expect(group.wait(timeout: .now() + 20) == .success)
+        #expect(results.withLock { $0 } == [true, true])
+    }
+
+    @Test func readsRunInParallelWithTheWriter() throws {
+        let readStarted = DispatchSemaphore(value: 0)
+        let writeDone = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        let readSawWrite = Locked(false)
+        DispatchQueue.global().async(group: group) {
+            try? dbPool.read { db throws in
+                // The read transaction starts with its first statement.
+                #expect(try count(db) == 2)
+                readStarted.signal()
+                // The write completes while the read is running.
+                readSawWrite.withLock { $0 = writeDone.wait(timeout: .now() + 10) == .success }
+                #expect(try count(db) == 2)
+            }
+        }
+        #expect(readStarted.wait(timeout: .now() + 10) == .success)
+        try dbPool.write { db throws in try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')") }
+        writeDone.signal()
+        #expect(group.wait(timeout: .now() + 20) == .success)
+        #expect(readSawWrite.withLock { $0 })
+        #expect(try dbPool.read { db throws in try count(db) } == 3)
+    }
+
+    @Test func asyncConcurrentReadSeesTheStateItStartedFrom() throws {
+        let seen = Locked<Int?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let deleted = DispatchSemaphore(value: 0)
+        try dbPool.writeWithoutTransaction { db throws in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')")
+            dbPool.asyncConcurrentRead { result in
+                // Wait until the writer has deleted everything.
+                _ = deleted.wait(timeout: .now() + 10)
+                seen.withLock { $0 = try? count(result.get()) }
+                done.signal()
+            }
+            try db.execute(sql: "DELETE FROM player")
+            deleted.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(seen.withLock { $0 } == 3)
+        #expect(try dbPool.read { db throws in try count(db) } == 0)
+    }
+
+    @Test func barrierWriteWaitsForRunningReads() throws {
+        let readStarted = DispatchSemaphore(value: 0)
+        let events = Locked<[String]>([])
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            try? dbPool.read { _ in
+                readStarted.signal()
+                Thread.sleep(forTimeInterval: 0.2)
+                events.withLock { $0.append("read end") }
+            }
+        }
+        #expect(readStarted.wait(timeout: .now() + 10) == .success)
+        try dbPool.barrierWriteWithoutTransaction { db throws in
+            events.withLock { $0.append("barrier") }
+            try db.execute(sql: "DELETE FROM player")
+        }
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(events.withLock { $0 } == ["read end", "barrier"])
+    }
+
+    @Test func asyncBarrierWrite() async throws {
+        try await dbPool.barrierWriteWithoutTransaction { db throws in
+            try db.execute(sql: "DELETE FROM player")
+        }
+        let playerCount: Int = try await withCheckedThrowingContinuation { continuation in
+            dbPool.asyncBarrierWriteWithoutTransaction { result in
+                continuation.resume(with: result.flatMap { db in Result { try count(db) } })
+            }
+        }
+        #expect(playerCount == 0)
+    }
+
+    @Test func maximumReaderCountLimitsConcurrentReads() throws {
+        var config = Configuration()
+        config.maximumReaderCount = 2
+        let pool = try DatabasePool(path: directory.filePath(), configuration: config)
+        let running = Locked(0)
+        let maximum = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            try? pool.read { _ in
+                let current = running.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                maximum.withLock { $0 = max($0, current) }
+                Thread.sleep(forTimeInterval: 0.05)
+                running.withLock { $0 -= 1 }
+            }
+        }
+        #expect(maximum.withLock { $0 } <= 2)
+    }
+
+    @Test func readerConnectionsArePrepared() throws {
+        let prepared = Locked(0)
+        var config = Configuration()
+        config.prepareDatabase { db in
+            prepared.withLock { $0 += 1 }
+            db.add(function: DatabaseFunction("answer", argumentCount: 0) { _ in 42 })
+        }
+        let pool = try DatabasePool(path: directory.filePath(), configuration: config)
+        #expect(try pool.read { db throws in try Int.fetchOne(db, sql: "SELECT answer()") } == 42)
+        #expect(try pool.write { db throws in try Int.fetchOne(db, sql: "SELECT answer()") } == 42)
+        #expect(prepared.withLock { $0 } == 2) // writer and one reader
+        // unsafeRead is on a reader too: it cannot write.
+        #expect(throws: DatabaseError.self) {
+            try pool.unsafeRead { db throws in try db.execute(sql: "DELETE FROM player") }
+        }
+        pool.invalidateReadOnlyConnections()
+        #expect(try pool.read { db throws in try count(db) } == 2)
+        #expect(prepared.withLock { $0 } == 3) // a new reader
+        pool.releaseMemory()
+        #expect(try pool.read { db throws in try count(db) } == 2)
+    }
+
+    @Test func checkpoints() throws {
+        try dbPool.write { db throws in
+            for index in 0..<100 {
+                try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["p\(index)"])
+            }
+        }
+        let result = try dbPool.checkpoint(.full)
+        #expect(result.walFrameCount >= result.checkpointedFrameCount)
+        #expect(result.checkpointedFrameCount > 0)
+        try dbPool.checkpoint(.truncate)
+        #expect(try dbPool.read { db throws in try count(db) } == 102)
+    }
+
+    @Test func closeWaitsForReadsInFlight() throws {
+        let readStarted = DispatchSemaphore(value: 0)
+        let readFinished = Locked(false)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            try? dbPool.read { db throws in
+                readStarted.signal()
+                Thread.sleep(forTimeInterval: 0.2)
+                _ = try count(db)
+                readFinished.withLock { $0 = true }
+            }
+        }
+        #expect(readStarted.wait(timeout: .now() + 10) == .success)
+        try dbPool.close()
+        // close() returned after the read completed.
+        #expect(readFinished.withLock { $0 })
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(throws: DatabaseError.self) { try dbPool.read { db throws in try count(db) } }
+        #expect(throws: DatabaseError.self) { try dbPool.write { db throws in try count(db) } }
+    }
+
+    @Test func asyncAccesses() async throws {
+        try await dbPool.write { db throws in try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')") }
+        #expect(try await dbPool.read { db throws in try count(db) } == 3)
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 {
+                group.addTask { try await dbPool.read { db throws in try count(db) } }
+            }
+            for try await value in group {
+                #expect(value == 3)
+            }
+        }
+        let names: [String] = try await withCheckedThrowingContinuation { continuation in
+            dbPool.asyncWrite({ db in
+                try db.execute(sql: "DELETE FROM player WHERE name = 'Craig'")
+            }, completion: { db, result in
+                continuation.resume(with: result.flatMap { Result { try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY id") } })
+            })
+        }
+        #expect(names == ["Arthur", "Barbara"])
+    }
+
+    @Test func reentrantReadFromWriterSeesUncommittedChanges() throws {
+        try dbPool.write { db throws in
+            try db.execute(sql: "DELETE FROM player")
+            #expect(try dbPool.unsafeReentrantRead { db throws in try count(db) } == 0)
+        }
+        try dbPool.read { _ throws in
+            #expect(try dbPool.unsafeReentrantRead { db throws in try count(db) } == 0)
+        }
+    }
+
+    @Test func readInsideWriteStops() async {
+        await #expect(processExitsWith: .failure) {
+            let directory = try TemporaryDirectory()
+            let dbPool = try DatabasePool(path: directory.filePath())
+            try dbPool.write { _ in
+                _ = try dbPool.read { _ in 1 }
+            }
+        }
+    }
+}
