@@ -130,9 +130,13 @@ public final class DatabaseSnapshotPool: DatabaseReader {
             configuration.busyMode = .timeout(10)
         }
 
+        // When we start the transaction, sqlite3_snapshot_get starts the read
+        // itself: it then avoids the read lock that lets a writer reset a
+        // fully checkpointed WAL file, which would destroy the snapshot
+        // before the holder opens it.
         let startsTransaction = !db.isInsideTransaction
         if startsTransaction {
-            try db.beginReadTransaction()
+            try db.beginTransaction(.deferred)
         }
         defer {
             if startsTransaction { db.rollbackIgnoringErrors() }

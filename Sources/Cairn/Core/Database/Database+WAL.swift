@@ -1,3 +1,5 @@
+import Foundation
+
 extension Database {
     /// The kinds of WAL checkpoints.
     ///
@@ -33,7 +35,9 @@ extension Database {
     ///   copied into the database file.
     /// - Throws: A ``DatabaseError``, such as `SQLITE_BUSY` when a `full`,
     ///   `restart` or `truncate` checkpoint cannot complete because of a
-    ///   reader or writer.
+    ///   reader or writer. A passive checkpoint retries for about 100 ms when
+    ///   another connection holds the checkpoint lock (connections take it
+    ///   for an instant when they open a WAL snapshot).
     ///
     /// The corresponding C function is `sqlite3_wal_checkpoint_v2`.
     @discardableResult
@@ -44,11 +48,23 @@ extension Database {
         guard let sqliteConnection else { throw DatabaseError.connectionIsClosed() }
         var walFrameCount: CInt = -1
         var checkpointedFrameCount: CInt = -1
-        let code = sqlite3_wal_checkpoint_v2(sqliteConnection, dbName, kind.rawValue, &walFrameCount, &checkpointedFrameCount)
-        guard code == SQLITE_OK else {
+        var attempts = 0
+        while true {
+            let code = sqlite3_wal_checkpoint_v2(
+                sqliteConnection, dbName, kind.rawValue, &walFrameCount, &checkpointedFrameCount)
+            if code == SQLITE_OK {
+                return (Int(walFrameCount), Int(checkpointedFrameCount))
+            }
+            // Connections that open a WAL snapshot hold the checkpoint lock
+            // for an instant, and a passive checkpoint does not wait for it:
+            // retry for up to about 100 ms.
+            attempts += 1
+            if code == SQLITE_BUSY && kind == .passive && attempts < 100 {
+                usleep(1000)
+                continue
+            }
             throw lastError(code: code, sql: nil)
         }
-        return (Int(walFrameCount), Int(checkpointedFrameCount))
     }
 
     /// Starts a read transaction now, so that the connection sees the last
