@@ -295,3 +295,22 @@ import Cairn
         #expect(profiled.withLock { $0 }.first?.hasSuffix("s SELECT 1") == true)
     }
 }
+
+/// The README's snapshot pool example.
+@Suite struct ReadmeConcurrencyExampleTests {
+    @Test func snapshotPoolExample() throws {
+        let directory = try TemporaryDirectory()
+        let dbPool = try DatabasePool(path: directory.filePath())
+        try dbPool.write { db in
+            try db.execute(sql: createPlayerTableSQL)
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+        }
+        let snapshotPool = try dbPool.makeSnapshotPool()
+        try dbPool.write { db in try db.execute(sql: "DELETE FROM player") }
+        // From any number of threads, the players as they were:
+        let count = try snapshotPool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+        }
+        #expect(count == 1)
+    }
+}
