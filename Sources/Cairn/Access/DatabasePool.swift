@@ -68,6 +68,15 @@ public final class DatabasePool: DatabaseWriter {
             path: path, configuration: writerConfiguration,
             defaultLabel: "Cairn.DatabasePool", purpose: "writer")
 
+        if !configuration.readonly {
+            // SQLite cannot take a WAL snapshot of a WAL file without frames,
+            // as a database that was just opened has: write one frame (the
+            // header page, unchanged) so that snapshot pools always work.
+            try writer.sync { db in
+                try db.writeWALFrameIfEmpty()
+            }
+        }
+
         var readerConfiguration = writerConfiguration
         readerConfiguration.isQueryOnly = true
         if case .immediateError = configuration.busyMode {

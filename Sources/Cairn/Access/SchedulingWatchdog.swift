@@ -12,10 +12,14 @@ final class SchedulingWatchdog: @unchecked Sendable {
 
     /// The connections the queue may use. Only read and written on the
     /// watchdog's own queue.
-    private(set) var allowedDatabases: [Database]
+    ///
+    /// Identifiers, not references: the queue keeps its watchdog until GCD
+    /// disposes of it, possibly later and on another thread, and a reference
+    /// would keep the connection open until then.
+    private(set) var allowedDatabases: [ObjectIdentifier]
 
     private init(allowedDatabase: Database) {
-        allowedDatabases = [allowedDatabase]
+        allowedDatabases = [ObjectIdentifier(allowedDatabase)]
     }
 
     /// Creates a serial dispatch queue whose watchdog allows `database`.
@@ -36,7 +40,7 @@ final class SchedulingWatchdog: @unchecked Sendable {
 
     /// Whether the current queue may use `database`.
     func allows(_ database: Database) -> Bool {
-        allowedDatabases.contains { $0 === database }
+        allowedDatabases.contains(ObjectIdentifier(database))
     }
 
     /// Runs `body` while also allowing the connections of another watchdog.

@@ -20,9 +20,9 @@ final class WALSnapshot: @unchecked Sendable {
         guard code == SQLITE_OK, let snapshot else {
             throw db.makeError(
                 resultCode: ResultCode(rawValue: code),
-                message: "could not take a WAL snapshot (the database must be in WAL mode, "
-                    + "and the connection in a transaction that has not written): "
-                    + (db.lastErrorMessage ?? ""),
+                message: "could not take a WAL snapshot: the database must be in WAL mode, its WAL file "
+                    + "must not be empty (write to the database once, or open it with a DatabasePool, which "
+                    + "does), and the connection must not be inside a transaction that has written",
                 sql: nil, arguments: nil)
         }
         sqliteSnapshot = snapshot

@@ -67,6 +67,22 @@ extension Database {
         }
     }
 
+    /// Writes a frame in an empty WAL file, without changing the database
+    /// content: `sqlite3_snapshot_get` fails on a WAL without frames.
+    func writeWALFrameIfEmpty() throws {
+        let walPath = path + "-wal"
+        let size = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int) ?? 0
+        // 32 bytes of header, then frames.
+        guard size <= 32 else { return }
+        try inTransaction(.immediate) {
+            // Setting the user version to its own value rewrites the header
+            // page, and nothing else.
+            let version = try Int.fetchOne(self, sql: "PRAGMA user_version") ?? 0
+            try execute(sql: "PRAGMA user_version = \(version)")
+            return .commit
+        }
+    }
+
     /// Starts a read transaction now, so that the connection sees the last
     /// committed state until the transaction ends: a deferred transaction
     /// alone starts reading at its first statement.
