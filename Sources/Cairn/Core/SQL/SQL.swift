@@ -31,6 +31,13 @@ public struct SQL: Sendable {
 
         /// A parenthesized list of `?`, one per value.
         case valueList([DatabaseValue])
+
+        /// An expression.
+        case expression(SQLExpression)
+
+        /// SQL that is rendered when the literal is built, with access to
+        /// the database (table names of records, subqueries…).
+        case deferred(@Sendable (SQLGenerationContext) throws -> String)
     }
 
     var elements: [Element]
@@ -53,40 +60,51 @@ public struct SQL: Sendable {
         elements.allSatisfy { element in
             switch element {
             case .sql(let sql, let arguments): return sql.isEmpty && arguments.isEmpty
-            case .valueList: return false
+            case .valueList, .expression, .deferred: return false
             }
         }
     }
 
     /// Returns the SQL text and its arguments.
     ///
-    /// - Parameter db: A connection (later versions need the schema to
-    ///   render some literals).
+    /// ```swift
+    /// let query: SQL = "UPDATE player SET name = \(name) WHERE id = \(id)"
+    /// let (sql, arguments) = try dbQueue.read { db in
+    ///     try query.build(db)
+    /// }
+    /// print(sql)       // prints "UPDATE player SET name = ? WHERE id = ?"
+    /// print(arguments) // prints ["O'Brien", 42]
+    /// ```
+    ///
+    /// - Parameter db: A connection: some literals need the schema.
     /// - Throws: A ``DatabaseError`` when the literal cannot be rendered.
     public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        let context = SQLGenerationContext(db)
+        let sql = try self.sql(context)
+        return (sql, context.arguments)
+    }
+
+    /// Renders the literal in a context that collects its arguments.
+    func sql(_ context: SQLGenerationContext) throws -> String {
         var sql = ""
-        var arguments = StatementArguments()
         for element in elements {
             switch element {
             case let .sql(elementSQL, elementArguments):
                 sql += elementSQL
-                let replaced = arguments.append(contentsOf: elementArguments)
-                if !replaced.isEmpty {
-                    throw db.makeError(
-                        resultCode: .SQLITE_MISUSE,
-                        message: "SQL literal defines the named argument(s) \(replaced.keys.sorted()) more than once",
-                        sql: sql, arguments: nil)
-                }
+                try context.append(arguments: elementArguments)
             case .valueList(let values):
                 if values.isEmpty {
                     sql += "(NULL)"
                 } else {
-                    sql += "(" + repeatElement("?", count: values.count).joined(separator: ",") + ")"
-                    arguments.values.append(contentsOf: values)
+                    sql += "(" + values.map { context.append(argument: $0) }.joined(separator: ",") + ")"
                 }
+            case .expression(let expression):
+                sql += try expression.sql(context)
+            case .deferred(let render):
+                sql += try render(context)
             }
         }
-        return (sql, arguments)
+        return sql
     }
 
     /// Appends another literal.

@@ -1,0 +1,286 @@
+/// An SQL expression: a column, a value, an operation, a function call…
+///
+/// You build expressions from columns, values and operators, and requests
+/// render them as SQL, with values always bound as statement arguments:
+///
+/// ```swift
+/// let condition = Column("score") > 1000 && Column("name") != nil
+/// // "score" > ? AND "name" IS NOT NULL
+/// let players = try Player.filter(condition).fetchAll(db)
+/// ```
+public struct SQLExpression: Sendable {
+    /// The kinds of expressions.
+    indirect enum Impl: Sendable {
+        /// A column, optionally qualified by a table name.
+        case column(String, qualifier: String?)
+        /// The hidden rowid column.
+        case rowID(qualifier: String?)
+        /// A value, rendered as a statement argument (NULL is rendered as
+        /// the NULL keyword).
+        case value(DatabaseValue)
+        /// Raw SQL, with its arguments.
+        case literal(SQL)
+        /// A prefix operator: `NOT x`, `-x`.
+        case unary(String, SQLExpression, needsSpace: Bool)
+        /// An infix operator: `x = y`, `x LIKE y`.
+        case binary(String, SQLExpression, SQLExpression)
+        /// An associative operator applied to several operands: `a AND b AND c`.
+        case associative(AssociativeOperator, [SQLExpression])
+        /// `x IN (a, b, c)`, or `x NOT IN (...)`.
+        case isIn(SQLExpression, [SQLExpression], negated: Bool)
+        /// `x BETWEEN a AND b`, or `x NOT BETWEEN a AND b`.
+        case between(SQLExpression, SQLExpression, SQLExpression, negated: Bool)
+        /// A function call: `f(a, b)`, `COUNT(DISTINCT a)`.
+        case function(String, [SQLExpression], isDistinct: Bool)
+        /// `COUNT(*)`.
+        case countAll
+        /// `x COLLATE name`.
+        case collated(SQLExpression, String)
+        /// `CAST(x AS type)`.
+        case cast(SQLExpression, String)
+        /// A parenthesized expression that is never unwrapped.
+        case parenthesized(SQLExpression)
+    }
+
+    let impl: Impl
+
+    init(impl: Impl) {
+        self.impl = impl
+    }
+
+    // MARK: Factories
+
+    static func column(_ name: String, qualifier: String? = nil) -> SQLExpression {
+        SQLExpression(impl: .column(name, qualifier: qualifier))
+    }
+
+    static func value(_ dbValue: DatabaseValue) -> SQLExpression {
+        SQLExpression(impl: .value(dbValue))
+    }
+
+    static func literal(_ sql: SQL) -> SQLExpression {
+        SQLExpression(impl: .literal(sql))
+    }
+
+    static func function(_ name: String, _ arguments: [SQLExpression], isDistinct: Bool = false) -> SQLExpression {
+        SQLExpression(impl: .function(name, arguments, isDistinct: isDistinct))
+    }
+
+    /// The expression that is true (`1`).
+    static let `true` = SQLExpression.literal(SQL(sql: "1"))
+
+    /// The expression that is false (`0`).
+    static let `false` = SQLExpression.literal(SQL(sql: "0"))
+
+    /// The operators that combine any number of operands.
+    public struct AssociativeOperator: Hashable, Sendable {
+        let sql: String
+
+        /// The value of the operator applied to no operand.
+        let neutralValue: SQLExpression
+
+        init(_ sql: String, neutralValue: SQLExpression) {
+            self.sql = sql
+            self.neutralValue = neutralValue
+        }
+
+        /// `AND`; the conjunction of no operand is true.
+        public static let and = AssociativeOperator("AND", neutralValue: .true)
+
+        /// `OR`; the disjunction of no operand is false.
+        public static let or = AssociativeOperator("OR", neutralValue: .false)
+
+        /// `+`; the sum of no operand is 0.
+        public static let add = AssociativeOperator("+", neutralValue: .literal(SQL(sql: "0")))
+
+        /// `*`; the product of no operand is 1.
+        public static let multiply = AssociativeOperator("*", neutralValue: .literal(SQL(sql: "1")))
+
+        /// `||`; the concatenation of no operand is the empty string.
+        public static let concat = AssociativeOperator("||", neutralValue: .literal(SQL(sql: "''")))
+
+        /// Compares the SQL of operators.
+        public static func == (lhs: AssociativeOperator, rhs: AssociativeOperator) -> Bool {
+            lhs.sql == rhs.sql
+        }
+
+        /// Hashes the SQL of the operator.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(sql)
+        }
+    }
+
+    /// Applies an associative operator, flattening nested applications of
+    /// the same operator: `(a AND b) AND c` is `a AND b AND c`.
+    static func associative(_ op: AssociativeOperator, _ operands: [SQLExpression]) -> SQLExpression {
+        var flattened: [SQLExpression] = []
+        for operand in operands {
+            if case let .associative(innerOp, innerOperands) = operand.impl, innerOp == op {
+                flattened.append(contentsOf: innerOperands)
+            } else {
+                flattened.append(operand)
+            }
+        }
+        switch flattened.count {
+        case 0: return op.neutralValue
+        case 1: return flattened[0]
+        default: return SQLExpression(impl: .associative(op, flattened))
+        }
+    }
+
+    /// The column name, if the expression is a column.
+    var columnName: String? {
+        if case let .column(name, _) = impl { return name }
+        return nil
+    }
+
+    /// Returns the expression with its columns qualified by `qualifier`,
+    /// unless they are qualified already.
+    func qualified(with qualifier: String) -> SQLExpression {
+        switch impl {
+        case let .column(name, nil):
+            return .column(name, qualifier: qualifier)
+        case .rowID(nil):
+            return SQLExpression(impl: .rowID(qualifier: qualifier))
+        case .column, .rowID, .value, .literal, .countAll:
+            return self
+        case let .unary(op, operand, needsSpace):
+            return SQLExpression(impl: .unary(op, operand.qualified(with: qualifier), needsSpace: needsSpace))
+        case let .binary(op, lhs, rhs):
+            return SQLExpression(impl: .binary(op, lhs.qualified(with: qualifier), rhs.qualified(with: qualifier)))
+        case let .associative(op, operands):
+            return SQLExpression(impl: .associative(op, operands.map { $0.qualified(with: qualifier) }))
+        case let .isIn(expression, values, negated):
+            return SQLExpression(impl: .isIn(
+                expression.qualified(with: qualifier), values.map { $0.qualified(with: qualifier) }, negated: negated))
+        case let .between(expression, lower, upper, negated):
+            return SQLExpression(impl: .between(
+                expression.qualified(with: qualifier), lower.qualified(with: qualifier),
+                upper.qualified(with: qualifier), negated: negated))
+        case let .function(name, arguments, isDistinct):
+            return SQLExpression(impl: .function(name, arguments.map { $0.qualified(with: qualifier) }, isDistinct: isDistinct))
+        case let .collated(expression, collation):
+            return SQLExpression(impl: .collated(expression.qualified(with: qualifier), collation))
+        case let .cast(expression, type):
+            return SQLExpression(impl: .cast(expression.qualified(with: qualifier), type))
+        case let .parenthesized(expression):
+            return SQLExpression(impl: .parenthesized(expression.qualified(with: qualifier)))
+        }
+    }
+}
+
+// MARK: - SQL generation
+
+extension SQLExpression {
+    /// The precedence of the expression, following SQLite's operator
+    /// precedence: an operand is parenthesized when its precedence is not
+    /// higher than its operator's.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_expr.html#operators_and_parse_affecting_attributes>
+    var precedence: Int {
+        switch impl {
+        case .column, .rowID, .value, .function, .countAll, .cast, .parenthesized:
+            return 100
+        case .literal:
+            return 0 // unknown: always parenthesized as an operand, unless a single token
+        case let .unary(op, _, _):
+            return op == "NOT" ? 30 : 90
+        case .collated:
+            return 85
+        case let .binary(op, _, _):
+            return SQLExpression.precedence(ofBinaryOperator: op)
+        case let .associative(op, _):
+            return SQLExpression.precedence(ofBinaryOperator: op.sql)
+        case .isIn, .between:
+            return 40
+        }
+    }
+
+    static func precedence(ofBinaryOperator op: String) -> Int {
+        switch op {
+        case "||", "->", "->>": return 80
+        case "*", "/", "%": return 70
+        case "+", "-": return 60
+        case "&", "|", "<<", ">>": return 50
+        case "<", ">", "<=", ">=": return 45
+        case "AND": return 20
+        case "OR": return 10
+        default: return 40 // =, <>, IS, IS NOT, LIKE, GLOB, MATCH, REGEXP
+        }
+    }
+
+    /// Renders the expression, appending its values to the arguments of the
+    /// context.
+    ///
+    /// - Parameter parentPrecedence: The precedence of the operator the
+    ///   expression is an operand of; the expression is parenthesized when
+    ///   its own precedence is not higher.
+    func sql(_ context: SQLGenerationContext, parentPrecedence: Int = -1) throws -> String {
+        let wrapped = precedence <= parentPrecedence
+        func wrap(_ sql: String) -> String { wrapped ? "(\(sql))" : sql }
+        let own = precedence
+
+        switch impl {
+        case let .column(name, qualifier):
+            if let qualifier {
+                return qualifier.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+            }
+            return name.quotedDatabaseIdentifier
+        case let .rowID(qualifier):
+            if let qualifier {
+                return qualifier.quotedDatabaseIdentifier + ".rowid"
+            }
+            return "rowid"
+        case let .value(dbValue):
+            if dbValue.isNull { return "NULL" }
+            return context.append(argument: dbValue)
+        case let .literal(sql):
+            let rendered = try sql.sql(context)
+            // Raw SQL may hold any operation: parenthesize it when it is an
+            // operand, unless it is a single token.
+            if parentPrecedence >= 0 && rendered.contains(where: \.isWhitespace) {
+                return "(\(rendered))"
+            }
+            return rendered
+        case let .unary(op, operand, needsSpace):
+            // `NOT ("a" = ?)` reads better than `NOT "a" = ?`.
+            let operandSQL = try operand.sql(context, parentPrecedence: op == "NOT" ? 99 : own)
+            return wrap(op + (needsSpace ? " " : "") + operandSQL)
+        case let .binary(op, lhs, rhs):
+            return wrap(try lhs.sql(context, parentPrecedence: own)
+                + " \(op) "
+                + (try rhs.sql(context, parentPrecedence: own)))
+        case let .associative(op, operands):
+            return wrap(try operands
+                .map { try $0.sql(context, parentPrecedence: own) }
+                .joined(separator: " \(op.sql) "))
+        case let .isIn(expression, values, negated):
+            if values.isEmpty {
+                // `x IN ()` is not valid SQL: nothing is in an empty set.
+                return negated ? "1" : "0"
+            }
+            return wrap(try expression.sql(context, parentPrecedence: own)
+                + (negated ? " NOT IN (" : " IN (")
+                + (try values.map { try $0.sql(context) }.joined(separator: ", "))
+                + ")")
+        case let .between(expression, lower, upper, negated):
+            return wrap(try expression.sql(context, parentPrecedence: own)
+                + (negated ? " NOT BETWEEN " : " BETWEEN ")
+                + (try lower.sql(context, parentPrecedence: own))
+                + " AND "
+                + (try upper.sql(context, parentPrecedence: own)))
+        case let .function(name, arguments, isDistinct):
+            return name + "(" + (isDistinct ? "DISTINCT " : "")
+                + (try arguments.map { try $0.sql(context) }.joined(separator: ", "))
+                + ")"
+        case .countAll:
+            return "COUNT(*)"
+        case let .collated(expression, collation):
+            return wrap(try expression.sql(context, parentPrecedence: own) + " COLLATE " + collation)
+        case let .cast(expression, type):
+            return "CAST(" + (try expression.sql(context)) + " AS " + type + ")"
+        case let .parenthesized(expression):
+            return "(" + (try expression.sql(context)) + ")"
+        }
+    }
+}
