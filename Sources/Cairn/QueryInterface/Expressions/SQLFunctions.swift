@@ -1,0 +1,151 @@
+// SQL functions and aggregates of the query interface.
+
+/// `ABS(value)`.
+public func abs(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    .function("ABS", [value.sqlExpression])
+}
+
+/// `LENGTH(value)`: the number of characters of a string, or of bytes of
+/// a blob.
+public func length(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    .function("LENGTH", [value.sqlExpression])
+}
+
+/// `AVG(value)`: the average of the non-NULL values of a group.
+public func average(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    .function("AVG", [value.sqlExpression])
+}
+
+/// `COUNT(value)`: the number of non-NULL values of a group.
+///
+/// ```swift
+/// // SELECT COUNT("email") FROM "player"
+/// let request = Player.select(count(Column("email")))
+/// ```
+public func count(_ value: some SQLSelectable) -> SQLExpression {
+    if case .allColumns = value.sqlSelection.impl {
+        return SQLExpression(impl: .countAll)
+    }
+    switch value.sqlSelection.impl {
+    case .expression(let expression), .aliased(let expression, _):
+        return .function("COUNT", [expression])
+    case .literal(let sql):
+        return .function("COUNT", [.literal(sql)])
+    case .allColumns:
+        return SQLExpression(impl: .countAll)
+    }
+}
+
+/// `COUNT(DISTINCT value)`: the number of distinct non-NULL values of a
+/// group.
+public func count(distinct value: some SQLSpecificExpressible) -> SQLExpression {
+    .function("COUNT", [value.sqlExpression], isDistinct: true)
+}
+
+/// `MAX(value)`: the largest value of a group.
+public func max(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    .function("MAX", [value.sqlExpression])
+}
+
+/// `MIN(value)`: the smallest value of a group.
+public func min(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    .function("MIN", [value.sqlExpression])
+}
+
+/// `SUM(value)`: the sum of the non-NULL values of a group, NULL when there
+/// is none.
+public func sum(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    .function("SUM", [value.sqlExpression])
+}
+
+/// `TOTAL(value)`: the sum of the non-NULL values of a group, as a double,
+/// 0.0 when there is none.
+public func total(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    .function("TOTAL", [value.sqlExpression])
+}
+
+/// `COALESCE(a, b, ...)`: the first non-NULL value.
+///
+/// ```swift
+/// coalesce([Column("nickname"), Column("name"), "anonymous"])
+/// ```
+public func coalesce(_ values: some Collection<any SQLExpressible>) -> SQLExpression {
+    .function("COALESCE", values.map(\.sqlExpression))
+}
+
+/// `CAST(value AS type)`.
+///
+/// ```swift
+/// cast(Column("score"), as: .real)   // CAST("score" AS REAL)
+/// ```
+public func cast(_ value: some SQLSpecificExpressible, as type: Database.ColumnType) -> SQLExpression {
+    SQLExpression(impl: .cast(value.sqlExpression, type.rawValue))
+}
+
+extension SQLSpecificExpressible {
+    /// `LOWER(value)`: the value with ASCII letters lowercased.
+    public var lowercased: SQLExpression {
+        .function("LOWER", [sqlExpression])
+    }
+
+    /// `UPPER(value)`: the value with ASCII letters uppercased.
+    public var uppercased: SQLExpression {
+        .function("UPPER", [sqlExpression])
+    }
+
+    /// `IFNULL(value, other)`: the value, or `other` when it is NULL.
+    public func ifNull(_ other: some SQLExpressible) -> SQLExpression {
+        .function("IFNULL", [sqlExpression, other.sqlExpression])
+    }
+}
+
+extension Database {
+    /// A column type, as used in `CREATE TABLE` and `CAST`.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html>
+    public struct ColumnType: RawRepresentable, Hashable, Sendable {
+        /// The SQL of the type.
+        public let rawValue: String
+
+        /// Creates a column type.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// `TEXT`.
+        public static let text = ColumnType(rawValue: "TEXT")
+        /// `INTEGER`.
+        public static let integer = ColumnType(rawValue: "INTEGER")
+        /// `DOUBLE`.
+        public static let double = ColumnType(rawValue: "DOUBLE")
+        /// `REAL`.
+        public static let real = ColumnType(rawValue: "REAL")
+        /// `NUMERIC`.
+        public static let numeric = ColumnType(rawValue: "NUMERIC")
+        /// `BOOLEAN`.
+        public static let boolean = ColumnType(rawValue: "BOOLEAN")
+        /// `BLOB`.
+        public static let blob = ColumnType(rawValue: "BLOB")
+        /// `DATE`.
+        public static let date = ColumnType(rawValue: "DATE")
+        /// `DATETIME`.
+        public static let datetime = ColumnType(rawValue: "DATETIME")
+        /// `ANY` (STRICT tables).
+        public static let any = ColumnType(rawValue: "ANY")
+        /// `JSON` (stored as text).
+        public static let json = ColumnType(rawValue: "JSON")
+    }
+}
+
+extension DatabaseFunction {
+    /// A call of the function, as an SQL expression.
+    ///
+    /// ```swift
+    /// let reverse = DatabaseFunction("reverse", argumentCount: 1, pure: true) { ... }
+    /// // SELECT reverse("name") FROM "player"
+    /// let request = Player.select(reverse(Column("name")))
+    /// ```
+    public func callAsFunction(_ arguments: any SQLExpressible...) -> SQLExpression {
+        .function(name, arguments.map(\.sqlExpression))
+    }
+}

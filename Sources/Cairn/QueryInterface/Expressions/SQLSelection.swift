@@ -1,0 +1,83 @@
+/// A type that can be selected: expressions, columns, ``AllColumns``.
+public protocol SQLSelectable {
+    /// The selection.
+    var sqlSelection: SQLSelection { get }
+}
+
+/// An element of the selection of a request: `*`, an expression, an
+/// expression with an alias, or raw SQL.
+public struct SQLSelection: SQLSelectable, Sendable {
+    enum Impl: Sendable {
+        /// `*`, or `"table".*`.
+        case allColumns(qualifier: String?)
+        /// An expression.
+        case expression(SQLExpression)
+        /// An expression with an alias: `expr AS "alias"`.
+        case aliased(SQLExpression, String)
+        /// Raw SQL.
+        case literal(SQL)
+    }
+
+    let impl: Impl
+
+    /// The selection itself.
+    public var sqlSelection: SQLSelection { self }
+
+    /// Returns the selection with its columns qualified.
+    func qualified(with qualifier: String) -> SQLSelection {
+        switch impl {
+        case .allColumns(nil): return SQLSelection(impl: .allColumns(qualifier: qualifier))
+        case .allColumns: return self
+        case .expression(let expression): return SQLSelection(impl: .expression(expression.qualified(with: qualifier)))
+        case let .aliased(expression, alias): return SQLSelection(impl: .aliased(expression.qualified(with: qualifier), alias))
+        case .literal: return self
+        }
+    }
+
+    /// Renders the selection.
+    func sql(_ context: SQLGenerationContext) throws -> String {
+        switch impl {
+        case .allColumns(let qualifier):
+            return qualifier.map { $0.quotedDatabaseIdentifier + ".*" } ?? "*"
+        case .expression(let expression):
+            return try expression.sql(context)
+        case let .aliased(expression, alias):
+            return try expression.sql(context) + " AS " + alias.quotedDatabaseIdentifier
+        case .literal(let sql):
+            return try sql.sql(context)
+        }
+    }
+}
+
+/// All columns of a table: `*`.
+///
+/// ```swift
+/// // SELECT *, ("score" + "bonus") AS "total" FROM "player"
+/// let request = Player.select(AllColumns(), (Column("score") + Column("bonus")).forKey("total"))
+/// ```
+public struct AllColumns: SQLSelectable, Sendable {
+    /// Creates the selection of all columns.
+    public init() { }
+
+    /// `*`.
+    public var sqlSelection: SQLSelection {
+        SQLSelection(impl: .allColumns(qualifier: nil))
+    }
+}
+
+extension SQLSpecificExpressible {
+    /// The expression, selected under a name: `expression AS "name"`.
+    ///
+    /// ```swift
+    /// // SELECT MAX("score") AS "maxScore" FROM "player"
+    /// let request = Player.select(max(Column("score")).forKey("maxScore"))
+    /// ```
+    public func forKey(_ key: String) -> SQLSelection {
+        SQLSelection(impl: .aliased(sqlExpression, key))
+    }
+
+    /// The expression, selected under the name of a coding key.
+    public func forKey(_ key: some CodingKey) -> SQLSelection {
+        forKey(key.stringValue)
+    }
+}

@@ -1,0 +1,79 @@
+/// An assignment of a column in a batch update: see
+/// ``QueryInterfaceRequest/updateAll(_:onConflict:_:)-(Database,Database.ConflictResolution?,ColumnAssignment...)``.
+///
+/// ```swift
+/// Column("score").set(to: 0)      // "score" = ?
+/// Column("score") += 10           // "score" = "score" + ?
+/// Column("name").set(to: nil)     // "name" = NULL
+/// ```
+public struct ColumnAssignment: Sendable {
+    let columnName: String
+    let value: SQLExpression
+
+    /// Renders `"column" = value`.
+    func sql(_ context: SQLGenerationContext) throws -> String {
+        columnName.quotedDatabaseIdentifier + " = " + (try value.sql(context))
+    }
+}
+
+extension ColumnExpression {
+    /// Sets the column to a value.
+    public func set(to value: (any SQLExpressible)?) -> ColumnAssignment {
+        ColumnAssignment(columnName: name, value: value.sqlExpressionOrNull)
+    }
+}
+
+/// Adds to a column: `"column" = "column" + value`.
+public func += (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
+    column.set(to: column + value)
+}
+
+/// Subtracts from a column: `"column" = "column" - value`.
+public func -= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
+    column.set(to: column - value)
+}
+
+/// Multiplies a column: `"column" = "column" * value`.
+public func *= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
+    column.set(to: column * value)
+}
+
+/// Divides a column: `"column" = "column" / value`.
+public func /= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
+    column.set(to: column / value)
+}
+
+extension SQLRelation {
+    /// The WHERE clause of a batch update or delete. A relation with an
+    /// ordering or a limit selects its rows with a rowid subquery.
+    private func batchWhereSQL(_ context: SQLGenerationContext, operation: String) throws -> String {
+        guard !isDistinct, groupExpressions.isEmpty, havingExpressions.isEmpty else {
+            throw context.db.makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "cannot \(operation) the rows of a request with DISTINCT, GROUP BY or HAVING",
+                sql: nil, arguments: nil)
+        }
+        if limit != nil {
+            let subquery = try selectSQL(context, selection: [SQLSelection(impl: .expression(SQLExpression(impl: .rowID(qualifier: nil))))])
+            return " WHERE rowid IN (" + subquery + ")"
+        }
+        return try whereSQL(context).map { " WHERE " + $0 } ?? ""
+    }
+
+    /// Renders the DELETE statement of the relation.
+    func deleteSQL(_ context: SQLGenerationContext) throws -> String {
+        "DELETE FROM " + tableName.quotedDatabaseIdentifier + (try batchWhereSQL(context, operation: "delete"))
+    }
+
+    /// Renders the UPDATE statement of the relation.
+    func updateSQL(
+        _ context: SQLGenerationContext,
+        conflictResolution: Database.ConflictResolution?,
+        assignments: [ColumnAssignment]) throws -> String
+    {
+        var sql = "UPDATE" + (conflictResolution?.orClause ?? "") + " " + tableName.quotedDatabaseIdentifier
+        sql += " SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
+        sql += try batchWhereSQL(context, operation: "update")
+        return sql
+    }
+}

@@ -1,0 +1,149 @@
+/// A request that fetches values of type `RowDecoder`: rows, values or
+/// records.
+///
+/// ``QueryInterfaceRequest`` and ``SQLRequest`` adopt it.
+///
+/// ```swift
+/// let request = Player.filter(Column("score") > 1000)  // QueryInterfaceRequest<Player>
+/// let players = try request.fetchAll(db)               // [Player]
+/// let count = try request.fetchCount(db)               // Int
+/// ```
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable, Sendable {
+    /// The type that decodes the fetched rows.
+    associatedtype RowDecoder
+
+    /// Returns the prepared statement of the request, with its arguments.
+    ///
+    /// ```swift
+    /// let request = Player.filter(Column("name") == "O'Brien")
+    /// let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
+    /// print(statement.sql)        // SELECT * FROM "player" WHERE "name" = ?
+    /// print(statement.arguments)  // ["O'Brien"]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - db: A connection.
+    ///   - singleResult: A hint that only one row is needed: query interface
+    ///     requests then add `LIMIT 1`.
+    /// - Throws: A ``DatabaseError`` when the request cannot be prepared.
+    func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest
+
+    /// Returns the number of rows the request would fetch.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    func fetchCount(_ db: Database) throws -> Int
+}
+
+extension FetchRequest {
+    /// Counts the rows of the request with `SELECT COUNT(*) FROM (request)`.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public func fetchCount(_ db: Database) throws -> Int {
+        let literal = SQL(elements: [
+            .sql("SELECT COUNT(*) FROM (", StatementArguments()),
+            .deferred { context in try self.sqlSubquery.sql(context) },
+            .sql(")", StatementArguments()),
+        ])
+        return try Int.fetchOne(db.cachedStatement(literal: literal)) ?? 0
+    }
+
+    /// Whether the request fetches no row.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public func isEmpty(_ db: Database) throws -> Bool {
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try Row.fetchOne(prepared.statement) == nil
+    }
+}
+
+/// The prepared statement of a request.
+public struct PreparedRequest {
+    /// The statement, with its arguments set.
+    public var statement: Statement
+
+    /// Creates a prepared request.
+    public init(statement: Statement) {
+        self.statement = statement
+    }
+}
+
+// MARK: - Subqueries
+
+/// A type that can be embedded in SQL as a subquery: requests.
+///
+/// A subquery is also an expression, the value of its first row and
+/// column: `Column("score") == maximumScoreRequest`.
+public protocol SQLSubqueryable: SQLSpecificExpressible {
+    /// The subquery.
+    var sqlSubquery: SQLSubquery { get }
+}
+
+/// A subquery: the SQL of a request, rendered inside another request or
+/// SQL literal.
+///
+/// ```swift
+/// let maximumScore = Player.select(max(Column("score")))
+/// // SELECT * FROM "player" WHERE "score" = (SELECT MAX("score") FROM "player")
+/// let bestPlayers = Player.filter(Column("score") == maximumScore)
+/// ```
+public struct SQLSubquery: SQLSubqueryable, SQLSpecificExpressible, Sendable {
+    let render: @Sendable (SQLGenerationContext) throws -> String
+
+    init(render: @escaping @Sendable (SQLGenerationContext) throws -> String) {
+        self.render = render
+    }
+
+    /// The subquery itself.
+    public var sqlSubquery: SQLSubquery { self }
+
+    /// The subquery as a scalar expression: `(SELECT ...)`.
+    public var sqlExpression: SQLExpression {
+        SQLExpression(impl: .parenthesized(.literal(SQL(elements: [.deferred(render)]))))
+    }
+
+    /// Renders the SQL of the subquery.
+    func sql(_ context: SQLGenerationContext) throws -> String {
+        try render(context)
+    }
+
+    /// Whether the expression is one of the values of the subquery:
+    /// `expression IN (SELECT ...)`.
+    public func contains(_ element: some SQLExpressible) -> SQLExpression {
+        let render = self.render
+        let element = element.sqlExpression
+        return .literal(SQL(elements: [.deferred { context in
+            (try element.sql(context, parentPrecedence: 40)) + " IN (" + (try render(context)) + ")"
+        }]))
+    }
+
+    /// `EXISTS (SELECT ...)`.
+    public func exists() -> SQLExpression {
+        let render = self.render
+        return .literal(SQL(elements: [.deferred { context in
+            "EXISTS (" + (try render(context)) + ")"
+        }]))
+    }
+}
+
+extension SQLSubqueryable {
+    /// The subquery, as a scalar expression: `(SELECT ...)`.
+    public var sqlExpression: SQLExpression {
+        sqlSubquery.sqlExpression
+    }
+
+    /// Whether the expression is one of the values of the subquery:
+    /// `expression IN (SELECT ...)`.
+    ///
+    /// ```swift
+    /// // "id" IN (SELECT "playerId" FROM "award")
+    /// let awarded = Table("award").select(Column("playerId")).contains(Column("id"))
+    /// ```
+    public func contains(_ element: some SQLExpressible) -> SQLExpression {
+        sqlSubquery.contains(element)
+    }
+
+    /// `EXISTS (SELECT ...)`.
+    public func exists() -> SQLExpression {
+        sqlSubquery.exists()
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import Cairn
+
+/// The SQL that requests generate, and what they fetch.
+@Suite struct QueryInterfaceRequestTests {
+    let dbQueue: DatabaseQueue
+    let player = Table("player")
+
+    init() throws {
+        dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT, teamId INT, isActive BOOLEAN);
+                INSERT INTO player VALUES (1, 'Arthur', 1000, 1, 1), (2, 'Barbara', 750, 1, 0), (3, 'Craig', NULL, 2, 1);
+                CREATE TABLE t (id INTEGER PRIMARY KEY, a, b, c, name, score, teamId, isActive);
+                """)
+        }
+    }
+
+    /// The SQL and arguments of a request.
+    func sql(_ request: some FetchRequest, singleResult: Bool = false) throws -> String {
+        try dbQueue.read { db throws in
+            let statement = try request.makePreparedRequest(db, forSingleResult: singleResult).statement
+            return statement.sql
+        }
+    }
+
+    func arguments(_ request: some FetchRequest) throws -> StatementArguments {
+        try dbQueue.read { db in try request.makePreparedRequest(db, forSingleResult: false).statement.arguments }
+    }
+
+    @Test func basicSQL() throws {
+        #expect(try sql(player.all()) == #"SELECT * FROM "player""#)
+        #expect(try sql(player.filter(Column("name") == "Arthur")) == #"SELECT * FROM "player" WHERE "name" = ?"#)
+        #expect(try arguments(player.filter(Column("name") == "Arthur")) == ["Arthur"])
+        #expect(try sql(player.all(), singleResult: true) == #"SELECT * FROM "player" LIMIT 1"#)
+        #expect(try sql(player.select(Column("id"), Column("name"))) == #"SELECT "id", "name" FROM "player""#)
+        #expect(try sql(player.order(Column("score").desc, Column("name"))) == #"SELECT * FROM "player" ORDER BY "score" DESC, "name""#)
+        #expect(try sql(player.limit(10, offset: 20)) == #"SELECT * FROM "player" LIMIT 10 OFFSET 20"#)
+        #expect(try sql(player.select(Column("teamId"), max(Column("score"))).group(Column("teamId")).having(count(Column("id")) > 1))
+            == #"SELECT "teamId", MAX("score") FROM "player" GROUP BY "teamId" HAVING COUNT("id") > ?"#)
+        #expect(try sql(player.select(Column("teamId")).distinct()) == #"SELECT DISTINCT "teamId" FROM "player""#)
+        #expect(try sql(player.all().reversed()) == #"SELECT * FROM "player" ORDER BY "id" DESC"#)
+        #expect(try sql(player.order(Column("name")).reversed()) == #"SELECT * FROM "player" ORDER BY "name" DESC"#)
+        #expect(try sql(player.order(Column("name").ascNullsLast).reversed()) == #"SELECT * FROM "player" ORDER BY "name" DESC NULLS FIRST"#)
+        #expect(try sql(player.annotated(with: (Column("score") * 2).forKey("double"))) == #"SELECT *, "score" * ? AS "double" FROM "player""#)
+    }
+
+    @Test func expressionSQL() throws {
+        func where_(_ expression: SQLExpression) throws -> String {
+            let full = try sql(Table("t").filter(expression))
+            return String(full.dropFirst(#"SELECT * FROM "t" WHERE "#.count))
+        }
+        #expect(try where_(Column("name") == nil) == #""name" IS NULL"#)
+        #expect(try where_(Column("name") != nil) == #""name" IS NOT NULL"#)
+        #expect(try where_(nil == Column("name")) == #""name" IS NULL"#)
+        #expect(try where_(Column("isActive") == true) == #""isActive" = ?"#)
+        #expect(try where_(Column("a") == Column("b")) == #""a" = "b""#)
+        #expect(try where_(Column("score") > 1 && Column("score") < 10 || Column("name") == "x")
+            == #""score" > ? AND "score" < ? OR "name" = ?"#)
+        #expect(try where_((Column("a") == 1 || Column("b") == 2) && Column("c") == 3)
+            == #"("a" = ? OR "b" = ?) AND "c" = ?"#)
+        #expect(try where_(!(Column("a") == 1)) == #"NOT ("a" = ?)"#)
+        #expect(try where_(!Column("isActive")) == #"NOT "isActive""#)
+        #expect(try where_((Column("a") + 1) * 2 > Column("b") - Column("c") / 3) == #"("a" + ?) * ? > "b" - "c" / ?"#)
+        #expect(try where_([1, 2, 3].contains(Column("id"))) == #""id" IN (?, ?, ?)"#)
+        #expect(try where_(![1, 2].contains(Column("id"))) == #""id" NOT IN (?, ?)"#)
+        #expect(try where_([Int]().contains(Column("id"))) == "0")
+        #expect(try where_((1...3).contains(Column("id"))) == #""id" BETWEEN ? AND ?"#)
+        #expect(try where_((1..<3).contains(Column("id"))) == #""id" >= ? AND "id" < ?"#)
+        #expect(try where_(Column("name").like("A%")) == #""name" LIKE ?"#)
+        #expect(try where_(Column("name").collating(.nocase) == "arthur") == #""name" COLLATE NOCASE = ?"#)
+        #expect(try where_(length(Column("name")) > 5) == #"LENGTH("name") > ?"#)
+        #expect(try where_(Column("name").lowercased == "arthur") == #"LOWER("name") = ?"#)
+        #expect(try where_((Column("score") ?? 0) > 10) == #"IFNULL("score", ?) > ?"#)
+        #expect(try where_([Column("a") == 1, Column("b") == 2].joined(operator: .and)) == #""a" = ? AND "b" = ?"#)
+        #expect(try where_([SQLExpression]().joined(operator: .and)) == "1")
+        #expect(try where_([SQLExpression]().joined(operator: .or)) == "0")
+        #expect(try where_(cast(Column("score"), as: .real) > 1) == #"CAST("score" AS REAL) > ?"#)
+        #expect(try where_(Column("score") === Column("teamId")) == #""score" IS "teamId""#)
+    }
+
+    @Test func fetching() throws {
+        try dbQueue.read { db throws in
+            #expect(try player.fetchCount(db) == 3)
+            #expect(try player.filter(Column("score") > 800).fetchCount(db) == 1)
+            #expect(try player.select(Column("teamId")).distinct().fetchCount(db) == 2)
+            #expect(try player.limit(2).fetchCount(db) == 2)
+            let names = try player.select(Column("name"), as: String.self).order(Column("name")).fetchAll(db)
+            #expect(names == ["Arthur", "Barbara", "Craig"])
+            let maxScore = try player.select(max(Column("score")), as: Int.self).fetchOne(db)
+            #expect(maxScore == 1000)
+            #expect(try player.order(Column("id")).fetchOne(db)?["name"] == "Arthur")
+            #expect(try player.order(Column("id")).reversed().fetchOne(db)?["name"] == "Craig")
+            #expect(try player.filter(Column("score") == nil).fetchAll(db).count == 1)
+            #expect(try player.none().fetchAll(db).isEmpty)
+            #expect(try player.filter(sql: "score > ?", arguments: [800]).fetchCount(db) == 1)
+            #expect(try player.filter(literal: "score > \(800)").fetchCount(db) == 1)
+            #expect(try player.all().isEmpty(db) == false)
+            #expect(try Row.fetchAll(db, player.order(Column("id"))).count == 3)
+            #expect(try Int.fetchAll(db, player.select(Column("id")).order(Column("id"))) == [1, 2, 3])
+        }
+    }
+
+    @Test func subqueries() throws {
+        let maximumScore = player.select(max(Column("score")))
+        let best = player.filter(Column("score") == maximumScore)
+        #expect(try sql(best) == #"SELECT * FROM "player" WHERE "score" = (SELECT MAX("score") FROM "player")"#)
+        try dbQueue.read { db throws in
+            #expect(try best.fetchOne(db)?["name"] == "Arthur")
+            let team1 = Table("player").filter(Column("teamId") == 1).select(Column("id"))
+            #expect(try player.filter(team1.contains(Column("id"))).fetchCount(db) == 2)
+        }
+    }
+
+    @Test func batchUpdatesAndDeletes() throws {
+        try dbQueue.write { db throws in
+            #expect(try player.filter(Column("teamId") == 1).updateAll(db, Column("score") += 10) == 2)
+            #expect(try Int.fetchOne(db, sql: "SELECT score FROM player WHERE id = 1") == 1010)
+            try player.updateAll(db, Column("isActive").set(to: false), Column("name").set(to: nil))
+            #expect(try player.filter(Column("name") != nil).fetchCount(db) == 0)
+            #expect(try player.order(Column("id")).limit(1).deleteAll(db) == 1)
+            #expect(try player.fetchCount(db) == 2)
+            #expect(try player.deleteAll(db) == 2)
+            #expect(throws: DatabaseError.self) { try player.select(Column("teamId")).distinct().deleteAll(db) }
+        }
+    }
+
+    @Test func aliases() throws {
+        let alias = TableAlias(name: "p")
+        let request = player.aliased(alias).filter(alias[Column("score")] > 800)
+        #expect(try sql(request) == #"SELECT "p".* FROM "player" "p" WHERE "p"."score" > ?"#)
+        let count = try dbQueue.read { db in try request.fetchCount(db) }
+        #expect(count == 1)
+    }
+
+    @Test func unknownColumnThrows() throws {
+        _ = try dbQueue.read { db throws in
+            #expect {
+                try player.filter(Column("missing") == 1).fetchAll(db)
+            } throws: { error in
+                (error as? DatabaseError)?.message?.hasPrefix(#"no such column: "missing""#) == true
+            }
+        }
+    }
+}
