@@ -199,7 +199,10 @@ public final class DatabasePool: DatabaseWriter {
         let (reader, release) = try readerPool.get()
         defer { release() }
         return try reader.sync { db in
-            try db.isolated { try value(db) }
+            try db.isolated {
+                try db.clearSchemaCacheIfNeeded()
+                return try value(db)
+            }
         }
     }
 
@@ -209,7 +212,10 @@ public final class DatabasePool: DatabaseWriter {
         let (reader, release) = try await readerPool.get()
         defer { release() }
         return try await reader.execute { db in
-            try db.isolated { try value(db) }
+            try db.isolated {
+                try db.clearSchemaCacheIfNeeded()
+                return try value(db)
+            }
         }
     }
 
@@ -222,7 +228,10 @@ public final class DatabasePool: DatabaseWriter {
                 reader.async { db in
                     defer { release() }
                     do {
-                        try db.isolated { value(.success(db)) }
+                        try db.isolated {
+                            try db.clearSchemaCacheIfNeeded()
+                            value(.success(db))
+                        }
                     } catch {
                         value(.failure(error))
                     }

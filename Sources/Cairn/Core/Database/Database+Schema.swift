@@ -136,6 +136,16 @@ extension Database {
     /// - Throws: A ``DatabaseError`` when the table does not exist, or is a
     ///   view.
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        let cacheKey = (schemaName?.lowercased() ?? "") + "." + tableName.lowercased()
+        if let primaryKey = schemaCache.primaryKeys[cacheKey] {
+            return primaryKey
+        }
+        let primaryKey = try uncachedPrimaryKey(tableName, in: schemaName)
+        schemaCache.primaryKeys[cacheKey] = primaryKey
+        return primaryKey
+    }
+
+    private func uncachedPrimaryKey(_ tableName: String, in schemaName: String?) throws -> PrimaryKeyInfo {
         let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
         let columns = try self.columns(in: tableName, in: schema)
         let pkColumns = columns

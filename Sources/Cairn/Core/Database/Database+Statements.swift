@@ -147,6 +147,7 @@ extension Database {
             while current < end {
                 var sqliteStatement: SQLiteStatement?
                 var tail: UnsafePointer<CChar>?
+                authorizerBox.reset()
                 let code = sqlite3_prepare_v3(
                     sqliteConnection, current, CInt(end - current), prepareFlags, &sqliteStatement, &tail)
                 guard code == SQLITE_OK else {
@@ -160,7 +161,9 @@ extension Database {
                 current = tail
                 // Whitespace and comments prepare to no statement.
                 guard let sqliteStatement else { continue }
-                let statement = Statement(database: self, sqliteStatement: sqliteStatement, sql: statementSQL)
+                let statement = Statement(
+                    database: self, sqliteStatement: sqliteStatement, sql: statementSQL,
+                    invalidatesSchemaCache: authorizerBox.changesSchema || authorizerBox.isRollback)
                 index += 1
                 guard try body(statement) else { break }
             }

@@ -152,5 +152,6 @@ extension Database {
         if isInsideTransaction {
             try? rollback()
         }
+        schemaCache.clear()
     }
 }

@@ -68,6 +68,12 @@ public final class Database {
     /// The depth of nested savepoints.
     var savepointDepth = 0
 
+    /// Primary keys and other schema information, until the schema changes.
+    let schemaCache = SchemaCache()
+
+    /// Notes which statements change the schema, while they are prepared.
+    let authorizerBox = AuthorizerBox()
+
     /// Changes at the beginning and at the end of each access, so that a
     /// cursor can tell it is used outside the access that created it.
     @usableFromInline
@@ -142,6 +148,7 @@ public final class Database {
         try check(dbConfig: SQLITE_DBCONFIG_ENABLE_FKEY, configuration.foreignKeysEnabled ? 1 : 0)
 
         setUpBusyMode()
+        setUpAuthorizer()
 
         for collation in DatabaseCollation.builtIn {
             add(collation: collation)
@@ -361,6 +368,9 @@ public final class Database {
     /// Called after a statement completed.
     @usableFromInline
     func statementDidExecute(_ statement: Statement) throws {
+        if statement.invalidatesSchemaCache {
+            schemaCache.clear()
+        }
     }
 
     /// Called after a statement failed: resets it, and throws the error of
@@ -369,6 +379,9 @@ public final class Database {
     func statementDidFail(_ statement: Statement, withResultCode code: CInt) throws -> Never {
         let error = lastError(code: code, sql: statement.sql, arguments: statement.arguments)
         sqlite3_reset(statement.sqliteStatement)
+        // The failure may have rolled back a transaction that changed the
+        // schema.
+        schemaCache.clear()
         if let callbackError = callbackErrors.error {
             callbackErrors.error = nil
             throw callbackError

@@ -34,6 +34,10 @@ public final class Statement {
     /// Whether a parameter is named.
     private let hasNamedParameters: Bool
 
+    /// Whether executing the statement changes the schema, or rolls back a
+    /// transaction: the schema cache is then cleared.
+    let invalidatesSchemaCache: Bool
+
     /// The current arguments, validated.
     private var _arguments = StatementArguments()
 
@@ -58,8 +62,9 @@ public final class Statement {
     @exclusivity(unchecked)
     private var nextCachePosition = 0
 
-    init(database: Database, sqliteStatement: SQLiteStatement, sql: String) {
+    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool) {
         self.database = database
+        self.invalidatesSchemaCache = invalidatesSchemaCache
         self.sqliteStatement = sqliteStatement
         self.sql = sql
         let count = sqlite3_bind_parameter_count(sqliteStatement)

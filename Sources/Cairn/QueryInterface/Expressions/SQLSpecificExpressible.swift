@@ -20,6 +20,23 @@ extension SQLSpecificExpressible {
 
 extension SQLExpression: SQLSpecificExpressible { }
 
+extension SQLSpecificExpressible {
+    /// The expression, selected under a name: `expression AS "name"`.
+    ///
+    /// ```swift
+    /// // SELECT MAX("score") AS "maxScore" FROM "player"
+    /// let request = Player.select(max(Column("score")).forKey("maxScore"))
+    /// ```
+    public func forKey(_ key: String) -> SQLSelection {
+        SQLSelection(impl: .aliased(sqlExpression, key))
+    }
+
+    /// The expression, selected under the name of a coding key.
+    public func forKey(_ key: some CodingKey) -> SQLSelection {
+        forKey(key.stringValue)
+    }
+}
+
 extension SQL: SQLSpecificExpressible {
     /// The literal, selected as is.
     public var sqlSelection: SQLSelection {

@@ -64,20 +64,3 @@ public struct AllColumns: SQLSelectable, Sendable {
         SQLSelection(impl: .allColumns(qualifier: nil))
     }
 }
-
-extension SQLSpecificExpressible {
-    /// The expression, selected under a name: `expression AS "name"`.
-    ///
-    /// ```swift
-    /// // SELECT MAX("score") AS "maxScore" FROM "player"
-    /// let request = Player.select(max(Column("score")).forKey("maxScore"))
-    /// ```
-    public func forKey(_ key: String) -> SQLSelection {
-        SQLSelection(impl: .aliased(sqlExpression, key))
-    }
-
-    /// The expression, selected under the name of a coding key.
-    public func forKey(_ key: some CodingKey) -> SQLSelection {
-        forKey(key.stringValue)
-    }
-}
