@@ -1,0 +1,332 @@
+// Finding records by primary key or unique key.
+
+/// Builds the conditions of key lookups.
+enum KeyCondition {
+    /// The condition that selects the rows with the given primary keys.
+    ///
+    /// - Throws: ``RecordError/invalidKey(databaseTableName:message:)`` when
+    ///   the primary key of the table has several columns.
+    static func primaryKey(_ db: Database, table databaseTableName: String, keys: [DatabaseValue]) throws -> SQLExpression {
+        let primaryKey = try db.primaryKey(databaseTableName)
+        guard primaryKey.columns.count == 1, let column = primaryKey.columns.first else {
+            throw RecordError.invalidKey(
+                databaseTableName: databaseTableName,
+                message: "the primary key has several columns (\(primaryKey.columns.joined(separator: ", "))): "
+                    + "use a dictionary key, such as [\"\(primaryKey.columns[0])\": ...]")
+        }
+        let expression: SQLExpression = primaryKey.isRowID
+            ? SQLExpression(impl: .rowID(qualifier: nil))
+            : .column(column)
+        let values = keys.filter { !$0.isNull }
+        switch values.count {
+        case 0: return .false
+        case 1: return SQLExpression(impl: .binary("=", expression, .value(values[0])))
+        default: return SQLExpression(impl: .isIn(expression, values.map { .value($0) }, negated: false))
+        }
+    }
+
+    /// The condition that selects the rows with the given unique keys.
+    ///
+    /// - Throws: ``RecordError/invalidKey(databaseTableName:message:)`` when
+    ///   the columns of a key are not a unique key of the table.
+    static func uniqueKey(_ db: Database, table databaseTableName: String, keys: [[String: DatabaseValue]]) throws -> SQLExpression {
+        var conditions: [SQLExpression] = []
+        for key in keys {
+            guard !key.isEmpty else {
+                throw RecordError.invalidKey(databaseTableName: databaseTableName, message: "empty key")
+            }
+            guard try db.table(databaseTableName, hasUniqueKey: key.keys) else {
+                throw RecordError.invalidKey(
+                    databaseTableName: databaseTableName,
+                    message: "the columns \(key.keys.sorted()) are not a primary key or unique key of the table")
+            }
+            // A key with a NULL value matches nothing.
+            if key.values.contains(where: \.isNull) { continue }
+            conditions.append(.associative(.and, key.sorted { $0.key < $1.key }.map { column, value in
+                SQLExpression(impl: .binary("=", .column(column), .value(value)))
+            }))
+        }
+        return .associative(.or, conditions)
+    }
+}
+
+extension TableRecord {
+    // MARK: Primary keys
+
+    /// A request for the record with the given primary key.
+    ///
+    /// ```swift
+    /// // SELECT * FROM "player" WHERE "id" = ?
+    /// let request = Player.filter(key: 1)
+    /// ```
+    public static func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<Self> {
+        all().filter(key: key)
+    }
+
+    /// A request for the records with the given primary keys.
+    ///
+    /// ```swift
+    /// // SELECT * FROM "player" WHERE "id" IN (?, ?, ?)
+    /// let request = Player.filter(keys: [1, 2, 3])
+    /// ```
+    public static func filter<Keys: Sequence>(keys: Keys) -> QueryInterfaceRequest<Self>
+    where Keys.Element: DatabaseValueConvertible
+    {
+        all().filter(keys: keys)
+    }
+
+    /// A request for the record with the given unique key, such as a
+    /// composite primary key, or the columns of a unique index.
+    ///
+    /// ```swift
+    /// let request = Citizenship.filter(key: ["citizenId": 1, "countryCode": "FR"])
+    /// ```
+    public static func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<Self> {
+        all().filter(key: key)
+    }
+
+    /// A request for the records with the given unique keys.
+    public static func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> QueryInterfaceRequest<Self> {
+        all().filter(keys: keys)
+    }
+
+    /// Whether a row has the given primary key.
+    ///
+    /// - Throws: A ``DatabaseError``, or a ``RecordError`` for a composite
+    ///   primary key.
+    public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        try !filter(key: key).isEmpty(db)
+    }
+
+    /// Whether a row has the given unique key.
+    ///
+    /// - Throws: A ``DatabaseError``, or a ``RecordError`` when the columns
+    ///   are not a unique key.
+    public static func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+        try !filter(key: key).isEmpty(db)
+    }
+
+    /// Deletes the row with the given primary key.
+    ///
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: A ``DatabaseError``, or a ``RecordError`` for a composite
+    ///   primary key.
+    @discardableResult
+    public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        try filter(key: key).deleteAll(db) > 0
+    }
+
+    /// Deletes the row with the given unique key.
+    ///
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: A ``DatabaseError``, or a ``RecordError`` when the columns
+    ///   are not a unique key.
+    @discardableResult
+    public static func deleteOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+        try filter(key: key).deleteAll(db) > 0
+    }
+
+    /// Deletes the rows with the given primary keys.
+    ///
+    /// - Returns: The number of deleted rows.
+    /// - Throws: A ``DatabaseError``, or a ``RecordError`` for a composite
+    ///   primary key.
+    @discardableResult
+    public static func deleteAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Int
+    where Keys.Element: DatabaseValueConvertible
+    {
+        try filter(keys: keys).deleteAll(db)
+    }
+
+    /// Deletes the rows with the given unique keys.
+    ///
+    /// - Returns: The number of deleted rows.
+    /// - Throws: A ``DatabaseError``, or a ``RecordError``.
+    @discardableResult
+    public static func deleteAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Int {
+        try filter(keys: keys).deleteAll(db)
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// Filters the request by primary key.
+    public func filter(key: some DatabaseValueConvertible) -> Self {
+        filter(keys: [key])
+    }
+
+    /// Filters the request by primary keys.
+    public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
+        let values = keys.map(\.databaseValue)
+        let tableName = RowDecoder.databaseTableName
+        return filter { db in try KeyCondition.primaryKey(db, table: tableName, keys: values) }
+    }
+
+    /// Filters the request by unique key.
+    public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
+        filter(keys: [key])
+    }
+
+    /// Filters the request by unique keys.
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        let keys = keys.map { $0.mapValues { $0?.databaseValue ?? .null } }
+        let tableName = RowDecoder.databaseTableName
+        return filter { db in try KeyCondition.uniqueKey(db, table: tableName, keys: keys) }
+    }
+}
+
+extension FetchableRecord where Self: TableRecord {
+    /// Returns the record with the given primary key, or nil.
+    ///
+    /// ```swift
+    /// let player = try Player.fetchOne(db, key: 1)
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, a ``RecordError`` for a composite
+    ///   primary key, and the errors of decoding.
+    public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
+        try filter(key: key).fetchOne(db)
+    }
+
+    /// Returns the record with the given unique key, or nil.
+    ///
+    /// ```swift
+    /// let player = try Player.fetchOne(db, key: ["email": "arthur@example.com"])
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, a ``RecordError`` when the columns are
+    ///   not a unique key, and the errors of decoding.
+    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
+        try filter(key: key).fetchOne(db)
+    }
+
+    /// Returns the records with the given primary keys.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [Self]
+    where Keys.Element: DatabaseValueConvertible
+    {
+        try filter(keys: keys).fetchAll(db)
+    }
+
+    /// Returns the records with the given unique keys.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [Self] {
+        try filter(keys: keys).fetchAll(db)
+    }
+
+    /// Returns the record with the given primary key, or throws
+    /// ``RecordError/recordNotFound(databaseTableName:key:)``.
+    ///
+    /// ```swift
+    /// let player = try Player.find(db, key: 1)
+    /// ```
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)``, a
+    ///   ``DatabaseError``, and the errors of decoding.
+    public static func find(_ db: Database, key: some DatabaseValueConvertible) throws -> Self {
+        guard let record = try fetchOne(db, key: key) else {
+            let column = try db.primaryKey(databaseTableName).columns.first ?? "rowid"
+            throw RecordError.recordNotFound(databaseTableName: databaseTableName, key: [column: key.databaseValue])
+        }
+        return record
+    }
+
+    /// Returns the record with the given unique key, or throws
+    /// ``RecordError/recordNotFound(databaseTableName:key:)``.
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)``, a
+    ///   ``DatabaseError``, and the errors of decoding.
+    public static func find(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self {
+        guard let record = try fetchOne(db, key: key) else {
+            throw RecordError.recordNotFound(
+                databaseTableName: databaseTableName,
+                key: key.mapValues { $0?.databaseValue ?? .null })
+        }
+        return record
+    }
+}
+
+// MARK: - Identifiable records
+
+extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
+    /// A request for the record with the given id.
+    ///
+    /// ```swift
+    /// let request = Player.filter(id: 1)
+    /// ```
+    public static func filter(id: ID) -> QueryInterfaceRequest<Self> {
+        filter(key: id)
+    }
+
+    /// A request for the records with the given ids.
+    public static func filter(ids: some Collection<ID>) -> QueryInterfaceRequest<Self> {
+        filter(keys: ids)
+    }
+
+    /// Whether a row has the given id.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public static func exists(_ db: Database, id: ID) throws -> Bool {
+        try exists(db, key: id)
+    }
+
+    /// Deletes the row with the given id.
+    ///
+    /// - Returns: Whether a row was deleted.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public static func deleteOne(_ db: Database, id: ID) throws -> Bool {
+        try deleteOne(db, key: id)
+    }
+
+    /// Deletes the rows with the given ids.
+    ///
+    /// - Returns: The number of deleted rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public static func deleteAll(_ db: Database, ids: some Collection<ID>) throws -> Int {
+        try deleteAll(db, keys: ids)
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord & Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+    /// Filters the request by id.
+    public func filter(id: RowDecoder.ID) -> Self {
+        filter(key: id)
+    }
+
+    /// Filters the request by ids.
+    public func filter(ids: some Collection<RowDecoder.ID>) -> Self {
+        filter(keys: ids)
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseValueConvertible {
+    /// Returns the record with the given id, or nil.
+    ///
+    /// ```swift
+    /// let player = try Player.fetchOne(db, id: 1)
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchOne(_ db: Database, id: ID) throws -> Self? {
+        try fetchOne(db, key: id)
+    }
+
+    /// Returns the records with the given ids.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchAll(_ db: Database, ids: some Collection<ID>) throws -> [Self] {
+        try fetchAll(db, keys: ids)
+    }
+
+    /// Returns the record with the given id, or throws
+    /// ``RecordError/recordNotFound(databaseTableName:key:)``.
+    ///
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)``, a
+    ///   ``DatabaseError``, and the errors of decoding.
+    public static func find(_ db: Database, id: ID) throws -> Self {
+        try find(db, key: id)
+    }
+}

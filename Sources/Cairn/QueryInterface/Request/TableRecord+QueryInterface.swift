@@ -1,0 +1,312 @@
+// Requests that start from a record type: `Player.filter(...)`,
+// `Player.order(...)`, key lookups, batch updates and deletes.
+
+extension TableRecord {
+    /// The request for all rows of the table.
+    ///
+    /// ```swift
+    /// let players = try Player.all().fetchAll(db)
+    /// ```
+    public static func all() -> QueryInterfaceRequest<Self> {
+        QueryInterfaceRequest(tableName: databaseTableName, selection: databaseSelection.map(\.sqlSelection))
+    }
+
+    /// A request that fetches nothing.
+    public static func none() -> QueryInterfaceRequest<Self> { all().none() }
+
+    /// See ``QueryInterfaceRequest/select(_:)-(any SQLSelectable...)``.
+    public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
+        all().select(selection)
+    }
+
+    /// See ``QueryInterfaceRequest/select(_:)-([any SQLSelectable])``.
+    public static func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> {
+        all().select(selection)
+    }
+
+    /// See ``QueryInterfaceRequest/select(_:as:)-(any SQLSelectable...,T.Type)``.
+    ///
+    /// ```swift
+    /// let maxScore = try Player.select(max(Column("score")), as: Int.self).fetchOne(db)
+    /// ```
+    public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(selection, as: type)
+    }
+
+    /// See ``QueryInterfaceRequest/select(sql:arguments:)``.
+    public static func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().select(sql: sql, arguments: arguments)
+    }
+
+    /// See ``QueryInterfaceRequest/select(literal:)``.
+    public static func select(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> {
+        all().select(literal: sqlLiteral)
+    }
+
+    /// Selects columns of the record type's `Columns`.
+    ///
+    /// ```swift
+    /// let request = Player.select { [$0.id, $0.name] }
+    /// ```
+    public static func select(_ selection: (Columns.Type) -> [any SQLSelectable]) -> QueryInterfaceRequest<Self> {
+        all().select(selection(Columns.self))
+    }
+
+    /// Selects one column of the record type's `Columns`, and changes the
+    /// type of the fetched values.
+    ///
+    /// ```swift
+    /// let names = try Player.select({ $0.name }, as: String.self).fetchAll(db)
+    /// ```
+    public static func select<T>(_ selection: (Columns.Type) -> any SQLSelectable, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select([selection(Columns.self)], as: type)
+    }
+
+    /// See ``QueryInterfaceRequest/annotated(with:)-(any SQLSelectable...)``.
+    public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
+        all().annotated(with: selection)
+    }
+
+    /// See ``QueryInterfaceRequest/filter(_:)``.
+    ///
+    /// ```swift
+    /// let players = try Player.filter(Column("score") > 1000).fetchAll(db)
+    /// ```
+    public static func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<Self> {
+        all().filter(predicate)
+    }
+
+    /// Filters with a condition on the record type's `Columns`.
+    ///
+    /// ```swift
+    /// let players = try Player.filter { $0.score > 1000 }.fetchAll(db)
+    /// ```
+    public static func filter(_ predicate: (Columns.Type) -> some SQLExpressible) -> QueryInterfaceRequest<Self> {
+        all().filter(predicate(Columns.self))
+    }
+
+    /// See ``QueryInterfaceRequest/filter(sql:arguments:)``.
+    public static func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().filter(sql: sql, arguments: arguments)
+    }
+
+    /// See ``QueryInterfaceRequest/filter(literal:)``.
+    public static func filter(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> {
+        all().filter(literal: sqlLiteral)
+    }
+
+    /// See ``QueryInterfaceRequest/order(_:)-(any SQLOrderingTerm...)``.
+    public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> {
+        all().order(orderings)
+    }
+
+    /// Sorts by terms built from the record type's `Columns`.
+    ///
+    /// ```swift
+    /// let players = try Player.order { [$0.score.desc, $0.name] }.fetchAll(db)
+    /// ```
+    public static func order(_ orderings: (Columns.Type) -> [any SQLOrderingTerm]) -> QueryInterfaceRequest<Self> {
+        all().order(orderings(Columns.self))
+    }
+
+    /// Sorts by one term built from the record type's `Columns`.
+    public static func order(_ ordering: (Columns.Type) -> any SQLOrderingTerm) -> QueryInterfaceRequest<Self> {
+        all().order([ordering(Columns.self)])
+    }
+
+    /// See ``QueryInterfaceRequest/order(sql:arguments:)``.
+    public static func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().order(sql: sql, arguments: arguments)
+    }
+
+    /// See ``QueryInterfaceRequest/order(literal:)``.
+    public static func order(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> {
+        all().order(literal: sqlLiteral)
+    }
+
+    /// See ``QueryInterfaceRequest/limit(_:offset:)``.
+    public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> {
+        all().limit(limit, offset: offset)
+    }
+
+    /// See ``QueryInterfaceRequest/aliased(_:)``.
+    public static func aliased(_ alias: TableAlias) -> QueryInterfaceRequest<Self> {
+        all().aliased(alias)
+    }
+
+    /// Returns the number of rows of the table.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public static func fetchCount(_ db: Database) throws -> Int {
+        try all().fetchCount(db)
+    }
+
+    /// Deletes all rows of the table.
+    ///
+    /// - Returns: The number of deleted rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public static func deleteAll(_ db: Database) throws -> Int {
+        try all().deleteAll(db)
+    }
+
+    /// Updates all rows of the table.
+    ///
+    /// ```swift
+    /// try Player.updateAll(db, Column("score").set(to: 0))
+    /// ```
+    ///
+    /// - Returns: The number of updated rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public static func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: ColumnAssignment...) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates all rows of the table: see
+    /// ``updateAll(_:onConflict:_:)-(Database,Database.ConflictResolution?,ColumnAssignment...)``.
+    @discardableResult
+    public static func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: [ColumnAssignment]) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+}
+
+// MARK: - Closure forms on requests
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// Filters with a condition on the record type's `Columns`.
+    ///
+    /// ```swift
+    /// let request = Player.all().filter { $0.score > 1000 }
+    /// ```
+    public func filter(_ predicate: (RowDecoder.Columns.Type) -> some SQLExpressible) -> Self {
+        filter(predicate(RowDecoder.Columns.self))
+    }
+
+    /// Sorts by terms built from the record type's `Columns`.
+    public func order(_ orderings: (RowDecoder.Columns.Type) -> [any SQLOrderingTerm]) -> Self {
+        order(orderings(RowDecoder.Columns.self))
+    }
+
+    /// Sorts by one term built from the record type's `Columns`.
+    public func order(_ ordering: (RowDecoder.Columns.Type) -> any SQLOrderingTerm) -> Self {
+        order([ordering(RowDecoder.Columns.self)])
+    }
+
+    /// Selects columns of the record type's `Columns`.
+    public func select(_ selection: (RowDecoder.Columns.Type) -> [any SQLSelectable]) -> Self {
+        select(selection(RowDecoder.Columns.self))
+    }
+}
+
+// MARK: - Fetching records
+
+extension FetchRequest where RowDecoder: FetchableRecord {
+    /// Returns a cursor over the records of the request.
+    ///
+    /// - Throws: A ``DatabaseError``; the cursor throws the errors of the
+    ///   statement and of decoding.
+    public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
+        try RowDecoder.fetchCursor(makePreparedRequest(db, forSingleResult: false).statement)
+    }
+
+    /// Returns an array of the records of the request.
+    ///
+    /// ```swift
+    /// let players = try Player.filter(Column("score") > 1000).fetchAll(db)
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+        try RowDecoder.fetchAll(makePreparedRequest(db, forSingleResult: false).statement)
+    }
+
+    /// Returns the first record of the request, or nil.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public func fetchOne(_ db: Database) throws -> RowDecoder? {
+        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+    }
+}
+
+extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
+    /// Returns a set of the records of the request.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+        try RowDecoder.fetchSet(makePreparedRequest(db, forSingleResult: false).statement)
+    }
+}
+
+extension FetchableRecord {
+    /// Returns a cursor over the records of a request.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
+        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+    }
+
+    /// Returns an array of the records of a request, whatever its row
+    /// decoder.
+    ///
+    /// ```swift
+    /// let request: SQLRequest<Row> = "SELECT * FROM player"
+    /// let players = try Player.fetchAll(db, request)
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+    }
+
+    /// Returns the first record of a request, or nil.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+    }
+}
+
+extension FetchableRecord where Self: TableRecord {
+    /// Returns a cursor over all records of the table.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> {
+        try all().fetchCursor(db)
+    }
+
+    /// Returns all records of the table.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchAll(db)
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchAll(_ db: Database) throws -> [Self] {
+        try all().fetchAll(db)
+    }
+
+    /// Returns a record of the table, or nil if it is empty.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchOne(_ db: Database) throws -> Self? {
+        try all().fetchOne(db)
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Hashable {
+    /// Returns a set of all records of the table.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchSet(_ db: Database) throws -> Set<Self> {
+        try all().fetchSet(db)
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+
+/// A type that can encode itself into database columns.
+///
+/// ```swift
+/// struct Player: EncodableRecord {
+///     var id: Int64?
+///     var name: String
+///     func encode(to container: inout PersistenceContainer) {
+///         container["id"] = id
+///         container["name"] = name
+///     }
+/// }
+/// ```
+///
+/// `Encodable` types get the method for free: each property is stored in the
+/// column named after its coding key; nested `Encodable` values that are not
+/// ``DatabaseValueConvertible`` are stored as JSON text.
+public protocol EncodableRecord {
+    /// Encodes the record into a container of column values.
+    ///
+    /// - Throws: An error that makes the persistence method fail.
+    func encode(to container: inout PersistenceContainer) throws
+
+    /// The `userInfo` of the encoder of `Encodable` records.
+    static var databaseEncodingUserInfo: [CodingUserInfoKey: any Sendable] { get }
+
+    /// The JSON encoder for a column of an `Encodable` record that holds a
+    /// nested `Encodable` value.
+    static func databaseJSONEncoder(for column: String) -> JSONEncoder
+
+    /// How `Encodable` records encode dates.
+    static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { get }
+
+    /// How `Encodable` records encode UUIDs.
+    static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { get }
+
+    /// How `Encodable` records map coding keys to column names.
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
+}
+
+extension EncodableRecord {
+    /// Empty.
+    public static var databaseEncodingUserInfo: [CodingUserInfoKey: any Sendable] { [:] }
+
+    /// A JSON encoder with sorted keys, so that equal values give equal
+    /// text.
+    public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
+        let encoder = JSONCoding.makeEncoder()
+        encoder.userInfo = databaseEncodingUserInfo
+        return encoder
+    }
+
+    /// ``DatabaseDateEncodingStrategy/deferredToDate``.
+    public static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .deferredToDate }
+
+    /// ``DatabaseUUIDEncodingStrategy/deferredToUUID``.
+    public static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { .deferredToUUID }
+
+    /// ``DatabaseColumnEncodingStrategy/useDefaultKeys``.
+    public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
+
+    /// The values of the record, keyed by column.
+    ///
+    /// - Throws: The error of ``encode(to:)``.
+    public var databaseDictionary: [String: DatabaseValue] {
+        get throws { try databaseContainer().dictionary }
+    }
+
+    /// Whether two records have the same column values.
+    ///
+    /// - Throws: The error of ``encode(to:)``.
+    public func databaseEquals(_ record: Self) throws -> Bool {
+        try databaseContainer().storage.elementsEqual(record.databaseContainer().storage) {
+            $0.column == $1.column && $0.value == $1.value
+        }
+    }
+
+    /// The columns whose values differ from those of another record, with
+    /// the values of this record.
+    ///
+    /// ```swift
+    /// var player = try Player.find(db, id: 1)
+    /// let old = player
+    /// player.score = 1000
+    /// try player.databaseChanges(from: old) // ["score": 1000]
+    /// ```
+    ///
+    /// - Throws: The error of ``encode(to:)``.
+    public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
+        let old = try record.databaseContainer()
+        var changes: [String: DatabaseValue] = [:]
+        for (column, value) in try databaseContainer().storage {
+            if old.databaseValue(forColumn: column) != value {
+                changes[column] = value
+            }
+        }
+        return changes
+    }
+
+    /// The encoded values of the record.
+    func databaseContainer() throws -> PersistenceContainer {
+        var container = PersistenceContainer()
+        try encode(to: &container)
+        return container
+    }
+}
+
+/// How `Encodable` records encode dates.
+public enum DatabaseDateEncodingStrategy: Sendable {
+    /// As `Date` stores itself: `YYYY-MM-DD HH:MM:SS.SSS` text in UTC (the
+    /// default).
+    case deferredToDate
+    /// A number of seconds since 1970-01-01.
+    case timeIntervalSince1970
+    /// A number of seconds since 2001-01-01.
+    case timeIntervalSinceReferenceDate
+    /// A number of milliseconds since 1970-01-01, as an integer.
+    case millisecondsSince1970
+    /// ISO-8601 text.
+    case iso8601
+    /// A custom encoding.
+    case custom(@Sendable (Date) -> (any DatabaseValueConvertible)?)
+
+    func encode(_ date: Date) -> DatabaseValue {
+        switch self {
+        case .deferredToDate:
+            return date.databaseValue
+        case .timeIntervalSince1970:
+            return date.timeIntervalSince1970.databaseValue
+        case .timeIntervalSinceReferenceDate:
+            return date.timeIntervalSinceReferenceDate.databaseValue
+        case .millisecondsSince1970:
+            return Int64((date.timeIntervalSince1970 * 1000).rounded()).databaseValue
+        case .iso8601:
+            return ISO8601DateFormatter().string(from: date).databaseValue
+        case .custom(let encode):
+            return encode(date)?.databaseValue ?? .null
+        }
+    }
+}
+
+/// How `Encodable` records encode UUIDs.
+public enum DatabaseUUIDEncodingStrategy: Sendable {
+    /// As `UUID` stores itself: a 16-byte blob (the default).
+    case deferredToUUID
+    /// Uppercase text: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
+    case uppercaseString
+    /// Lowercase text: `e621e1f8-c36c-495a-93fc-0c247a3e6e5f`.
+    case lowercaseString
+
+    func encode(_ uuid: UUID) -> DatabaseValue {
+        switch self {
+        case .deferredToUUID: return uuid.databaseValue
+        case .uppercaseString: return uuid.uuidString.databaseValue
+        case .lowercaseString: return uuid.uuidString.lowercased().databaseValue
+        }
+    }
+}
+
+/// How `Encodable` records map coding keys to column names.
+public enum DatabaseColumnEncodingStrategy: Sendable {
+    /// The column name is the coding key (the default).
+    case useDefaultKeys
+    /// The column name is the snake_case version of the coding key.
+    case convertToSnakeCase
+    /// A custom mapping from coding key to column name.
+    case custom(@Sendable (any CodingKey) -> String)
+
+    func column(for key: some CodingKey) -> String {
+        switch self {
+        case .useDefaultKeys: return key.stringValue
+        case .convertToSnakeCase: return key.stringValue.snakeCased
+        case .custom(let column): return column(key)
+        }
+    }
+}
+
+// MARK: - Encodable records
+
+extension EncodableRecord where Self: Encodable {
+    /// Encodes the record's properties into the columns named after their
+    /// coding keys.
+    ///
+    /// - Throws: An error when a property cannot be encoded.
+    public func encode(to container: inout PersistenceContainer) throws {
+        let encoder = RecordEncoder<Self>()
+        try encode(to: encoder)
+        if let error = encoder.state.error {
+            throw error
+        }
+        container = encoder.state.container
+    }
+}
+
+/// Encodes an `Encodable` record into a persistence container.
+final class RecordEncoder<Record: EncodableRecord>: Encoder {
+    final class State {
+        var container = PersistenceContainer()
+        var error: (any Error)?
+    }
+
+    let state = State()
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(KeyedContainer<Key>(state: state))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        state.error = EncodingError.invalidValue(Record.self, EncodingError.Context(
+            codingPath: [],
+            debugDescription: "a record cannot be encoded in an unkeyed container: encode properties by key"))
+        return FailingUnkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        state.error = EncodingError.invalidValue(Record.self, EncodingError.Context(
+            codingPath: [],
+            debugDescription: "a record cannot be encoded as a single value: encode properties by key"))
+        return FailingSingleValueContainer()
+    }
+
+    struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let state: State
+        var codingPath: [any CodingKey] { [] }
+
+        func column(_ key: Key) -> String {
+            Record.databaseColumnEncodingStrategy.column(for: key)
+        }
+
+        func set(_ value: DatabaseValue, forKey key: Key) {
+            state.container.setValue(value, forColumn: column(key))
+        }
+
+        mutating func encodeNil(forKey key: Key) { set(.null, forKey: key) }
+        mutating func encode(_ value: Bool, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: String, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Double, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Float, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int8, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int16, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int32, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int64, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) { set(value.databaseValue, forKey: key) }
+
+        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+            // A nil property is stored as NULL.
+            if let value {
+                try encode(value, forKey: key)
+            } else {
+                set(.null, forKey: key)
+            }
+        }
+
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            if let date = value as? Date {
+                set(Record.databaseDateEncodingStrategy.encode(date), forKey: key)
+            } else if let uuid = value as? UUID {
+                set(Record.databaseUUIDEncodingStrategy.encode(uuid), forKey: key)
+            } else if let convertible = value as? any DatabaseValueConvertible {
+                set(convertible.databaseValue, forKey: key)
+            } else {
+                // Other values are stored as JSON text.
+                let data = try Record.databaseJSONEncoder(for: column(key)).encode(value)
+                set(String(decoding: data, as: UTF8.self).databaseValue, forKey: key)
+            }
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type,
+            forKey key: Key) -> KeyedEncodingContainer<NestedKey>
+        {
+            state.error = EncodingError.invalidValue(Record.self, EncodingError.Context(
+                codingPath: [key],
+                debugDescription: "nested containers are not supported in database rows: "
+                    + "encode an Encodable value, which is stored as JSON"))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(state: State()))
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            state.error = EncodingError.invalidValue(Record.self, EncodingError.Context(
+                codingPath: [key],
+                debugDescription: "nested containers are not supported in database rows: "
+                    + "encode an Encodable value, which is stored as JSON"))
+            return FailingUnkeyedContainer()
+        }
+
+        mutating func superEncoder() -> any Encoder {
+            SuperEncoder(state: state)
+        }
+
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            SuperEncoder(state: state)
+        }
+    }
+
+    /// The encoder of a superclass: it shares the container.
+    struct SuperEncoder: Encoder {
+        let state: State
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            KeyedEncodingContainer(KeyedContainer<Key>(state: state))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer { FailingUnkeyedContainer() }
+        func singleValueContainer() -> any SingleValueEncodingContainer { FailingSingleValueContainer() }
+    }
+
+    /// A container that ignores what it receives: its creation recorded an
+    /// error, thrown once the record is encoded.
+    struct FailingUnkeyedContainer: UnkeyedEncodingContainer {
+        var codingPath: [any CodingKey] { [] }
+        var count: Int { 0 }
+        mutating func encodeNil() { }
+        mutating func encode<T: Encodable>(_ value: T) { }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(KeyedContainer<NestedKey>(state: State()))
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+        mutating func superEncoder() -> any Encoder { SuperEncoder(state: State()) }
+    }
+
+    /// See ``FailingUnkeyedContainer``.
+    struct FailingSingleValueContainer: SingleValueEncodingContainer {
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil() { }
+        mutating func encode<T: Encodable>(_ value: T) { }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+extension FetchableRecord where Self: Decodable {
+    /// Decodes the record from the row: each property reads the column named
+    /// after its coding key.
+    ///
+    /// - Values of ``DatabaseValueConvertible`` types (String, Int, Date,
+    ///   UUID, enums…) are read from their column.
+    /// - Other `Decodable` values (nested structs, arrays, dictionaries) are
+    ///   decoded from the JSON text of their column.
+    /// - Optional properties are nil for NULL or a missing column.
+    ///
+    /// - Throws: A ``RowDecodingError`` that names the column that cannot be
+    ///   decoded.
+    public init(row: Row) throws {
+        try self.init(from: RecordDecoder<Self>(row: row, codingPath: []))
+    }
+}
+
+/// Decodes a `Decodable` record from a row.
+struct RecordDecoder<Record: FetchableRecord>: Decoder {
+    let row: Row
+    let codingPath: [any CodingKey]
+
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "a database row cannot be decoded as an unkeyed container: decode properties by key"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueContainer(decoder: self)
+    }
+
+    // MARK: Keyed container
+
+    struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let decoder: RecordDecoder
+        var codingPath: [any CodingKey] { decoder.codingPath }
+        var row: Row { decoder.row }
+
+        var allKeys: [Key] {
+            row.columnNames.compactMap { Key(stringValue: $0) }
+        }
+
+        func column(_ key: Key) -> String {
+            Record.databaseColumnDecodingStrategy.column(for: key)
+        }
+
+        func contains(_ key: Key) -> Bool {
+            row.hasColumn(column(key))
+        }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            guard let index = row.index(forColumn: column(key)) else { return true }
+            return row.hasNull(atIndex: index)
+        }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decode(forColumn: column(key)) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.decode(forColumn: column(key)) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.decode(forColumn: column(key)) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try row.decode(forColumn: column(key)) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.decode(forColumn: column(key)) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try row.decode(forColumn: column(key)) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try row.decode(forColumn: column(key)) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try row.decode(forColumn: column(key)) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try row.decode(forColumn: column(key)) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try row.decode(forColumn: column(key)) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try row.decode(forColumn: column(key)) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try row.decode(forColumn: column(key)) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try row.decode(forColumn: column(key)) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try row.decode(forColumn: column(key)) }
+
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard let index = row.index(forColumn: column(key)), !row.hasNull(atIndex: index) else {
+                return nil
+            }
+            return try decode(type, atIndex: index, key: key)
+        }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            let columnName = column(key)
+            guard let index = row.index(forColumn: columnName) else {
+                // A missing column decodes as nil when T is optional.
+                if let optional = T.self as? any _OptionalDecodable.Type, let value = optional.nilValue as? T {
+                    return value
+                }
+                throw RowDecodingError.columnNotFound(columnName, row: row)
+            }
+            return try decode(type, atIndex: index, key: key)
+        }
+
+        private func decode<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key) throws -> T {
+            // Dates, data and UUIDs follow the strategies of the record.
+            if T.self == Date.self {
+                let dbValue: DatabaseValue = row[index]
+                guard let date = Record.databaseDateDecodingStrategy.decode(dbValue) else {
+                    throw RowDecodingError.conversionFailure(Date.self, row: row, columnIndex: index)
+                }
+                // The cast succeeds: T is Date.
+                if let date = date as? T { return date }
+            }
+            if let convertible = T.self as? any DatabaseValueConvertible.Type {
+                // Values stored in a column.
+                if let value = convertible.fromDatabaseValue(row[index] as DatabaseValue) as? T {
+                    return value
+                }
+                throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
+            }
+            if row.hasNull(atIndex: index) {
+                if let optional = T.self as? any _OptionalDecodable.Type, let value = optional.nilValue as? T {
+                    return value
+                }
+                throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
+            }
+            // Other values are stored as JSON.
+            guard let data = row.dataNoCopy(atIndex: index) else {
+                throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
+            }
+            do {
+                return try Record.databaseJSONDecoder(for: column(key)).decode(T.self, from: data)
+            } catch {
+                throw RowDecodingError.jsonDecodingFailure(T.self, row: row, columnIndex: index, error: error)
+            }
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type,
+            forKey key: Key) throws -> KeyedDecodingContainer<NestedKey>
+        {
+            throw DecodingError.typeMismatch([String: Any].self, DecodingError.Context(
+                codingPath: codingPath + [key],
+                debugDescription: "nested containers are not supported in database rows: "
+                    + "decode a Decodable value, which is stored as JSON"))
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
+                codingPath: codingPath + [key],
+                debugDescription: "nested containers are not supported in database rows: "
+                    + "decode a Decodable value, which is stored as JSON"))
+        }
+
+        func superDecoder() throws -> any Decoder {
+            decoder
+        }
+
+        func superDecoder(forKey key: Key) throws -> any Decoder {
+            decoder
+        }
+    }
+
+    // MARK: Single value container
+
+    /// Decodes a record whose `init(from:)` reads a single value, from the
+    /// first column of the row.
+    struct SingleValueContainer: SingleValueDecodingContainer {
+        let decoder: RecordDecoder
+        var codingPath: [any CodingKey] { decoder.codingPath }
+
+        func decodeNil() -> Bool {
+            decoder.row.isEmpty || decoder.row.hasNull(atIndex: 0)
+        }
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            if let convertible = T.self as? any DatabaseValueConvertible.Type {
+                if let value = try convertible.decodeValue(from: decoder.row, atIndex: 0) as? T {
+                    return value
+                }
+                throw RowDecodingError.conversionFailure(T.self, row: decoder.row, columnIndex: 0)
+            }
+            return try T(from: decoder)
+        }
+    }
+}
+
+extension DatabaseValueConvertible {
+    /// Decodes a value, with a thrown error for a missing column.
+    static func decodeValue(from row: Row, atIndex index: Int) throws -> Self {
+        try row.decode(Self.self, atIndex: index)
+    }
+}
+
+/// Optional types, so that a missing column or NULL decodes as nil.
+protocol _OptionalDecodable {
+    static var nilValue: Self { get }
+}
+
+extension Optional: _OptionalDecodable {
+    static var nilValue: Optional<Wrapped> { .none }
+}
+
+extension RowDecodingError {
+    /// The error for a JSON column that does not decode.
+    static func jsonDecodingFailure<T>(_ type: T.Type, row: Row, columnIndex: Int, error: any Error) -> RowDecodingError {
+        guard case .valueMismatch(let typeName, let context) = conversionFailure(type, row: row, columnIndex: columnIndex) else {
+            return conversionFailure(type, row: row, columnIndex: columnIndex)
+        }
+        return .valueMismatch(typeName, RowDecodingError.Context(
+            debugDescription: context.debugDescription + " (JSON decoding failed: \(error))",
+            columnName: context.columnName,
+            columnIndex: context.columnIndex,
+            row: context.row,
+            sql: context.sql,
+            statementArguments: context.statementArguments,
+            publicStatementArguments: context.publicStatementArguments))
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+
+/// A type that can be decoded from a database row.
+///
+/// ```swift
+/// struct Player: FetchableRecord {
+///     var id: Int64
+///     var name: String
+///     var score: Int?
+///
+///     init(row: Row) {
+///         id = row["id"]
+///         name = row["name"]
+///         score = row["score"]
+///     }
+/// }
+///
+/// let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
+/// ```
+///
+/// `Decodable` types get the initializer for free: each property is read
+/// from the column named after its coding key.
+///
+/// ```swift
+/// struct Player: Decodable, FetchableRecord {
+///     var id: Int64
+///     var name: String
+///     var score: Int?
+/// }
+/// ```
+///
+/// A decoding failure throws a ``RowDecodingError`` that names the column.
+/// Note that during the iteration of a fetch, the `row` argument of
+/// ``init(row:)`` is reused: copy it if you keep it.
+public protocol FetchableRecord {
+    /// Creates a record from a row.
+    ///
+    /// - Throws: An error when the row cannot be decoded, such as a
+    ///   ``RowDecodingError``.
+    init(row: Row) throws
+
+    /// The `userInfo` of the decoder of `Decodable` records.
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: any Sendable] { get }
+
+    /// The JSON decoder for a column of a `Decodable` record that holds a
+    /// nested `Decodable` value stored as JSON.
+    static func databaseJSONDecoder(for column: String) -> JSONDecoder
+
+    /// How `Decodable` records decode dates.
+    static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { get }
+
+    /// How `Decodable` records map coding keys to column names.
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
+}
+
+extension FetchableRecord {
+    /// Empty.
+    public static var databaseDecodingUserInfo: [CodingUserInfoKey: any Sendable] { [:] }
+
+    /// A JSON decoder for the data, date and float formats that Cairn's JSON
+    /// encoder uses.
+    public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
+        let decoder = JSONCoding.makeDecoder()
+        decoder.userInfo = databaseDecodingUserInfo
+        return decoder
+    }
+
+    /// ``DatabaseDateDecodingStrategy/deferredToDate``.
+    public static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .deferredToDate }
+
+    /// ``DatabaseColumnDecodingStrategy/useDefaultKeys``.
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
+}
+
+/// How `Decodable` records decode dates.
+public enum DatabaseDateDecodingStrategy: Sendable {
+    /// As `Date` reads database values: text in SQLite formats, or Unix
+    /// timestamps (the default).
+    case deferredToDate
+    /// A number of seconds since 1970-01-01.
+    case timeIntervalSince1970
+    /// A number of seconds since 2001-01-01.
+    case timeIntervalSinceReferenceDate
+    /// A number of milliseconds since 1970-01-01.
+    case millisecondsSince1970
+    /// ISO-8601 text.
+    case iso8601
+    /// A custom decoding, from the database value; nil fails.
+    case custom(@Sendable (DatabaseValue) -> Date?)
+
+    func decode(_ dbValue: DatabaseValue) -> Date? {
+        switch self {
+        case .deferredToDate:
+            return Date.fromDatabaseValue(dbValue)
+        case .timeIntervalSince1970:
+            return Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0) }
+        case .timeIntervalSinceReferenceDate:
+            return Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSinceReferenceDate: $0) }
+        case .millisecondsSince1970:
+            return Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0 / 1000) }
+        case .iso8601:
+            return String.fromDatabaseValue(dbValue).flatMap { ISO8601DateFormatter().date(from: $0) }
+        case .custom(let decode):
+            return decode(dbValue)
+        }
+    }
+}
+
+/// How `Decodable` records map coding keys to column names.
+public enum DatabaseColumnDecodingStrategy: Sendable {
+    /// The column name is the coding key (the default).
+    case useDefaultKeys
+    /// The column name is the snake_case version of the coding key:
+    /// `playerName` reads `player_name`.
+    case convertFromSnakeCase
+    /// A custom mapping from coding key to column name.
+    case custom(@Sendable (any CodingKey) -> String)
+
+    func column(for key: some CodingKey) -> String {
+        switch self {
+        case .useDefaultKeys: return key.stringValue
+        case .convertFromSnakeCase: return key.stringValue.snakeCased
+        case .custom(let column): return column(key)
+        }
+    }
+}
+
+extension String {
+    /// The snake_case version of a camelCase identifier: `playerName` →
+    /// `player_name`, `URLValue` → `url_value`.
+    var snakeCased: String {
+        var result = ""
+        let characters = Array(self)
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase {
+                let previous = index > 0 ? characters[index - 1] : nil
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                let startsWord = index > 0 && (previous?.isLowercase == true || previous?.isNumber == true
+                    || (previous?.isUppercase == true && next?.isLowercase == true))
+                if startsWord { result += "_" }
+                result += character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+// MARK: - Fetching records
+
+/// A cursor of records, decoded from the rows of a statement.
+///
+/// The row given to ``FetchableRecord/init(row:)`` is reused at each step.
+public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
+    @exclusivity(unchecked) @usableFromInline var state: DatabaseCursorState
+    @usableFromInline let row: Row
+
+    /// The statement that the cursor iterates.
+    public var statement: Statement { state.statement }
+
+    @usableFromInline
+    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+        state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        row = Row(statement: statement)
+    }
+
+    deinit {
+        state.finish()
+    }
+
+    /// Returns the next record, or nil when there is no more row.
+    ///
+    /// - Throws: A ``DatabaseError`` when the statement fails, and the error
+    ///   of ``FetchableRecord/init(row:)``.
+    @inlinable
+    public func next() throws -> Record? {
+        guard try state.step() else { return nil }
+        return try Record(row: row)
+    }
+}
+
+extension FetchableRecord {
+    /// Returns a cursor over the records of a prepared statement.
+    ///
+    /// - Throws: A ``DatabaseError`` when the arguments do not fit; the
+    ///   cursor throws the errors of the statement and of decoding.
+    @inlinable
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: statement, arguments: arguments)
+    }
+
+    /// Returns an array of the records of a prepared statement.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(RecordCursor<Self>(statement: statement, arguments: arguments))
+    }
+
+    /// Returns the first record of a prepared statement, or nil.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try RecordCursor<Self>(statement: statement, arguments: arguments).next()
+    }
+
+    /// Returns a cursor over the records of an SQL query.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchCursor(db, sql: "SELECT * FROM player")
+    /// while let player = try players.next() { ... }
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` when the SQL is invalid or the
+    ///   arguments do not fit; the cursor throws the errors of the statement
+    ///   and of decoding.
+    @inlinable
+    public static func fetchCursor(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self>
+    {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// Returns an array of the records of an SQL query.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchAll(db, sql: "SELECT * FROM player WHERE score > ?", arguments: [1000])
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
+    public static func fetchAll(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+    {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// Returns the first record of an SQL query, or nil.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
+    public static func fetchOne(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Self?
+    {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// Returns a set of the records of a prepared statement.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(RecordCursor<Self>(statement: statement, arguments: arguments))
+    }
+
+    /// Returns a set of the records of an SQL query.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchSet(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+    {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// A type that is stored in a database table.
+///
+/// ```swift
+/// struct Player: TableRecord {
+///     // Optional: the default is "player", derived from the type name.
+///     static let databaseTableName = "player"
+///
+///     enum Columns {
+///         static let id = Column("id")
+///         static let name = Column("name")
+///     }
+/// }
+/// ```
+///
+/// The table name derives from the type name: `Player` is stored in
+/// `player`, `LegacyPlayer` in `legacyPlayer`, `URLRequest` in
+/// `urlRequest`.
+///
+/// Record types that declare a `Columns` type can filter and sort requests
+/// with closures: `Player.filter { $0.score > 1000 }`.
+public protocol TableRecord {
+    /// The type that defines the columns of the table, as static members:
+    /// requests give it to their closures (`$0.name`).
+    associatedtype Columns = NoColumns
+
+    /// The name of the database table.
+    static var databaseTableName: String { get }
+
+    /// The columns that requests select by default (all columns by
+    /// default).
+    ///
+    /// ```swift
+    /// struct PartialPlayer: TableRecord, FetchableRecord {
+    ///     static let databaseTableName = "player"
+    ///     static let databaseSelection: [any SQLSelectable] = [Column("id"), Column("name")]
+    /// }
+    /// ```
+    static var databaseSelection: [any SQLSelectable] { get }
+}
+
+/// The columns of a record type that declares none.
+public enum NoColumns { }
+
+extension TableRecord {
+    /// The table name derived from the type name: its leading uppercase
+    /// letters lowercased, except the last one when a lowercase letter
+    /// follows (`URLRequest` gives `urlRequest`). Generic parameters are
+    /// ignored.
+    public static var databaseTableName: String {
+        defaultDatabaseTableName(forTypeName: String(describing: Self.self))
+    }
+
+    /// All columns.
+    public static var databaseSelection: [any SQLSelectable] {
+        [AllColumns()]
+    }
+}
+
+/// Derives a table name from a type name: `Player` → `player`,
+/// `URLRequest` → `urlRequest`, `Player<Int>` → `player`.
+func defaultDatabaseTableName(forTypeName typeName: String) -> String {
+    let name = typeName.prefix { $0 != "<" && $0 != "(" && $0 != " " }
+    let uppercasePrefix = name.prefix { $0.isUppercase }
+    switch uppercasePrefix.count {
+    case 0:
+        return String(name)
+    case name.count:
+        return name.lowercased()
+    case 1:
+        return uppercasePrefix.lowercased() + name.dropFirst()
+    default:
+        // Keep the last uppercase letter: it starts the next word.
+        return uppercasePrefix.dropLast().lowercased() + name.dropFirst(uppercasePrefix.count - 1)
+    }
+}
