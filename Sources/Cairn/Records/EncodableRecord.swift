@@ -250,6 +250,22 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         mutating func encode(_ value: UInt32, forKey key: Key) { set(value.databaseValue, forKey: key) }
         mutating func encode(_ value: UInt64, forKey key: Key) { set(value.databaseValue, forKey: key) }
 
+        // nil is stored as NULL: the column is part of the row.
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
             // A nil property is stored as NULL.
             if let value {

@@ -34,6 +34,7 @@ extension MutablePersistableRecord {
     /// ```
     ///
     /// - Throws: See ``insert(_:onConflict:)``.
+    @discardableResult
     public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
         try record.performInsert(db, onConflict: conflictResolution, returning: nil)
@@ -54,17 +55,25 @@ extension MutablePersistableRecord {
         var record = self
         try aroundSave(db) {
             try record.willInsert(db)
+            var didRun = false
             var inserted: InsertionSuccess?
+            let container = try record.databaseContainer()
             try record.aroundInsert(db) {
-                let success = try record.insertRow(db, onConflict: conflictResolution, returning: returning)
-                inserted = success
-                return success ?? InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: PersistenceContainer())
+                didRun = true
+                inserted = try record.insertRow(db, container: container, onConflict: conflictResolution, returning: returning)
+                // With the ignore resolution, nothing may have been inserted.
+                return inserted ?? InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container)
             }
-            guard let inserted else {
+            guard didRun else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert must call its insert function")
             }
-            record.didInsert(inserted)
-            let success = PersistenceSuccess(inserted)
+            let success: PersistenceSuccess
+            if let inserted {
+                record.didInsert(inserted)
+                success = PersistenceSuccess(inserted)
+            } else {
+                success = PersistenceSuccess(persistenceContainer: container)
+            }
             saved = success
             return success
         }
@@ -81,10 +90,10 @@ extension MutablePersistableRecord {
     ///   skipped the row (and nothing was inserted).
     private func insertRow(
         _ db: Database,
+        container: PersistenceContainer,
         onConflict conflictResolution: Database.ConflictResolution?,
         returning: ((Row) throws -> Void)?) throws -> InsertionSuccess?
     {
-        let container = try databaseContainer()
         let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
         let tableName = Self.databaseTableName
         var sql = "INSERT" + resolution.orClause + " INTO " + tableName.quotedDatabaseIdentifier
@@ -279,6 +288,7 @@ extension MutablePersistableRecord {
     /// Returns a copy of the record, saved.
     ///
     /// - Throws: See ``save(_:onConflict:)``.
+    @discardableResult
     public func saved(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
         try record.performSave(db, onConflict: conflictResolution)
@@ -425,6 +435,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// `INSERT ... RETURNING *`.
     ///
     /// - Throws: See ``MutablePersistableRecord/insert(_:onConflict:)``.
+    @discardableResult
     public func insertAndFetch(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self?
@@ -442,6 +453,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// RETURNING *`.
     ///
     /// - Throws: See ``MutablePersistableRecord/upsert(_:)``.
+    @discardableResult
     public func upsertAndFetch(_ db: Database) throws -> Self {
         var record = self
         guard let row = try record.upsertRow(db) else {

@@ -1,0 +1,140 @@
+/// A request written in SQL, that fetches values of type `RowDecoder`.
+///
+/// ```swift
+/// let request: SQLRequest<Player> = "SELECT * FROM player WHERE score > \(1000)"
+/// let players = try request.fetchAll(db)
+///
+/// let request = SQLRequest<Int>(sql: "SELECT COUNT(*) FROM player")
+/// let count = try request.fetchOne(db)
+/// ```
+///
+/// With SQL interpolation, values become statement arguments; records,
+/// columns, expressions and requests can be interpolated too:
+///
+/// ```swift
+/// let request: SQLRequest<Player> = """
+///     SELECT \(columnsOf: Player.self)
+///     FROM \(Player.self)
+///     WHERE \(Column("score")) > \(1000)
+///     """
+/// ```
+public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
+    /// The SQL literal of the request.
+    public var sqlLiteral: SQL
+
+    /// Whether the statement is cached.
+    var isCached: Bool
+
+    /// Creates a request from SQL and arguments.
+    ///
+    /// - Parameters:
+    ///   - sql: An SQL query.
+    ///   - arguments: The statement arguments.
+    ///   - cached: Whether the statement is cached (default false).
+    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
+        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached)
+    }
+
+    /// Creates a request from an SQL literal.
+    public init(literal sqlLiteral: SQL, cached: Bool = false) {
+        self.sqlLiteral = sqlLiteral
+        self.isCached = cached
+    }
+
+    /// The SQL of the request, as a subquery.
+    public var sqlSubquery: SQLSubquery {
+        let literal = sqlLiteral
+        return SQLSubquery { context in try literal.sql(context) }
+    }
+
+    /// See ``FetchRequest/makePreparedRequest(_:forSingleResult:)``. The SQL
+    /// is used as is: no `LIMIT` is added for single results.
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
+        let (sql, arguments) = try sqlLiteral.build(db)
+        let statement = isCached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return PreparedRequest(statement: statement)
+    }
+}
+
+extension SQLRequest: ExpressibleByStringInterpolation {
+    /// Creates a request from a string literal: raw SQL.
+    public init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
+
+    /// Creates a request from an interpolated string.
+    public init(stringInterpolation: SQL.StringInterpolation) {
+        self.init(literal: SQL(stringInterpolation: stringInterpolation))
+    }
+}
+
+// MARK: - SQL interpolation of query interface values
+
+extension SQL.StringInterpolation {
+    /// Appends an expression: a column, an operation…
+    ///
+    /// ```swift
+    /// let query: SQL = "SELECT * FROM player WHERE \(Column("score") > 1000)"
+    /// // SELECT * FROM player WHERE "score" > ?
+    /// ```
+    public mutating func appendInterpolation(_ expression: some SQLSpecificExpressible) {
+        elements.append(.expression(expression.sqlExpression))
+    }
+
+    /// Appends the quoted table name of a record type.
+    ///
+    /// ```swift
+    /// let query: SQL = "SELECT * FROM \(Player.self)"
+    /// // SELECT * FROM "player"
+    /// ```
+    public mutating func appendInterpolation(_ table: (some TableRecord).Type) {
+        elements.append(.sql(table.databaseTableName.quotedDatabaseIdentifier, StatementArguments()))
+    }
+
+    /// Appends the quoted table name of a record type.
+    public mutating func appendInterpolation(tableOf record: some TableRecord) {
+        appendInterpolation(type(of: record))
+    }
+
+    /// Appends the columns that a record type selects by default.
+    ///
+    /// ```swift
+    /// let request: SQLRequest<Player> = "SELECT \(columnsOf: Player.self) FROM player"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - recordType: The record type.
+    ///   - tableAlias: When not nil, the columns are qualified with this
+    ///     table name or alias.
+    public mutating func appendInterpolation(columnsOf recordType: (some TableRecord).Type, tableAlias: String? = nil) {
+        let selection = recordType.databaseSelection.map { selectable -> SQLSelection in
+            let selection = selectable.sqlSelection
+            return tableAlias.map { selection.qualified(with: $0) } ?? selection
+        }
+        elements.append(.deferred { context in
+            try selection.map { try $0.sql(context) }.joined(separator: ", ")
+        })
+    }
+
+    /// Appends a request, as a subquery, without parentheses.
+    ///
+    /// ```swift
+    /// let maximumScore: SQLRequest<Int> = "SELECT MAX(score) FROM player"
+    /// let bestPlayers: SQLRequest<Player> = "SELECT * FROM player WHERE score = (\(maximumScore))"
+    /// ```
+    public mutating func appendInterpolation(_ request: some SQLSubqueryable) {
+        let subquery = request.sqlSubquery
+        elements.append(.deferred { context in try subquery.sql(context) })
+    }
+
+    /// Appends an ordering term: `"score" DESC`.
+    public mutating func appendInterpolation(_ ordering: SQLOrdering) {
+        elements.append(.deferred { context in try ordering.sql(context) })
+    }
+
+    /// Appends a selection: `"score" AS "total"`.
+    public mutating func appendInterpolation(_ selection: SQLSelection) {
+        elements.append(.deferred { context in try selection.sql(context) })
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import Testing
+import Cairn
+
+struct Player: Codable, Equatable, Hashable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    var id: Int64?
+    var name: String
+    var score: Int?
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let name = Column(CodingKeys.name)
+        static let score = Column(CodingKeys.score)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// A record with hand-written conversions.
+struct Country: FetchableRecord, PersistableRecord, Equatable {
+    var isoCode: String
+    var name: String
+
+    init(isoCode: String, name: String) {
+        self.isoCode = isoCode
+        self.name = name
+    }
+
+    init(row: Row) throws {
+        isoCode = try row.decode(forColumn: "isoCode")
+        name = row["name"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["isoCode"] = isoCode
+        container["name"] = name
+    }
+}
+
+struct LegacyPlayer: TableRecord { }
+struct URLRequestLog: TableRecord { }
+struct AAPlayer: TableRecord { }
+struct Generic<T>: TableRecord { }
+
+@Suite struct RecordTests {
+    let dbQueue: DatabaseQueue
+    let statements = Locked<[String]>([])
+
+    init() throws {
+        let statements = self.statements
+        var config = Configuration()
+        config.prepareDatabase { db throws in
+            db.trace { event in statements.withLock { $0.append(event.description) } }
+        }
+        dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, score INT);
+                CREATE TABLE country (isoCode TEXT NOT NULL PRIMARY KEY, name TEXT NOT NULL);
+                """)
+        }
+    }
+
+    /// The SQL run by `body`.
+    func sql(_ body: (Database) throws -> Void) throws -> [String] {
+        statements.withLock { $0.removeAll() }
+        try dbQueue.write(body)
+        // Without transactions and schema introspection.
+        return statements.withLock { $0 }.filter { sql in
+            !sql.hasPrefix("BEGIN") && !sql.hasPrefix("COMMIT") && !sql.hasPrefix("--")
+                && !sql.contains("sqlite_master") && !sql.localizedCaseInsensitiveContains("pragma")
+        }
+    }
+
+    @Test func tableNames() {
+        #expect(Player.databaseTableName == "player")
+        #expect(LegacyPlayer.databaseTableName == "legacyPlayer")
+        #expect(URLRequestLog.databaseTableName == "urlRequestLog")
+        #expect(AAPlayer.databaseTableName == "aaPlayer")
+        #expect(Generic<Int>.databaseTableName == "generic")
+        #expect(Country.databaseTableName == "country")
+    }
+
+    @Test func insertFetchUpdateDelete() throws {
+        var player = Player(id: nil, name: "Arthur", score: 100)
+        let insertSQL = try sql { db in try player.insert(db) }
+        #expect(insertSQL == [#"INSERT INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#])
+        #expect(player.id == 1)
+
+        try dbQueue.write { db throws in
+            #expect(try Player.fetchOne(db, key: 1) == player)
+            #expect(try Player.fetchOne(db, id: 1) == player)
+            #expect(try Player.find(db, id: 1) == player)
+            #expect(try Player.fetchAll(db) == [player])
+            #expect(try Player.fetchCount(db) == 1)
+            #expect(try player.exists(db))
+            #expect(try Player.exists(db, id: 1))
+            #expect(try !Player.exists(db, id: 2))
+            #expect(try Player.fetchOne(db, key: ["name": "Arthur"]) == player)
+            #expect(throws: RecordError.self) { try Player.find(db, id: 42) }
+        }
+
+        player.score = 1000
+        let updateSQL = try sql { db in try player.update(db) }
+        #expect(updateSQL == [#"UPDATE "player" SET "name" = ?, "score" = ? WHERE "id" = ?"#])
+        let partialSQL = try sql { db in try player.update(db, columns: ["score"]) }
+        #expect(partialSQL == [#"UPDATE "player" SET "score" = ? WHERE "id" = ?"#])
+
+        let old = player
+        player.name = "Arthur II"
+        let changesSQL = try sql { db throws in
+            #expect(try player.updateChanges(db, from: old))
+            #expect(try !player.updateChanges(db, from: player))
+        }
+        #expect(changesSQL == [#"UPDATE "player" SET "name" = ? WHERE "id" = ?"#])
+        try dbQueue.write { db throws in
+            let changed = try player.updateChanges(db) { $0.score = 2000 }
+            #expect(changed)
+            #expect(try Player.fetchOne(db, id: 1)?.score == 2000)
+        }
+
+        let deleteSQL = try sql { db throws in #expect(try player.delete(db)) }
+        #expect(deleteSQL == [#"DELETE FROM "player" WHERE "id" = ?"#])
+        try dbQueue.write { db throws in
+            #expect(try !player.delete(db))
+            #expect(try !player.exists(db))
+        }
+    }
+
+    @Test func updateOfMissingRowThrowsRecordNotFound() throws {
+        let player = Player(id: 42, name: "Nobody", score: nil)
+        #expect {
+            try dbQueue.write { db in try player.update(db) }
+        } throws: { error in
+            guard case let .recordNotFound(table, key) = error as? RecordError else { return false }
+            return table == "player" && key == ["id": 42.databaseValue]
+        }
+        // A record without id is not found either.
+        #expect(throws: RecordError.self) {
+            try dbQueue.write { db in try Player(id: nil, name: "x", score: nil).update(db) }
+        }
+    }
+
+    @Test func saveInsertsThenUpdates() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 1)
+            try player.save(db)
+            #expect(player.id == 1)
+            player.score = 2
+            try player.save(db)
+            #expect(try Player.fetchCount(db) == 1)
+            #expect(try Player.fetchOne(db)?.score == 2)
+            // A record with an id that is not in the database is inserted.
+            let saved = try Player(id: 10, name: "Barbara", score: 3).saved(db)
+            #expect(saved.id == 10)
+            #expect(try Player.fetchCount(db) == 2)
+            let inserted = try Player(id: nil, name: "Craig", score: nil).inserted(db)
+            #expect(inserted.id == 11)
+        }
+    }
+
+    @Test func persistableRecordsAndCompositeOperations() throws {
+        try dbQueue.write { db throws in
+            let france = Country(isoCode: "FR", name: "France")
+            try france.insert(db)
+            try Country(isoCode: "DE", name: "Germany").insert(db)
+            #expect(try Country.fetchOne(db, key: "FR") == france)
+            #expect(try Country.fetchAll(db, keys: ["DE", "FR", "XX"]).count == 2)
+            #expect(try Country.filter(keys: ["DE", "FR"]).fetchCount(db) == 2)
+            #expect(try Country.deleteOne(db, key: "DE"))
+            #expect(try !Country.deleteOne(db, key: "DE"))
+            var renamed = france
+            renamed.name = "République française"
+            try renamed.update(db)
+            #expect(try Country.fetchOne(db, key: "FR")?.name == "République française")
+            try Country(isoCode: "IT", name: "Italy").save(db)
+            #expect(try Country.deleteAll(db, keys: ["FR", "IT"]) == 2)
+            #expect(try Country.fetchCount(db) == 0)
+        }
+    }
+
+    @Test func upserts() throws {
+        try dbQueue.write { db throws in
+            var player = Player(id: nil, name: "Arthur", score: 1)
+            try player.upsert(db)
+            #expect(player.id == 1)
+            var same = Player(id: 1, name: "Arthur", score: 2)
+            try same.upsert(db)
+            #expect(try Player.fetchOne(db, id: 1)?.score == 2)
+            let fetched = try Player(id: 1, name: "Arthur", score: 3).upsertAndFetch(db)
+            #expect(fetched == Player(id: 1, name: "Arthur", score: 3))
+            let inserted = try Player(id: nil, name: "Barbara", score: nil).insertAndFetch(db)
+            #expect(inserted == Player(id: 2, name: "Barbara", score: nil))
+        }
+    }
+
+    @Test func conflictResolutions() throws {
+        try dbQueue.write { db throws in
+            var arthur = Player(id: nil, name: "Arthur", score: 1)
+            try arthur.insert(db)
+
+            // abort (the default): the statement fails.
+            var duplicate = Player(id: nil, name: "Arthur", score: 2)
+            #expect {
+                try duplicate.insert(db)
+            } throws: { error in
+                (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+            }
+            #expect(duplicate.id == nil)
+
+            // ignore: nothing is inserted, and didInsert is not called.
+            try duplicate.insert(db, onConflict: .ignore)
+            #expect(duplicate.id == nil)
+            #expect(try Player.fetchCount(db) == 1)
+
+            // replace: the conflicting row is replaced.
+            try duplicate.insert(db, onConflict: .replace)
+            #expect(duplicate.id != nil && duplicate.id != arthur.id)
+            #expect(try Player.fetchAll(db) == [duplicate])
+
+            // fail: the statement fails, earlier changes stay.
+            var other = Player(id: nil, name: "Barbara", score: nil)
+            try other.insert(db)
+            other.name = "Arthur"
+            #expect(throws: DatabaseError.self) { try other.update(db, onConflict: .fail) }
+            #expect(try Player.fetchCount(db) == 2)
+        }
+
+        // rollback: the whole transaction is rolled back.
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db throws in
+                try Player(id: nil, name: "Craig", score: nil).inserted(db)
+                _ = try Player(id: nil, name: "Craig", score: nil).inserted(db, onConflict: .rollback)
+            }
+        }
+        #expect(try dbQueue.read { db in try Player.filter(Column("name") == "Craig").fetchCount(db) } == 0)
+    }
+
+    struct ReplacingPlayer: Codable, MutablePersistableRecord, FetchableRecord {
+        static let databaseTableName = "player"
+        static let persistenceConflictPolicy = PersistenceConflictPolicy(insert: .replace, update: .rollback)
+        var id: Int64?
+        var name: String
+        var score: Int?
+    }
+
+    @Test func conflictPolicyOfARecordType() throws {
+        let insertSQL = try sql { db throws in
+            var player = ReplacingPlayer(id: nil, name: "Arthur", score: nil)
+            try player.insert(db)
+            try player.insert(db)
+        }
+        #expect(insertSQL.first == #"INSERT OR REPLACE INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#)
+        #expect(try dbQueue.read { db in try ReplacingPlayer.fetchCount(db) } == 1)
+    }
+
+    @Test func queryInterfaceOnRecords() throws {
+        try dbQueue.write { db throws in
+            for (name, score) in [("Arthur", 100), ("Barbara", 1000), ("Craig", 500)] {
+                _ = try Player(id: nil, name: name, score: score).inserted(db)
+            }
+            #expect(try Player.filter { $0.score > 400 }.order { $0.score.desc }.fetchAll(db).map(\.name) == ["Barbara", "Craig"])
+            #expect(try Player.order(Player.Columns.name.desc).fetchOne(db)?.name == "Craig")
+            #expect(try Player.filter(ids: [1, 3]).fetchCount(db) == 2)
+            #expect(try Player.select({ $0.name }, as: String.self).order(Column("name")).fetchAll(db) == ["Arthur", "Barbara", "Craig"])
+            #expect(try Player.filter(Column("score") > 200).fetchSet(db).count == 2)
+            #expect(try Player.updateAll(db, Column("score").set(to: 0)) == 3)
+            #expect(try Player.filter(Column("name") == "Arthur").deleteAll(db) == 1)
+            #expect(try Player.deleteAll(db, ids: [2]) == 1)
+            #expect(try Player.deleteOne(db, id: 3))
+            #expect(try Player.fetchCount(db) == 0)
+        }
+        let statement = try dbQueue.read { db throws in
+            try Player.filter(Column("name") == "O'Brien").makePreparedRequest(db, forSingleResult: false).statement
+        }
+        #expect(statement.sql == #"SELECT * FROM "player" WHERE "name" = ?"#)
+        #expect(statement.arguments == ["O'Brien"])
+    }
+
+    @Test func sqlRequests() throws {
+        try dbQueue.write { db throws in
+            _ = try Player(id: nil, name: "Arthur", score: 100).inserted(db)
+            _ = try Player(id: nil, name: "Barbara", score: 1000).inserted(db)
+            let request: SQLRequest<Player> = "SELECT \(columnsOf: Player.self) FROM \(Player.self) WHERE \(Column("score")) > \(500)"
+            #expect(try request.fetchAll(db).map(\.name) == ["Barbara"])
+            #expect(try request.makePreparedRequest(db, forSingleResult: false).statement.sql
+                == #"SELECT * FROM "player" WHERE "score" > ?"#)
+            let maximumScore: SQLRequest<Int> = "SELECT MAX(score) FROM player"
+            let bestPlayers: SQLRequest<Player> = "SELECT * FROM player WHERE score = (\(maximumScore))"
+            #expect(try bestPlayers.fetchOne(db)?.name == "Barbara")
+            #expect(try maximumScore.fetchOne(db) == 1000)
+            #expect(try SQLRequest<Row>(sql: "SELECT * FROM player WHERE id = ?", arguments: [1]).fetchOne(db)?["name"] == "Arthur")
+            #expect(try Player.fetchAll(db, sql: "SELECT * FROM player ORDER BY id").count == 2)
+            #expect(try Player.fetchOne(db, sql: "SELECT * FROM player WHERE name = ?", arguments: ["Arthur"])?.score == 100)
+            #expect(try Player.fetchSet(db, sql: "SELECT * FROM player").count == 2)
+            let cursor = try Player.fetchCursor(db, sql: "SELECT * FROM player")
+            #expect(try cursor.next() != nil)
+            #expect(try Player.fetchAll(db, bestPlayers).count == 1)
+            #expect(try request.fetchCount(db) == 1)
+        }
+    }
+}
