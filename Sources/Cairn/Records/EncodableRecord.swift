@@ -282,6 +282,10 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
                 set(Record.databaseUUIDEncodingStrategy.encode(uuid), forKey: key)
             } else if let convertible = value as? any DatabaseValueConvertible {
                 set(convertible.databaseValue, forKey: key)
+            } else if let single = try SingleValueProbe.databaseValue(of: value) {
+                // Values that encode a single value (enums with a raw value,
+                // wrappers…) are stored as that value.
+                set(single, forKey: key)
             } else {
                 // Other values are stored as JSON text.
                 let data = try Record.databaseJSONEncoder(for: column(key)).encode(value)
@@ -350,5 +354,82 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         var codingPath: [any CodingKey] { [] }
         mutating func encodeNil() { }
         mutating func encode<T: Encodable>(_ value: T) { }
+    }
+}
+
+/// Finds out whether a value encodes a single value, and which.
+enum SingleValueProbe {
+    /// The database value of a value that encodes a single value, or nil for
+    /// values that encode keyed or unkeyed containers.
+    static func databaseValue(of value: some Encodable) throws -> DatabaseValue? {
+        let encoder = ProbeEncoder()
+        try value.encode(to: encoder)
+        return encoder.state.usesContainers ? nil : encoder.state.value
+    }
+
+    final class State {
+        var value: DatabaseValue?
+        var usesContainers = false
+    }
+
+    struct ProbeEncoder: Encoder {
+        let state = State()
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            state.usesContainers = true
+            return KeyedEncodingContainer(DiscardingKeyedContainer<Key>())
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            state.usesContainers = true
+            return DiscardingUnkeyedContainer()
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer {
+            SingleValueContainer(state: state)
+        }
+    }
+
+    struct SingleValueContainer: SingleValueEncodingContainer {
+        let state: State
+        var codingPath: [any CodingKey] { [] }
+
+        mutating func encodeNil() { state.value = .null }
+
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            if let convertible = value as? any DatabaseValueConvertible {
+                state.value = convertible.databaseValue
+            } else if let nested = try SingleValueProbe.databaseValue(of: value) {
+                state.value = nested
+            } else {
+                state.usesContainers = true
+            }
+        }
+    }
+
+    struct DiscardingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil(forKey key: Key) { }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { DiscardingUnkeyedContainer() }
+        mutating func superEncoder() -> any Encoder { ProbeEncoder() }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { ProbeEncoder() }
+    }
+
+    struct DiscardingUnkeyedContainer: UnkeyedEncodingContainer {
+        var codingPath: [any CodingKey] { [] }
+        var count: Int { 0 }
+        mutating func encodeNil() { }
+        mutating func encode<T: Encodable>(_ value: T) { }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+        mutating func superEncoder() -> any Encoder { ProbeEncoder() }
     }
 }

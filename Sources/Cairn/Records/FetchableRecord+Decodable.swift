@@ -119,6 +119,16 @@ struct RecordDecoder<Record: FetchableRecord>: Decoder {
                 }
                 throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
             }
+            // Values that decode from a single value (enums with a raw value,
+            // wrappers…) read the column value.
+            let dbValue: DatabaseValue = row[index]
+            do {
+                return try T(from: ColumnDecoder(dbValue: dbValue, codingPath: codingPath + [key]))
+            } catch is ColumnDecoder.ContainerRequired {
+                // Keyed or unkeyed values are stored as JSON: see below.
+            } catch {
+                throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
+            }
             // Other values are stored as JSON.
             guard let data = row.dataNoCopy(atIndex: index) else {
                 throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
@@ -210,5 +220,47 @@ extension RowDecodingError {
             sql: context.sql,
             statementArguments: context.statementArguments,
             publicStatementArguments: context.publicStatementArguments))
+    }
+}
+
+/// Decodes a value that reads a single value from a database value; values
+/// that ask for a keyed or unkeyed container are decoded from JSON instead.
+struct ColumnDecoder: Decoder {
+    /// Thrown when the value needs a container: it is stored as JSON.
+    struct ContainerRequired: Error { }
+
+    let dbValue: DatabaseValue
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw ContainerRequired()
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw ContainerRequired()
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueContainer(decoder: self)
+    }
+
+    struct SingleValueContainer: SingleValueDecodingContainer {
+        let decoder: ColumnDecoder
+        var codingPath: [any CodingKey] { decoder.codingPath }
+
+        func decodeNil() -> Bool { decoder.dbValue.isNull }
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            if let convertible = T.self as? any DatabaseValueConvertible.Type {
+                guard let value = convertible.fromDatabaseValue(decoder.dbValue) as? T else {
+                    throw DecodingError.typeMismatch(T.self, DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "could not decode \(T.self) from \(decoder.dbValue)"))
+                }
+                return value
+            }
+            return try T(from: decoder)
+        }
     }
 }

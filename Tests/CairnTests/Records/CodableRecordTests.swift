@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+import Cairn
+
+@Suite struct CodableRecordTests {
+    struct Address: Codable, Equatable {
+        var street: String
+        var city: String
+    }
+
+    enum Kind: String, Codable {
+        case regular, premium
+    }
+
+    struct Customer: Codable, Equatable, FetchableRecord, PersistableRecord {
+        var id: Int64
+        var name: String
+        var address: Address          // JSON
+        var tags: [String]            // JSON
+        var optionalAddress: Address? // JSON or NULL
+        var kind: Kind                // raw value
+        var birthDate: Date?
+        var uuid: UUID
+        var data: Data
+        var score: Double
+    }
+
+    let dbQueue: DatabaseQueue
+
+    init() throws {
+        dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE customer (
+                    id INTEGER PRIMARY KEY, name TEXT, address TEXT, tags TEXT, optionalAddress TEXT,
+                    kind TEXT, birthDate TEXT, uuid BLOB, data BLOB, score REAL)
+                """)
+        }
+    }
+
+    func makeCustomer() -> Customer {
+        Customer(
+            id: 1, name: "Arthur",
+            address: Address(street: "1 Main St", city: "Paris"),
+            tags: ["a", "b"], optionalAddress: nil, kind: .premium,
+            birthDate: Date(timeIntervalSince1970: 86_400.5),
+            uuid: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+            data: Data([1, 2, 3]), score: 1.5)
+    }
+
+    @Test func roundTrip() throws {
+        let customer = makeCustomer()
+        try dbQueue.write { db throws in
+            try customer.insert(db)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM customer"))
+            #expect(row["address"] as String == #"{"city":"Paris","street":"1 Main St"}"#)
+            #expect(row["tags"] as String == #"["a","b"]"#)
+            #expect(row["optionalAddress"] as DatabaseValue == .null)
+            #expect(row["kind"] as String == "premium")
+            #expect(row["birthDate"] as String == "1970-01-02 00:00:00.500")
+            #expect((row["uuid"] as Data).count == 16)
+            #expect(try Customer.fetchOne(db, key: 1) == customer)
+            var updated = customer
+            updated.optionalAddress = Address(street: "2 Side St", city: "Lyon")
+            try updated.update(db)
+            #expect(try Customer.fetchOne(db, key: 1) == updated)
+            #expect(try updated.databaseChanges(from: customer).keys.sorted() == ["optionalAddress"])
+        }
+    }
+
+    @Test func decodingFailuresNameTheColumn() throws {
+        try dbQueue.write { db throws in
+            try makeCustomer().insert(db)
+            try db.execute(sql: "UPDATE customer SET kind = 'unknown'")
+            #expect {
+                try Customer.fetchOne(db, key: 1)
+            } throws: { error in
+                guard case .valueMismatch(_, let context) = error as? RowDecodingError else { return false }
+                return context.columnName == "kind"
+            }
+            try db.execute(sql: "UPDATE customer SET kind = 'regular', address = 'not json'")
+            #expect {
+                try Customer.fetchAll(db)
+            } throws: { error in
+                guard case .valueMismatch(_, let context) = error as? RowDecodingError else { return false }
+                return context.columnName == "address" && String(describing: error).contains("JSON")
+            }
+            try db.execute(sql: "UPDATE customer SET address = NULL")
+            #expect {
+                try Customer.fetchAll(db)
+            } throws: { error in
+                (error as? RowDecodingError)?.context.columnName == "address"
+            }
+            // A missing column is an error for non-optional properties.
+            #expect {
+                try Customer.fetchOne(db, sql: "SELECT id FROM customer")
+            } throws: { error in
+                guard case .keyNotFound(.columnName(let name), _) = error as? RowDecodingError else { return false }
+                return name == "name"
+            }
+        }
+    }
+
+    struct PartialCustomer: Decodable, FetchableRecord, TableRecord {
+        static let databaseTableName = "customer"
+        var id: Int64
+        var nickname: String?   // no such column: nil
+        var optionalAddress: Address?
+    }
+
+    @Test func missingColumnsDecodeAsNilForOptionals() throws {
+        try dbQueue.write { db throws in
+            try makeCustomer().insert(db)
+            let partial = try #require(try PartialCustomer.fetchOne(db))
+            #expect(partial.id == 1)
+            #expect(partial.nickname == nil)
+            #expect(partial.optionalAddress == nil)
+        }
+    }
+
+    struct StrategyRecord: Codable, FetchableRecord, PersistableRecord, Equatable {
+        static let databaseTableName = "strategy"
+        static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+        static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+        static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { .lowercaseString }
+        static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
+        static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+        var recordID: Int64
+        var creationDate: Date
+        var externalID: UUID
+    }
+
+    @Test func strategies() throws {
+        let record = StrategyRecord(
+            recordID: 1, creationDate: Date(timeIntervalSince1970: 1000),
+            externalID: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE strategy (record_id INTEGER PRIMARY KEY, creation_date, external_id)")
+            try record.insert(db)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM strategy"))
+            #expect(row["creation_date"] as Double == 1000)
+            #expect(row["external_id"] as String == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+            #expect(try StrategyRecord.fetchOne(db) == record)
+        }
+    }
+
+    struct Failing: FetchableRecord {
+        struct Invalid: Error {}
+        init(row: Row) throws { throw Invalid() }
+    }
+
+    @Test func recordWhoseInitThrows() throws {
+        _ = try dbQueue.read { db throws in
+            #expect(throws: Failing.Invalid.self) { try Failing.fetchAll(db, sql: "SELECT 1") }
+        }
+    }
+
+    struct Note: Codable, FetchableRecord, PersistableRecord {
+        var rowid: Int64?
+        var content: String
+    }
+
+    struct Membership: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var userId: Int64
+        var groupId: Int64
+        var role: String
+    }
+
+    @Test func hiddenRowIDAndCompositeKeys() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE note (content TEXT);
+                CREATE TABLE membership (userId INT, groupId INT, role TEXT, PRIMARY KEY (userId, groupId));
+                """)
+            try Note(rowid: nil, content: "a").insert(db)
+            try Note(rowid: 5, content: "b").insert(db)
+            let note = try #require(try Note.fetchOne(db, key: 5))
+            #expect(note.content == "b")
+            #expect(note.rowid == nil) // SELECT * does not select the hidden rowid
+            #expect(try Row.fetchOne(db, Note.filter(key: 5))?["content"] == "b")
+            try Note(rowid: 5, content: "c").update(db)
+            #expect(try String.fetchOne(db, sql: "SELECT content FROM note WHERE rowid = 5") == "c")
+            #expect(try Note.deleteOne(db, key: 1))
+
+            let membership = Membership(userId: 1, groupId: 2, role: "admin")
+            try membership.insert(db)
+            #expect(try Membership.fetchOne(db, key: ["userId": 1, "groupId": 2]) == membership)
+            #expect(try Membership.fetchOne(db, key: ["userId": 1, "groupId": 3]) == nil)
+            var changed = membership
+            changed.role = "member"
+            try changed.update(db)
+            #expect(try Membership.fetchOne(db, key: ["userId": 1, "groupId": 2])?.role == "member")
+            #expect(try membership.exists(db))
+            // A single value is not a key of a composite primary key.
+            #expect(throws: RecordError.self) { try Membership.fetchOne(db, key: 1) }
+            // Columns that are not a unique key are rejected.
+            #expect(throws: RecordError.self) { try Membership.fetchOne(db, key: ["role": "member"]) }
+            #expect(try Membership.deleteOne(db, key: ["userId": 1, "groupId": 2]))
+        }
+    }
+}
