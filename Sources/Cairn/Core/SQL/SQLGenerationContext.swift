@@ -1,3 +1,5 @@
+import Foundation
+
 /// Collects the arguments of the SQL that expressions and literals render.
 ///
 /// Values are always rendered as `?` and appended to the arguments, in the
@@ -9,12 +11,21 @@ final class SQLGenerationContext {
     /// The arguments collected so far.
     private(set) var arguments = StatementArguments()
 
-    init(_ db: Database) {
+    /// Whether values are written as SQL literals instead of `?`: schema
+    /// statements (CREATE TABLE, CREATE VIEW…) cannot have parameters.
+    let inlinesArguments: Bool
+
+    init(_ db: Database, inlinesArguments: Bool = false) {
         self.db = db
+        self.inlinesArguments = inlinesArguments
     }
 
-    /// Appends a value, and returns its SQL: `?`.
+    /// Appends a value, and returns its SQL: `?`, or an SQL literal when
+    /// arguments are inlined.
     func append(argument: DatabaseValue) -> String {
+        if inlinesArguments {
+            return argument.sqlLiteral
+        }
         arguments.values.append(argument)
         return "?"
     }
@@ -24,12 +35,43 @@ final class SQLGenerationContext {
     /// - Throws: A ``DatabaseError`` when a named argument already has a
     ///   value.
     func append(arguments newArguments: StatementArguments) throws {
+        if inlinesArguments && !newArguments.isEmpty {
+            throw db.makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "raw SQL with arguments cannot be used in a schema statement, which has no parameters: "
+                    + "interpolate the values in an SQL literal instead",
+                sql: nil, arguments: nil)
+        }
         let replaced = arguments.append(contentsOf: newArguments)
         if !replaced.isEmpty {
             throw db.makeError(
                 resultCode: .SQLITE_MISUSE,
                 message: "the named argument(s) \(replaced.keys.sorted()) are defined more than once",
                 sql: nil, arguments: nil)
+        }
+    }
+}
+
+extension DatabaseValue {
+    /// The value as an SQL literal: `NULL`, `42`, `1.5`, `'O''Brien'`,
+    /// `X'0102'`.
+    var sqlLiteral: String {
+        switch storage {
+        case .null:
+            return "NULL"
+        case .int64(let int64):
+            return String(int64)
+        case .double(let double):
+            if double.isNaN { return "NULL" }
+            if double.isInfinite { return double < 0 ? "-9e999" : "9e999" }
+            return String(double)
+        case .string(let string):
+            return "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data):
+            return "X'" + data.map { byte in
+                let hex = String(byte, radix: 16, uppercase: true)
+                return byte < 16 ? "0" + hex : hex
+            }.joined() + "'"
         }
     }
 }
