@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import Cairn
+
+@Suite struct DatabaseMigratorTests {
+    func makeMigrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createPlayer") { db throws in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+        }
+        migrator.registerMigration("addScore") { db throws in
+            try db.alter(table: "player") { t in
+                t.add(column: "score", .integer).notNull().defaults(to: 0)
+            }
+        }
+        return migrator
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func migrate(_ kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try kind.make(path: directory.filePath())
+        let migrator = makeMigrator()
+        #expect(migrator.migrations == ["createPlayer", "addScore"])
+        try migrator.migrate(writer, upTo: "createPlayer")
+        try writer.read { db throws in
+            #expect(try migrator.appliedMigrations(db) == ["createPlayer"])
+            #expect(try migrator.completedMigrations(db) == ["createPlayer"])
+            #expect(try !migrator.hasCompletedMigrations(db))
+            #expect(try db.columns(in: "player").map(\.name) == ["id", "name"])
+        }
+        try migrator.migrate(writer)
+        try migrator.migrate(writer) // applied migrations do not run again
+        try writer.read { db throws in
+            #expect(try migrator.appliedIdentifiers(db) == ["createPlayer", "addScore"])
+            #expect(try migrator.hasCompletedMigrations(db))
+            #expect(try !migrator.hasBeenSuperseded(db))
+            #expect(try db.columns(in: "player").map(\.name) == ["id", "name", "score"])
+        }
+        // An older version of the application sees a superseded database.
+        var older = DatabaseMigrator()
+        older.registerMigration("createPlayer") { _ in }
+        try writer.read { db throws in #expect(try older.hasBeenSuperseded(db)) }
+        #expect(throws: DatabaseError.self) { try migrator.migrate(writer, upTo: "missing") }
+    }
+
+    struct MigrationError: Error {}
+
+    @Test func failingMigrationRollsBackAndIsNotRecorded() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = makeMigrator()
+        migrator.registerMigration("failing") { db throws in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+            try db.create(table: "other") { t in t.column("a") }
+            throw MigrationError()
+        }
+        migrator.registerMigration("never") { db throws in
+            try db.create(table: "never") { t in t.column("a") }
+        }
+        #expect(throws: MigrationError.self) { try migrator.migrate(dbQueue) }
+        try dbQueue.read { db throws in
+            #expect(try migrator.appliedMigrations(db) == ["createPlayer", "addScore"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
+            #expect(try !db.tableExists("other"))
+            #expect(try !db.tableExists("never"))
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == true)
+        }
+    }
+
+    @Test func deferredForeignKeyChecks() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db throws in
+            try db.create(table: "team") { t in t.autoIncrementedPrimaryKey("id") }
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("team")
+            }
+            try db.execute(sql: "INSERT INTO team (id) VALUES (1); INSERT INTO player (teamId) VALUES (1)")
+        }
+        // Recreating a referenced table is possible with deferred checks.
+        migrator.registerMigration("v2") { db throws in
+            try db.create(table: "new_team") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text)
+            }
+            try db.execute(sql: "INSERT INTO new_team (id) SELECT id FROM team")
+            try db.drop(table: "team")
+            try db.rename(table: "new_team", to: "team")
+        }
+        try migrator.migrate(dbQueue)
+        // A migration that leaves a violation fails.
+        migrator.registerMigration("v3") { db throws in
+            try db.execute(sql: "DELETE FROM team")
+        }
+        #expect {
+            try migrator.migrate(dbQueue)
+        } throws: { error in
+            (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY
+        }
+        try dbQueue.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team") == 1)
+        }
+        // With immediate checks, the statement itself fails.
+        var immediate = DatabaseMigrator()
+        immediate.registerMigration("v1") { _ in }
+        immediate.registerMigration("delete", foreignKeyChecks: .immediate) { db throws in
+            try db.execute(sql: "DELETE FROM team")
+        }
+        #expect(throws: DatabaseError.self) { try immediate.migrate(dbQueue) }
+    }
+
+    @Test func eraseDatabaseOnSchemaChange() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        var migrator = DatabaseMigrator()
+        migrator.eraseDatabaseOnSchemaChange = true
+        migrator.registerMigration("v1") { db throws in
+            try db.create(table: "player") { t in t.column("name", .text) }
+        }
+        try migrator.migrate(dbQueue)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
+        // Same migrations: nothing is erased.
+        try migrator.migrate(dbQueue)
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 1)
+
+        // The migration changed during development: the database is erased.
+        var changed = DatabaseMigrator()
+        changed.eraseDatabaseOnSchemaChange = true
+        changed.registerMigration("v1") { db throws in
+            try db.create(table: "player") { t in
+                t.column("name", .text)
+                t.column("score", .integer)
+            }
+        }
+        try changed.migrate(dbQueue)
+        try dbQueue.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
+            #expect(try db.columns(in: "player").map(\.name) == ["name", "score"])
+            #expect(try changed.appliedMigrations(db) == ["v1"])
+        }
+    }
+
+    @Test func asyncMigration() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await makeMigrator().migrate(dbQueue)
+        let applied = try await dbQueue.read { db in try makeMigrator().appliedMigrations(db) }
+        #expect(applied == ["createPlayer", "addScore"])
+    }
+}
