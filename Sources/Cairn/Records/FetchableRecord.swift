@@ -160,9 +160,9 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     public var statement: Statement { state.statement }
 
     @usableFromInline
-    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
-        row = Row(statement: statement)
+        row = try Row.cursorRow(statement: statement, adapter: adapter)
     }
 
     deinit {
@@ -186,24 +186,24 @@ extension FetchableRecord {
     /// - Throws: A ``DatabaseError`` when the arguments do not fit; the
     ///   cursor throws the errors of the statement and of decoding.
     @inlinable
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
-        try RecordCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the records of a prepared statement.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     @inlinable
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(RecordCursor<Self>(statement: statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(RecordCursor<Self>(statement: statement, arguments: arguments, adapter: adapter))
     }
 
     /// Returns the first record of a prepared statement, or nil.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     @inlinable
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try RecordCursor<Self>(statement: statement, arguments: arguments).next()
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try RecordCursor<Self>(statement: statement, arguments: arguments, adapter: adapter).next()
     }
 
     /// Returns a cursor over the records of an SQL query.
@@ -220,9 +220,10 @@ extension FetchableRecord {
     public static func fetchCursor(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self>
     {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the records of an SQL query.
@@ -236,9 +237,10 @@ extension FetchableRecord {
     public static func fetchAll(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns the first record of an SQL query, or nil.
@@ -248,9 +250,10 @@ extension FetchableRecord {
     public static func fetchOne(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Self?
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -258,8 +261,8 @@ extension FetchableRecord where Self: Hashable {
     /// Returns a set of the records of a prepared statement.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(RecordCursor<Self>(statement: statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(RecordCursor<Self>(statement: statement, arguments: arguments, adapter: adapter))
     }
 
     /// Returns a set of the records of an SQL query.
@@ -268,8 +271,9 @@ extension FetchableRecord where Self: Hashable {
     public static func fetchSet(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }

@@ -98,9 +98,9 @@ public final class RowCursor: DatabaseCursor {
     ///
     /// - Throws: A ``DatabaseError`` when the arguments do not fit.
     @usableFromInline
-    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
-        row = Row(statement: statement)
+        row = try Row.cursorRow(statement: statement, adapter: adapter)
     }
 
     deinit {
@@ -126,9 +126,14 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     /// The statement that the cursor iterates.
     public var statement: Statement { state.statement }
 
+    /// The column that holds the values (the first column of the adapted
+    /// row, when there is an adapter).
+    @usableFromInline let column: CInt
+
     @usableFromInline
-    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        column = try RowLayout.firstBaseColumn(statement, adapter)
     }
 
     deinit {
@@ -142,7 +147,7 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     @inlinable
     public func next() throws -> Value? {
         guard try state.step() else { return nil }
-        let dbValue = DatabaseValue(sqliteStatement: state.sqliteStatement, index: 0)
+        let dbValue = DatabaseValue(sqliteStatement: state.sqliteStatement, index: column)
         if let value = Value.fromDatabaseValue(dbValue) {
             return value
         }
@@ -151,7 +156,7 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
 
     @usableFromInline
     func conversionError() -> RowDecodingError {
-        RowDecodingError.conversionFailure(Value.self, row: Row(statement: statement), columnIndex: 0)
+        RowDecodingError.conversionFailure(Value.self, row: Row(statement: statement), columnIndex: Int(column))
     }
 }
 
@@ -163,9 +168,14 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     /// The statement that the cursor iterates.
     public var statement: Statement { state.statement }
 
+    /// The column that holds the values (the first column of the adapted
+    /// row, when there is an adapter).
+    @usableFromInline let column: CInt
+
     @usableFromInline
-    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        column = try RowLayout.firstBaseColumn(statement, adapter)
     }
 
     deinit {
@@ -179,7 +189,7 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     @inlinable
     public func next() throws -> Value? {
         guard try state.step() else { return nil }
-        if let value = Value.fromStatement(state.sqliteStatement, atUncheckedIndex: 0) {
+        if let value = Value.fromStatement(state.sqliteStatement, atUncheckedIndex: column) {
             return value
         }
         throw conversionError()
@@ -187,6 +197,34 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
 
     @usableFromInline
     func conversionError() -> RowDecodingError {
-        RowDecodingError.conversionFailure(Value.self, row: Row(statement: statement), columnIndex: 0)
+        RowDecodingError.conversionFailure(Value.self, row: Row(statement: statement), columnIndex: Int(column))
+    }
+}
+
+extension Row {
+    /// The row that a cursor reuses: a view on the statement, adapted when
+    /// there is an adapter.
+    @usableFromInline
+    static func cursorRow(statement: Statement, adapter: (any RowAdapter)?) throws -> Row {
+        let row = Row(statement: statement)
+        guard let adapter else { return row }
+        return Row(base: row, layout: try adapter._layout(columnNames: statement.columnNames))
+    }
+}
+
+extension RowLayout {
+    /// The column of the statement that is the first column of the adapted
+    /// row.
+    ///
+    /// - Throws: A ``DatabaseError`` when the adapter does not fit the
+    ///   statement, or leaves no column.
+    @usableFromInline
+    static func firstBaseColumn(_ statement: Statement, _ adapter: (any RowAdapter)?) throws -> CInt {
+        guard let adapter else { return 0 }
+        let layout = try adapter._layout(columnNames: statement.columnNames)
+        guard let first = layout.baseIndexes.first else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the row adapter leaves no column to read a value from")
+        }
+        return CInt(first)
     }
 }

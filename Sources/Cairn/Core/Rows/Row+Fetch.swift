@@ -18,16 +18,16 @@ extension Row {
     ///   - arguments: When not nil, the new statement arguments.
     /// - Throws: A ``DatabaseError`` when the arguments do not fit; the
     ///   cursor throws the errors of the statement.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RowCursor {
-        try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RowCursor {
+        try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the rows of a prepared statement.
     ///
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
-        let cursor = try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Row] {
+        let cursor = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
         var rows: [Row] = []
         while let row = try cursor.next() {
             rows.append(row.copy())
@@ -39,8 +39,8 @@ extension Row {
     ///
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Row> {
-        let cursor = try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Row> {
+        let cursor = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
         var rows: Set<Row> = []
         while let row = try cursor.next() {
             rows.insert(row.copy())
@@ -53,8 +53,8 @@ extension Row {
     ///
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
-        let cursor = try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Row? {
+        let cursor = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
         return try cursor.next()?.copy()
     }
 
@@ -80,9 +80,10 @@ extension Row {
     public static func fetchCursor(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> RowCursor
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> RowCursor
     {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the rows of an SQL query.
@@ -96,9 +97,10 @@ extension Row {
     public static func fetchAll(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> [Row]
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> [Row]
     {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns a set of the rows of an SQL query.
@@ -108,9 +110,10 @@ extension Row {
     public static func fetchSet(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Set<Row>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Set<Row>
     {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns the first row of an SQL query, or nil if there is none.
@@ -124,8 +127,9 @@ extension Row {
     public static func fetchOne(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Row?
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Row?
     {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }

@@ -32,6 +32,8 @@ public final class Row: @unchecked Sendable {
         case statement
         /// Copied values.
         case values(columnNames: [String], values: [DatabaseValue])
+        /// Some columns of a base row, under the names of a row adapter.
+        case adapted(base: Row, layout: RowLayout)
     }
 
     @usableFromInline
@@ -66,6 +68,14 @@ public final class Row: @unchecked Sendable {
         self.count = values.count
     }
 
+    /// Creates a row that presents a base row through a layout.
+    init(adaptedBase base: Row, layout: RowLayout) {
+        self.storage = .adapted(base: base, layout: layout)
+        self.statement = base.statement
+        self.sqliteStatement = nil
+        self.count = layout.baseIndexes.count
+    }
+
     /// Creates an empty row.
     public convenience init() {
         self.init(columnNames: [], values: [])
@@ -98,6 +108,8 @@ public final class Row: @unchecked Sendable {
             return self
         case .statement:
             return Row(columnNames: columnNames, values: databaseValues)
+        case let .adapted(base, layout):
+            return Row(adaptedBase: base.copy(), layout: layout)
         }
     }
 
@@ -108,6 +120,7 @@ public final class Row: @unchecked Sendable {
         switch storage {
         case .statement: return statement?.columnNames ?? []
         case .values(let columnNames, _): return columnNames
+        case .adapted(_, let layout): return layout.columnNames
         }
     }
 
@@ -131,6 +144,8 @@ public final class Row: @unchecked Sendable {
             return statement?.index(ofColumn: name)
         case .values(let columnNames, _):
             return columnNames.firstIndex { $0.equalsIgnoringASCIICase(name) }
+        case .adapted(_, let layout):
+            return layout.columnNames.firstIndex { $0.equalsIgnoringASCIICase(name) }
         }
     }
 
@@ -155,6 +170,7 @@ public final class Row: @unchecked Sendable {
         switch storage {
         case .statement: return statement?.columnNames[index] ?? ""
         case .values(let columnNames, _): return columnNames[index]
+        case .adapted(_, let layout): return layout.columnNames[index]
         }
     }
 
@@ -166,6 +182,8 @@ public final class Row: @unchecked Sendable {
             return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index))
         case .values(_, let values):
             return values[index]
+        case let .adapted(base, layout):
+            return base.databaseValue(atUncheckedIndex: layout.baseIndexes[index])
         }
     }
 

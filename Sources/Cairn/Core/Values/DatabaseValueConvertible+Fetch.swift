@@ -24,9 +24,9 @@ extension DatabaseValueConvertible {
     @inlinable
     public static func fetchCursor(
         _ statement: Statement,
-        arguments: StatementArguments? = nil) throws -> DatabaseValueCursor<Self>
+        arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self>
     {
-        try DatabaseValueCursor(statement: statement, arguments: arguments)
+        try DatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the values of the first column of a prepared
@@ -36,13 +36,14 @@ extension DatabaseValueConvertible {
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert (such as NULL, when `Self` is not optional).
     @inlinable
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
+        let column = try RowLayout.firstBaseColumn(statement, adapter)
         var values: [Self] = []
         while try state.step() {
-            guard let value = Self.fromDatabaseValue(DatabaseValue(sqliteStatement: state.sqliteStatement, index: 0)) else {
-                throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: 0)
+            guard let value = Self.fromDatabaseValue(DatabaseValue(sqliteStatement: state.sqliteStatement, index: column)) else {
+                throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: Int(column))
             }
             values.append(value)
         }
@@ -56,14 +57,15 @@ extension DatabaseValueConvertible {
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
     @inlinable
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
+        let column = try RowLayout.firstBaseColumn(statement, adapter)
         guard try state.step() else { return nil }
-        let dbValue = DatabaseValue(sqliteStatement: state.sqliteStatement, index: 0)
+        let dbValue = DatabaseValue(sqliteStatement: state.sqliteStatement, index: column)
         if dbValue.isNull { return nil }
         guard let value = Self.fromDatabaseValue(dbValue) else {
-            throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: 0)
+            throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: Int(column))
         }
         return value
     }
@@ -88,9 +90,10 @@ extension DatabaseValueConvertible {
     public static func fetchCursor(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> DatabaseValueCursor<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self>
     {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the values of the first column of an SQL query.
@@ -108,9 +111,10 @@ extension DatabaseValueConvertible {
     public static func fetchAll(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns the value of the first column of the first row of an SQL
@@ -127,9 +131,10 @@ extension DatabaseValueConvertible {
     public static func fetchOne(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Self?
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -141,8 +146,8 @@ extension DatabaseValueConvertible where Self: Hashable {
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
     @inlinable
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(DatabaseValueCursor(statement: statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(DatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter))
     }
 
     /// Returns a set of the values of the first column of an SQL query.
@@ -154,9 +159,10 @@ extension DatabaseValueConvertible where Self: Hashable {
     public static func fetchSet(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -182,9 +188,9 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     @inlinable
     public static func fetchCursor(
         _ statement: Statement,
-        arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self>
+        arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self>
     {
-        try FastDatabaseValueCursor(statement: statement, arguments: arguments)
+        try FastDatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the values of the first column of a prepared
@@ -194,13 +200,14 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert (such as NULL, when `Self` is not optional).
     @inlinable
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
+        let column = try RowLayout.firstBaseColumn(statement, adapter)
         var values: [Self] = []
         while try state.step() {
-            guard let value = Self.fromStatement(state.sqliteStatement, atUncheckedIndex: 0) else {
-                throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: 0)
+            guard let value = Self.fromStatement(state.sqliteStatement, atUncheckedIndex: column) else {
+                throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: Int(column))
             }
             values.append(value)
         }
@@ -214,13 +221,14 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
     @inlinable
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
+        let column = try RowLayout.firstBaseColumn(statement, adapter)
         guard try state.step() else { return nil }
         if sqlite3_column_type(state.sqliteStatement, 0) == SQLITE_NULL { return nil }
-        guard let value = Self.fromStatement(state.sqliteStatement, atUncheckedIndex: 0) else {
-            throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: 0)
+        guard let value = Self.fromStatement(state.sqliteStatement, atUncheckedIndex: column) else {
+            throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: Int(column))
         }
         return value
     }
@@ -245,9 +253,10 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     public static func fetchCursor(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> FastDatabaseValueCursor<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self>
     {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the values of the first column of an SQL query.
@@ -265,9 +274,10 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     public static func fetchAll(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> [Self]
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns the value of the first column of the first row of an SQL
@@ -284,9 +294,10 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     public static func fetchOne(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Self?
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -298,8 +309,8 @@ extension DatabaseValueConvertible where Self: Hashable & StatementColumnConvert
     ///   statement fails, and a ``RowDecodingError`` for a value that does
     ///   not convert.
     @inlinable
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(FastDatabaseValueCursor(statement: statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(FastDatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter))
     }
 
     /// Returns a set of the values of the first column of an SQL query.
@@ -311,8 +322,9 @@ extension DatabaseValueConvertible where Self: Hashable & StatementColumnConvert
     public static func fetchSet(
         _ db: Database,
         sql: String,
-        arguments: StatementArguments = StatementArguments()) throws -> Set<Self>
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }

@@ -5,7 +5,8 @@ extension FetchRequest where RowDecoder == Row {
     ///
     /// - Throws: A ``DatabaseError``.
     public func fetchCursor(_ db: Database) throws -> RowCursor {
-        try Row.fetchCursor(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try Row.fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns an array of the rows of the request.
@@ -16,21 +17,24 @@ extension FetchRequest where RowDecoder == Row {
     ///
     /// - Throws: A ``DatabaseError``.
     public func fetchAll(_ db: Database) throws -> [Row] {
-        try Row.fetchAll(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try Row.fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns a set of the rows of the request.
     ///
     /// - Throws: A ``DatabaseError``.
     public func fetchSet(_ db: Database) throws -> Set<Row> {
-        try Row.fetchSet(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try Row.fetchSet(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns the first row of the request, or nil.
     ///
     /// - Throws: A ``DatabaseError``.
     public func fetchOne(_ db: Database) throws -> Row? {
-        try Row.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try Row.fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -39,28 +43,32 @@ extension Row {
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns an array of the rows of a request.
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns a set of the rows of a request.
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
-        try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchSet(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns the first row of a request, or nil.
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: true)
+        return try fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -70,7 +78,8 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible {
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> {
-        try RowDecoder.fetchCursor(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns an array of the values of the first column of the request.
@@ -82,7 +91,8 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible {
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try RowDecoder.fetchAll(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns the value of the first column of the first row of the
@@ -91,7 +101,8 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible {
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try RowDecoder.fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -101,7 +112,8 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try RowDecoder.fetchSet(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchSet(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -112,7 +124,8 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> {
-        try RowDecoder.fetchCursor(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns an array of the values of the first column of the request,
@@ -121,7 +134,8 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try RowDecoder.fetchAll(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns the value of the first column of the first row of the
@@ -130,7 +144,8 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try RowDecoder.fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -140,7 +155,8 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try RowDecoder.fetchSet(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchSet(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -150,7 +166,8 @@ extension DatabaseValueConvertible {
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns the value of the first column of the first row of a request,
@@ -159,14 +176,16 @@ extension DatabaseValueConvertible {
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: true)
+        return try fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns a cursor over the values of the first column of a request.
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<Self> {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -177,7 +196,8 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns the value of the first column of the first row of a request,
@@ -186,13 +206,15 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
     ///   that does not convert.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: true)
+        return try fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns a cursor over the values of the first column of a request.
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self> {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 }

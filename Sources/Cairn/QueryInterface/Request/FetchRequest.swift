@@ -52,18 +52,22 @@ extension FetchRequest {
     /// - Throws: A ``DatabaseError``.
     public func isEmpty(_ db: Database) throws -> Bool {
         let prepared = try makePreparedRequest(db, forSingleResult: true)
-        return try Row.fetchOne(prepared.statement) == nil
+        return try Row.fetchOne(prepared.statement, adapter: prepared.adapter) == nil
     }
 }
 
-/// The prepared statement of a request.
+/// The prepared statement of a request, and the adapter of its rows.
 public struct PreparedRequest {
     /// The statement, with its arguments set.
     public var statement: Statement
 
+    /// The adapter of the fetched rows, if any.
+    public var adapter: (any RowAdapter)?
+
     /// Creates a prepared request.
-    public init(statement: Statement) {
+    public init(statement: Statement, adapter: (any RowAdapter)? = nil) {
         self.statement = statement
+        self.adapter = adapter
     }
 }
 

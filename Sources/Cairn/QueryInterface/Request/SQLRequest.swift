@@ -22,6 +22,9 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     /// The SQL literal of the request.
     public var sqlLiteral: SQL
 
+    /// The adapter of the fetched rows, if any.
+    public var adapter: (any RowAdapter)?
+
     /// Whether the statement is cached.
     var isCached: Bool
 
@@ -30,14 +33,21 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     /// - Parameters:
     ///   - sql: An SQL query.
     ///   - arguments: The statement arguments.
+    ///   - adapter: The adapter of the fetched rows.
     ///   - cached: Whether the statement is cached (default false).
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached)
+    public init(
+        sql: String,
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil,
+        cached: Bool = false)
+    {
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached)
     }
 
     /// Creates a request from an SQL literal.
-    public init(literal sqlLiteral: SQL, cached: Bool = false) {
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
         self.sqlLiteral = sqlLiteral
+        self.adapter = adapter
         self.isCached = cached
     }
 
@@ -53,7 +63,7 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
         let (sql, arguments) = try sqlLiteral.build(db)
         let statement = isCached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
-        return PreparedRequest(statement: statement)
+        return PreparedRequest(statement: statement, adapter: adapter)
     }
 }
 

@@ -215,7 +215,8 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     /// - Throws: A ``DatabaseError``; the cursor throws the errors of the
     ///   statement and of decoding.
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
-        try RowDecoder.fetchCursor(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns an array of the records of the request.
@@ -226,14 +227,16 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try RowDecoder.fetchAll(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns the first record of the request, or nil.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try RowDecoder.fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -242,7 +245,8 @@ extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try RowDecoder.fetchSet(makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchSet(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -251,7 +255,8 @@ extension FetchableRecord {
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns an array of the records of a request, whatever its row
@@ -264,14 +269,16 @@ extension FetchableRecord {
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// Returns the first record of a request, or nil.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        let prepared = try request.makePreparedRequest(db, forSingleResult: true)
+        return try fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }
 
