@@ -231,7 +231,7 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         }
 
         func set(_ value: DatabaseValue, forKey key: Key) {
-            state.container.setValue(value, forColumn: column(key))
+            state.container.setValueMatchingExactly(value, forColumn: column(key))
         }
 
         mutating func encodeNil(forKey key: Key) { set(.null, forKey: key) }

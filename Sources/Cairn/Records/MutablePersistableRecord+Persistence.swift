@@ -96,23 +96,31 @@ extension MutablePersistableRecord {
     {
         let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
         let tableName = Self.databaseTableName
-        var sql = "INSERT" + resolution.orClause + " INTO " + tableName.quotedDatabaseIdentifier
-        if container.storage.isEmpty {
-            sql += " DEFAULT VALUES"
-        } else {
-            sql += " (" + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-            sql += " VALUES (" + repeatElement("?", count: container.storage.count).joined(separator: ", ") + ")"
-        }
         let changesBefore = db.totalChangesCount
         if let returning {
-            sql += " RETURNING *"
+            let sql = insertSQL(tableName: tableName, resolution: resolution, container: container) + " RETURNING *"
             let statement = try db.cachedStatement(sql: sql)
             let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(container.values))
             while let row = try cursor.next() {
                 try returning(row)
             }
         } else {
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(container.values))
+            // Reuse the statement of the previous insert of the same record
+            // type and columns: no SQL is built, and no cache key is hashed.
+            let key = ObjectIdentifier(Self.self)
+            let statement: Statement
+            if let cached = db.insertStatements[key],
+               cached.resolution == resolution,
+               cached.tableName == tableName,
+               cached.columns == container.columns,
+               !cached.statement.isIteratedByCursor
+            {
+                statement = cached.statement
+            } else {
+                statement = try db.cachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
+                db.insertStatements[key] = (tableName, resolution, container.columns, statement)
+            }
+            try statement.execute(arguments: StatementArguments(container.values))
         }
         if resolution == .ignore && db.totalChangesCount == changesBefore {
             return nil
@@ -122,6 +130,22 @@ extension MutablePersistableRecord {
             rowID: db.lastInsertedRowID,
             rowIDColumn: rowIDColumn == "rowid" ? nil : rowIDColumn,
             persistenceContainer: container)
+    }
+
+    /// `INSERT INTO "table" ("a", "b") VALUES (?, ?)`.
+    private func insertSQL(
+        tableName: String,
+        resolution: Database.ConflictResolution,
+        container: PersistenceContainer) -> String
+    {
+        var sql = "INSERT" + resolution.orClause + " INTO " + tableName.quotedDatabaseIdentifier
+        if container.storage.isEmpty {
+            sql += " DEFAULT VALUES"
+        } else {
+            sql += " (" + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+            sql += " VALUES (" + repeatElement("?", count: container.storage.count).joined(separator: ", ") + ")"
+        }
+        return sql
     }
 
     // MARK: Update
@@ -247,7 +271,7 @@ extension MutablePersistableRecord {
         var sql = "UPDATE" + resolution.orClause + " " + tableName.quotedDatabaseIdentifier + " SET "
         sql += assignments.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: ", ")
         sql += " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: " AND ")
-        let arguments = StatementArguments(assignments.map(\.value) + key.map(\.value))
+        let arguments = StatementArguments(assignments.map { $0.value } + key.map { $0.value })
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
         if db.changesCount == 0 {
             throw RecordError.recordNotFound(databaseTableName: tableName, key: Dictionary(
@@ -371,7 +395,7 @@ extension MutablePersistableRecord {
             let key = try primaryKey(db, in: container)
             let sql = "DELETE FROM " + Self.databaseTableName.quotedDatabaseIdentifier
                 + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: " AND ")
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(key.map(\.value)))
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(key.map { $0.value }))
             let result = db.changesCount > 0
             deleted = result
             return result
@@ -394,7 +418,7 @@ extension MutablePersistableRecord {
         let sql = "SELECT 1 FROM " + Self.databaseTableName.quotedDatabaseIdentifier
             + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: " AND ")
             + " LIMIT 1"
-        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(key.map(\.value))) != nil
+        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(key.map { $0.value })) != nil
     }
 
     // MARK: Primary key

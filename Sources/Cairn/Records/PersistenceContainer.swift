@@ -46,10 +46,10 @@ public struct PersistenceContainer: Sendable {
     }
 
     /// The column names, in order.
-    public var columns: [String] { storage.map(\.column) }
+    public var columns: [String] { storage.map { $0.column } }
 
     /// The values, in the order of the columns.
-    public var values: [DatabaseValue] { storage.map(\.value) }
+    public var values: [DatabaseValue] { storage.map { $0.value } }
 
     /// Whether the container has a column (compared without regard to case).
     public func hasColumn(_ column: String) -> Bool {
@@ -64,6 +64,17 @@ public struct PersistenceContainer: Sendable {
 
     mutating func setValue(_ value: DatabaseValue, forColumn column: String) {
         if let index = index(ofColumn: column) {
+            storage[index].value = value
+        } else {
+            storage.append((column, value))
+        }
+    }
+
+    /// Sets a value, replacing the value of a column of the exact same name.
+    /// Encoders use it: coding keys are unique, and a case-insensitive
+    /// search for each key would cost more than the rest of encoding.
+    mutating func setValueMatchingExactly(_ value: DatabaseValue, forColumn column: String) {
+        if let index = storage.firstIndex(where: { $0.column == column }) {
             storage[index].value = value
         } else {
             storage.append((column, value))

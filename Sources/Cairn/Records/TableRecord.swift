@@ -49,7 +49,14 @@ extension TableRecord {
     /// follows (`URLRequest` gives `urlRequest`). Generic parameters are
     /// ignored.
     public static var databaseTableName: String {
-        defaultDatabaseTableName(forTypeName: String(describing: Self.self))
+        // Describing a type is slow: remember the names.
+        let key = ObjectIdentifier(Self.self)
+        if let name = defaultTableNames.withLock({ $0[key] }) {
+            return name
+        }
+        let name = defaultDatabaseTableName(forTypeName: String(describing: Self.self))
+        defaultTableNames.withLock { $0[key] = name }
+        return name
     }
 
     /// All columns.
@@ -57,6 +64,9 @@ extension TableRecord {
         [AllColumns()]
     }
 }
+
+/// The default table names of record types.
+private let defaultTableNames = Locked<[ObjectIdentifier: String]>([:])
 
 /// Derives a table name from a type name: `Player` → `player`,
 /// `URLRequest` → `urlRequest`, `Player<Int>` → `player`.

@@ -394,6 +394,10 @@ extension String {
     /// try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)")
     /// ```
     public var quotedDatabaseIdentifier: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Fast path: most identifiers contain no double quote.
+        if !utf8.contains(UInt8(ascii: "\"")) {
+            return "\"" + self + "\""
+        }
+        return "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -80,6 +80,7 @@ extension Database {
     /// Removes the cached statements, so that they are finalized.
     public func clearStatementCache() {
         statementCache.removeAll()
+        insertStatements.removeAll()
     }
 
     private func makeStatement(sql: String, prepareFlags: UInt32) throws -> Statement {

@@ -74,6 +74,10 @@ public final class Database {
     /// Notes which statements change the schema, while they are prepared.
     let authorizerBox = AuthorizerBox()
 
+    /// The last INSERT statement of each record type, with what it was built
+    /// for. Cleared with the statement cache.
+    var insertStatements: [ObjectIdentifier: (tableName: String, resolution: Database.ConflictResolution, columns: [String], statement: Statement)] = [:]
+
     /// Changes at the beginning and at the end of each access, so that a
     /// cursor can tell it is used outside the access that created it.
     @usableFromInline
@@ -115,7 +119,7 @@ public final class Database {
         do {
             try setUp()
         } catch {
-            statementCache.removeAll()
+            clearStatementCache()
             interruptHandle.withLock { $0 = nil }
             sqlite3_close_v2(connection)
             sqliteConnection = nil
@@ -124,7 +128,7 @@ public final class Database {
     }
 
     deinit {
-        statementCache.removeAll()
+        clearStatementCache()
         interruptHandle.withLock { $0 = nil }
         if let sqliteConnection {
             // The v2 variant defers the closing until statements that users
@@ -214,7 +218,7 @@ public final class Database {
     /// The corresponding C function is `sqlite3_close`.
     func close() throws {
         guard let connection = sqliteConnection else { return }
-        statementCache.removeAll()
+        clearStatementCache()
         interruptHandle.withLock { $0 = nil }
         let code = sqlite3_close(connection)
         guard code == SQLITE_OK else {

@@ -56,7 +56,7 @@ public struct StatementArguments: Hashable, Sendable {
     /// db.execute(sql: "DELETE ... (?,?,?)", arguments: StatementArguments(ids))
     /// ```
     public init<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
-        values = sequence.map(\.databaseValue)
+        values = sequence.map { $0.databaseValue }
         namedValues = NamedValues()
     }
 
