@@ -314,3 +314,46 @@ import Cairn
         #expect(count == 1)
     }
 }
+
+/// The README's records example.
+@Suite struct ReadmeRecordsExampleTests {
+    struct Player: Codable, Identifiable, FetchableRecord, MutablePersistableRecord {
+        var id: Int64?
+        var name: String
+        var score: Int
+
+        enum Columns {
+            static let name = Column(CodingKeys.name)
+            static let score = Column(CodingKeys.score)
+        }
+
+        mutating func didInsert(_ inserted: InsertionSuccess) {
+            id = inserted.rowID
+        }
+    }
+
+    @Test func recordsExample() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createPlayer") { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull().defaults(to: 0)
+            }
+        }
+        try migrator.migrate(dbQueue)
+
+        try dbQueue.write { db in
+            var player = Player(id: nil, name: "Arthur", score: 1000)
+            try player.insert(db)
+            player.score += 100
+            try player.update(db)
+        }
+
+        let best = try dbQueue.read { db in
+            try Player.filter { $0.score > 500 }.order { $0.score.desc }.limit(10).fetchAll(db)
+        }
+        #expect(best.map(\.score) == [1100])
+    }
+}

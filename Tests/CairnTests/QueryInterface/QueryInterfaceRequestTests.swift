@@ -135,6 +135,19 @@ import Cairn
         #expect(count == 1)
     }
 
+    @Test func fullTextMatching() throws {
+        struct Document: TableRecord, FetchableRecord, Decodable { var content: String }
+        try dbQueue.write { db throws in
+            try db.create(virtualTable: "document", using: "fts5(content)")
+            try db.execute(sql: "INSERT INTO document VALUES ('SQLite is a database'), ('Swift is a language')")
+            #expect(try Document.matching("database").fetchAll(db).map(\.content) == ["SQLite is a database"])
+            #expect(try Document.matching(String?.none).fetchAll(db).isEmpty)
+            #expect(try Document.filter(Column("content").match("swift")).fetchCount(db) == 1)
+            #expect(try Document.matching("sqlite OR swift").order(Column.rank).fetchCount(db) == 2)
+        }
+        #expect(try sql(Table("document").all().matching("x")) == #"SELECT * FROM "document" WHERE "document" MATCH ?"#)
+    }
+
     @Test func unknownColumnThrows() throws {
         _ = try dbQueue.read { db throws in
             #expect {

@@ -139,6 +139,18 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         mapRelation { $0.filters.append(promise) }
     }
 
+    /// Filters the rows of a full-text table that match a pattern:
+    /// `WHERE "table" MATCH ?`. A nil pattern matches nothing.
+    ///
+    /// ```swift
+    /// let documents = try Document.matching("sqlite database").fetchAll(db)
+    /// ```
+    public func matching(_ pattern: (some DatabaseValueConvertible)?) -> Self {
+        guard let pattern else { return none() }
+        let tableName = relation.alias ?? relation.tableName
+        return filter(SQLExpression(impl: .binary("MATCH", .column(tableName), .value(pattern.databaseValue))))
+    }
+
     /// A request that fetches nothing.
     public func none() -> Self {
         filter(SQLExpression.false)

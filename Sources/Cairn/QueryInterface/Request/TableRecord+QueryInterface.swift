@@ -95,6 +95,11 @@ extension TableRecord {
         all().filter(literal: sqlLiteral)
     }
 
+    /// See ``QueryInterfaceRequest/matching(_:)``.
+    public static func matching(_ pattern: (some DatabaseValueConvertible)?) -> QueryInterfaceRequest<Self> {
+        all().matching(pattern)
+    }
+
     /// See ``QueryInterfaceRequest/order(_:)-(any SQLOrderingTerm...)``.
     public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> {
         all().order(orderings)
