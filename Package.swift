@@ -49,6 +49,22 @@ let package = Package(
             cSettings: traitCSettings,
             swiftSettings: traitSwiftSettings
         ),
+        // Benchmarks: measure Cairn against the raw C API of the same SQLite.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: ["Cairn"],
+            path: "Benchmarks/Support"
+        ),
+        .executableTarget(
+            name: "FetchBenchmark",
+            dependencies: ["Cairn", "BenchmarkSupport"],
+            path: "Benchmarks/FetchBenchmark"
+        ),
+        .executableTarget(
+            name: "InsertBenchmark",
+            dependencies: ["Cairn", "BenchmarkSupport"],
+            path: "Benchmarks/InsertBenchmark"
+        ),
         .testTarget(
             name: "CairnTests",
             dependencies: ["Cairn"],

@@ -300,12 +300,24 @@ extension String {
     /// regard to case, as SQLite compares identifiers.
     @usableFromInline
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        if self == other { return true }
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
+        // Compare contiguous bytes when available (native and small strings).
+        if let result = lhs.withContiguousStorageIfAvailable({ a in
+            rhs.withContiguousStorageIfAvailable { b in
+                for index in 0..<a.count where a[index] != b[index] {
+                    let lowerA = (a[index] >= 65 && a[index] <= 90) ? a[index] | 0x20 : a[index]
+                    let lowerB = (b[index] >= 65 && b[index] <= 90) ? b[index] | 0x20 : b[index]
+                    if lowerA != lowerB { return false }
+                }
+                return true
+            }
+        }), let result {
+            return result
+        }
         for (a, b) in zip(lhs, rhs) where a != b {
-            let lowerA = (a >= 65 && a <= 90) ? a + 32 : a
-            let lowerB = (b >= 65 && b <= 90) ? b + 32 : b
+            let lowerA = (a >= 65 && a <= 90) ? a | 0x20 : a
+            let lowerB = (b >= 65 && b <= 90) ? b | 0x20 : b
             if lowerA != lowerB { return false }
         }
         return true

@@ -1,0 +1,114 @@
+import BenchmarkSupport
+import Cairn
+import Foundation
+
+// Insert throughput: inserting rows of 10 INTEGER columns into a fresh file
+// database in one transaction, with Cairn and with the raw C API of the same
+// SQLite, in one process. Timings include opening the database, CREATE TABLE,
+// BEGIN…COMMIT and closing, with the default journal mode and
+// synchronous=FULL.
+
+let options = BenchmarkOptions(defaultRows: 50_000)
+let createSQL = "CREATE TABLE item (i0 INTEGER, i1 INTEGER, i2 INTEGER, i3 INTEGER, i4 INTEGER, i5 INTEGER, i6 INTEGER, i7 INTEGER, i8 INTEGER, i9 INTEGER)"
+
+/// A record whose `encode(to:)` is written by hand.
+struct ItemRecord: PersistableRecord {
+    static let databaseTableName = "item"
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+
+    func encode(to container: inout PersistenceContainer) {
+        container["i0"] = i0; container["i1"] = i1; container["i2"] = i2; container["i3"] = i3
+        container["i4"] = i4; container["i5"] = i5; container["i6"] = i6; container["i7"] = i7
+        container["i8"] = i8; container["i9"] = i9
+    }
+}
+
+/// An Encodable record of the same table.
+struct EncodableItem: Encodable, PersistableRecord {
+    static let databaseTableName = "item"
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+}
+
+/// A fresh database path for an implementation.
+func freshPath(_ name: String) -> String {
+    let path = temporaryPath("cairn-insert-benchmark-\(name).sqlite")
+    for suffix in ["", "-journal", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+    }
+    return path
+}
+
+let rows = options.rows
+
+// Raw C: prepare once, bind 10 integers, step, reset.
+func rawInsert() throws -> Int {
+    let path = freshPath("raw")
+    let db = try rawOpen(path)
+    try rawExec(db, "PRAGMA synchronous = FULL")
+    try rawExec(db, createSQL)
+    try rawExec(db, "BEGIN")
+    let statement = try rawPrepare(db, "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)")
+    for row in 0..<rows {
+        for column in 0..<10 {
+            sqlite3_bind_int64(statement, Int32(column + 1), Int64(row &+ column))
+        }
+        try rawCheckDone(sqlite3_step(statement), db)
+        sqlite3_reset(statement)
+    }
+    sqlite3_finalize(statement)
+    try rawExec(db, "COMMIT")
+    sqlite3_close(db)
+    return try rawItemChecksum(path)
+}
+
+/// Runs a Cairn insert implementation in a fresh database.
+func cairnInsert(_ name: String, _ insertRows: (Database) throws -> Void) throws -> Int {
+    let path = freshPath(name)
+    let dbQueue = try DatabaseQueue(path: path)
+    try dbQueue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+        try db.execute(sql: createSQL)
+    }
+    try dbQueue.write(insertRows)
+    try dbQueue.close()
+    return try rawItemChecksum(path)
+}
+
+let workloads = [
+    Workload("6 insert positional", budget: 1.20, raw: rawInsert) {
+        try cairnInsert("positional") { db in
+            for row in 0..<rows {
+                try db.cachedStatement(sql: "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)").execute(arguments: [
+                    row, row &+ 1, row &+ 2, row &+ 3, row &+ 4, row &+ 5, row &+ 6, row &+ 7, row &+ 8, row &+ 9])
+            }
+        }
+    },
+    Workload("7 insert named", budget: 1.40, raw: rawInsert) {
+        try cairnInsert("named") { db in
+            for row in 0..<rows {
+                try db.cachedStatement(sql: "INSERT INTO item VALUES (:i0,:i1,:i2,:i3,:i4,:i5,:i6,:i7,:i8,:i9)").execute(arguments: [
+                    "i0": row, "i1": row &+ 1, "i2": row &+ 2, "i3": row &+ 3, "i4": row &+ 4,
+                    "i5": row &+ 5, "i6": row &+ 6, "i7": row &+ 7, "i8": row &+ 8, "i9": row &+ 9])
+            }
+        }
+    },
+    Workload("8 insert record", budget: 1.60, raw: rawInsert) {
+        try cairnInsert("record") { db in
+            for row in 0..<rows {
+                try ItemRecord(
+                    i0: row, i1: row &+ 1, i2: row &+ 2, i3: row &+ 3, i4: row &+ 4,
+                    i5: row &+ 5, i6: row &+ 6, i7: row &+ 7, i8: row &+ 8, i9: row &+ 9).insert(db)
+            }
+        }
+    },
+    Workload("9 insert Encodable", budget: 2.50, raw: rawInsert) {
+        try cairnInsert("encodable") { db in
+            for row in 0..<rows {
+                try EncodableItem(
+                    i0: row, i1: row &+ 1, i2: row &+ 2, i3: row &+ 3, i4: row &+ 4,
+                    i5: row &+ 5, i6: row &+ 6, i7: row &+ 7, i8: row &+ 8, i9: row &+ 9).insert(db)
+            }
+        }
+    },
+]
+BenchmarkRunner(title: "Insert", options: options).run(workloads)

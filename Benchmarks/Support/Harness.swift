@@ -1,0 +1,299 @@
+import Foundation
+
+// The benchmark harness: runs workloads written twice, against Cairn and
+// against the raw SQLite C API of the same vendored build, interleaved in one
+// process, and reports the ratio of their medians.
+
+/// The command-line options of a benchmark executable.
+public struct BenchmarkOptions: Sendable {
+    public var iterations = 7
+    public var rows: Int
+    public var filter: String?
+    public var jsonPath: String?
+    public var chartPath: String?
+    public var check = false
+
+    /// Parses the command line.
+    ///
+    /// - Parameter defaultRows: The default number of rows.
+    public init(arguments: [String] = Array(CommandLine.arguments.dropFirst()), defaultRows: Int) {
+        rows = defaultRows
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            func value() -> String {
+                guard let value = iterator.next() else { BenchmarkOptions.usage("missing value after \(argument)") }
+                return value
+            }
+            switch argument {
+            case "--iterations":
+                guard let number = Int(value()) else { BenchmarkOptions.usage("--iterations takes a number") }
+                iterations = number
+            case "--rows":
+                guard let number = Int(value()) else { BenchmarkOptions.usage("--rows takes a number") }
+                rows = number
+            case "--filter": filter = value()
+            case "--json": jsonPath = value()
+            case "--chart": chartPath = value()
+            case "--check": check = true
+            case "--help", "-h": BenchmarkOptions.usage(nil)
+            default: BenchmarkOptions.usage("unknown option \(argument)")
+            }
+        }
+        if iterations < 1 || rows < 1 { BenchmarkOptions.usage("--iterations and --rows must be at least 1") }
+    }
+
+    static func usage(_ error: String?) -> Never {
+        if let error { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
+        print("""
+            options:
+              --iterations N   measured iterations of each implementation (default 7)
+              --rows N         rows per workload
+              --filter SUBSTR  only the workloads whose name contains SUBSTR
+              --json PATH      write the results as JSON
+              --chart PATH     write an SVG bar chart of the ratios
+              --check          exit 1 when a workload is over its budget
+            """)
+        exit(error == nil ? 0 : 2)
+    }
+}
+
+/// A workload: the same work written against the raw C API and against
+/// Cairn. Both return a checksum of all the values they consumed.
+public struct Workload {
+    public var name: String
+    public var budget: Double?
+    public var raw: () throws -> Int
+    public var cairn: () throws -> Int
+
+    public init(_ name: String, budget: Double?, raw: @escaping () throws -> Int, cairn: @escaping () throws -> Int) {
+        self.name = name
+        self.budget = budget
+        self.raw = raw
+        self.cairn = cairn
+    }
+}
+
+/// The timings of one implementation of a workload.
+public struct Timings: Codable {
+    public var min: Double
+    public var median: Double
+    public var max: Double
+
+    init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        min = sorted[0]
+        max = sorted[sorted.count - 1]
+        median = sorted.count % 2 == 1
+            ? sorted[sorted.count / 2]
+            : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}
+
+/// The result of a workload.
+public struct WorkloadResult {
+    public var name: String
+    public var budget: Double?
+    public var rows: Int
+    public var raw: Timings
+    public var cairn: Timings
+
+    /// Cairn's median over raw C's median.
+    public var ratio: Double { cairn.median / raw.median }
+
+    public var isOverBudget: Bool {
+        budget.map { ratio > $0 } ?? false
+    }
+}
+
+/// Runs workloads and reports their results.
+public final class BenchmarkRunner {
+    let title: String
+    let options: BenchmarkOptions
+    private let isTerminal = isatty(STDERR_FILENO) != 0
+
+    public init(title: String, options: BenchmarkOptions) {
+        self.title = title
+        self.options = options
+    }
+
+    /// Runs the workloads, prints the table, writes the requested files, and
+    /// exits with a failure if a checksum differs or, with `--check`, if a
+    /// workload is over its budget.
+    public func run(_ workloads: [Workload]) -> Never {
+        let selected = workloads.filter { workload in
+            options.filter.map { workload.name.localizedCaseInsensitiveContains($0) } ?? true
+        }
+        var results: [WorkloadResult] = []
+        do {
+            for workload in selected {
+                results.append(try measure(workload))
+            }
+        } catch {
+            progress(nil)
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            exit(1)
+        }
+        progress(nil)
+        printTable(results)
+        do {
+            if let path = options.jsonPath {
+                try writeJSON(results, to: path)
+            }
+            if let path = options.chartPath {
+                try writeChart(results, to: path)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            exit(1)
+        }
+        if options.check {
+            let over = results.filter(\.isOverBudget)
+            if !over.isEmpty {
+                print("over budget: " + over.map { "\($0.name) (\(format($0.ratio)) > \(format($0.budget ?? 0)))" }.joined(separator: ", "))
+                exit(1)
+            }
+            print("all workloads within budget")
+        }
+        exit(0)
+    }
+
+    private func measure(_ workload: Workload) throws -> WorkloadResult {
+        // Warm-up, and the checksums that both implementations must agree on.
+        progress("\(workload.name): warm-up")
+        let expected = try workload.raw()
+        let actual = try workload.cairn()
+        guard expected == actual else {
+            throw BenchmarkError("\(workload.name): checksum mismatch: raw C \(expected), Cairn \(actual)")
+        }
+        var rawSamples: [Double] = []
+        var cairnSamples: [Double] = []
+        for iteration in 1...options.iterations {
+            progress("\(workload.name): iteration \(iteration)/\(options.iterations)")
+            rawSamples.append(try time(workload.raw, expecting: expected, name: workload.name))
+            cairnSamples.append(try time(workload.cairn, expecting: expected, name: workload.name))
+        }
+        return WorkloadResult(
+            name: workload.name, budget: workload.budget, rows: options.rows,
+            raw: Timings(rawSamples), cairn: Timings(cairnSamples))
+    }
+
+    private func time(_ body: () throws -> Int, expecting expected: Int, name: String) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let checksum = try body()
+        let end = DispatchTime.now().uptimeNanoseconds
+        guard checksum == expected else {
+            throw BenchmarkError("\(name): checksum changed: \(checksum) instead of \(expected)")
+        }
+        return Double(end - start) / 1e9
+    }
+
+    private func progress(_ message: String?) {
+        guard isTerminal else { return }
+        if let message {
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(title) — \(message)".utf8))
+        } else {
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        }
+    }
+
+    private func printTable(_ results: [WorkloadResult]) {
+        print("\(title): \(options.rows) rows, \(options.iterations) iterations, medians in seconds")
+        let header = ["workload", "raw C min/med/max", "Cairn min/med/max", "Cairn rows/s", "ratio", "budget"]
+        var lines = [header]
+        for result in results {
+            lines.append([
+                result.name,
+                "\(format(result.raw.min, 4))/\(format(result.raw.median, 4))/\(format(result.raw.max, 4))",
+                "\(format(result.cairn.min, 4))/\(format(result.cairn.median, 4))/\(format(result.cairn.max, 4))",
+                String(Int(Double(result.rows) / result.cairn.median)),
+                format(result.ratio),
+                result.budget.map { (result.isOverBudget ? "> " : "≤ ") + format($0) } ?? "-",
+            ])
+        }
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        for line in lines {
+            print(line.enumerated().map { index, cell in
+                cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  "))
+        }
+    }
+
+    private func writeJSON(_ results: [WorkloadResult], to path: String) throws {
+        struct Entry: Codable {
+            var workload: String
+            var library: String
+            var min: Double
+            var median: Double
+            var max: Double
+            var rowsPerSecond: Double
+            var ratio: Double
+            var budget: Double?
+        }
+        let entries = results.flatMap { result in [
+            Entry(workload: result.name, library: "raw C", min: result.raw.min, median: result.raw.median,
+                  max: result.raw.max, rowsPerSecond: Double(result.rows) / result.raw.median, ratio: 1, budget: nil),
+            Entry(workload: result.name, library: "Cairn", min: result.cairn.min, median: result.cairn.median,
+                  max: result.cairn.max, rowsPerSecond: Double(result.rows) / result.cairn.median,
+                  ratio: result.ratio, budget: result.budget),
+        ] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(entries).write(to: URL(fileURLWithPath: path))
+    }
+
+    private func writeChart(_ results: [WorkloadResult], to path: String) throws {
+        try svgChart(title: title, results: results).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}
+
+/// An SVG bar chart of the ratios, with the budgets as marks.
+func svgChart(title: String, results: [WorkloadResult]) -> String {
+    let barHeight = 26.0, gap = 10.0, left = 230.0, width = 420.0, top = 50.0
+    let maximum = max(2.0, (results.map { max($0.ratio, $0.budget ?? 0) }.max() ?? 1) * 1.1)
+    let height = top + Double(results.count) * (barHeight + gap) + 40
+    func x(_ ratio: Double) -> Double { left + ratio / maximum * width }
+    func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    }
+    var svg = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(left + width + 80))" height="\(Int(height))" font-family="sans-serif" font-size="13">
+        <rect width="100%" height="100%" fill="white"/>
+        <text x="10" y="24" font-size="16" font-weight="bold">\(escape(title)): Cairn time / raw C time (lower is better)</text>
+        <line x1="\(x(1))" y1="\(top - 8)" x2="\(x(1))" y2="\(height - 30)" stroke="#888" stroke-dasharray="4 3"/>
+        <text x="\(x(1) - 8)" y="\(height - 14)" fill="#555">1.0</text>
+
+        """
+    for (index, result) in results.enumerated() {
+        let y = top + Double(index) * (barHeight + gap)
+        let color = result.isOverBudget ? "#d9534f" : "#4a90d9"
+        svg += """
+            <text x="\(left - 8)" y="\(y + barHeight * 0.7)" text-anchor="end">\(escape(result.name))</text>
+            <rect x="\(left)" y="\(y)" width="\(max(1, x(result.ratio) - left))" height="\(barHeight)" fill="\(color)"/>
+            <text x="\(x(result.ratio) + 6)" y="\(y + barHeight * 0.7)">\(format(result.ratio))</text>
+
+            """
+        if let budget = result.budget {
+            svg += """
+                <line x1="\(x(budget))" y1="\(y - 3)" x2="\(x(budget))" y2="\(y + barHeight + 3)" stroke="black" stroke-width="2"/>
+
+                """
+        }
+    }
+    svg += "<text x=\"10\" y=\"\(height - 14)\" fill=\"#555\">black marks: budgets</text>\n</svg>\n"
+    return svg
+}
+
+func format(_ value: Double, _ digits: Int = 2) -> String {
+    String(format: "%.\(digits)f", value)
+}
+
+/// An error that stops a benchmark.
+public struct BenchmarkError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A path in the temporary directory.
+public func temporaryPath(_ name: String) -> String {
+    (NSTemporaryDirectory() as NSString).appendingPathComponent(name)
+}
