@@ -5,3 +5,53 @@
  */
 #include "cairn_sqlite_config.h"
 #include "sqlite3.c"
+
+/*
+ * Fast column readers. They live in this translation unit, after the
+ * amalgamation, so that they read the current row of a statement in one call,
+ * with the same conversions as the public sqlite3_column_* functions but
+ * without their repeated column lookups. Declared in CairnSQLite.h.
+ */
+
+/* The current row's value of column i, or NULL if there is none. */
+static Mem *cairnColumnMem(sqlite3_stmt *pStmt, int i){
+  Vdbe *p = (Vdbe *)pStmt;
+  if( p==0 || p->pResultRow==0 || i<0 || i>=p->nResColumn ) return 0;
+  return &p->pResultRow[i];
+}
+
+int _cairn_column_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal){
+  Mem *pMem = cairnColumnMem(pStmt, i);
+  int type;
+  if( pMem==0 ) return SQLITE_NULL;
+  type = sqlite3_value_type(pMem);
+  if( type==SQLITE_INTEGER ){
+    *pInt = sqlite3VdbeIntValue(pMem);
+  }else if( type==SQLITE_FLOAT ){
+    *pReal = sqlite3VdbeRealValue(pMem);
+  }
+  return type;
+}
+
+int _cairn_column_text(sqlite3_stmt *pStmt, int i, const unsigned char **pText, int *pCount){
+  Mem *pMem = cairnColumnMem(pStmt, i);
+  int type;
+  if( pMem==0 ) return SQLITE_NULL;
+  type = sqlite3_value_type(pMem);
+  if( type==SQLITE_TEXT ){
+    *pText = sqlite3_value_text(pMem);
+    *pCount = sqlite3_value_bytes(pMem);
+    if( *pText==0 && pMem->db ){
+      /* Out of memory: report it as the column's error, as the public
+      ** functions do. */
+      sqlite3OomClear(pMem->db);
+      return SQLITE_NOMEM;
+    }
+  }
+  return type;
+}
+
+int _cairn_column_type(sqlite3_stmt *pStmt, int i){
+  Mem *pMem = cairnColumnMem(pStmt, i);
+  return pMem ? sqlite3_value_type(pMem) : SQLITE_NULL;
+}

@@ -25,4 +25,15 @@ static inline int _cairn_sqlite_config_log(_cairn_sqlite_log_callback callback, 
     return sqlite3_config(SQLITE_CONFIG_LOG, callback, context);
 }
 
+/*
+ * Fast column readers, defined in CairnSQLite.c next to the amalgamation.
+ * They return the type of column i of the current row (SQLITE_NULL when the
+ * statement has no row or no such column), and set the value for numbers
+ * (_cairn_column_number) or text (_cairn_column_text, UTF-8 bytes and their
+ * count; it returns SQLITE_NOMEM when the text cannot be converted).
+ */
+int _cairn_column_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal);
+int _cairn_column_text(sqlite3_stmt *pStmt, int i, const unsigned char **pText, int *pCount);
+int _cairn_column_type(sqlite3_stmt *pStmt, int i);
+
 #endif /* CAIRN_SQLITE_H */

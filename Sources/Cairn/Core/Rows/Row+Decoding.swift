@@ -39,7 +39,7 @@ extension Row {
     /// - Precondition: `index` is a valid column index, and the value
     ///   converts to `Value` (use ``decode(_:atIndex:)`` to get a thrown
     ///   error instead).
-    @inlinable
+    @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
         checkIndex(index)
         if let sqliteStatement {

@@ -85,7 +85,7 @@ extension StatementColumnConvertible {
     /// ``init(sqliteStatement:index:)`` otherwise.
     @inlinable
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL {
+        if _cairn_column_type(sqliteStatement, index) == SQLITE_NULL {
             return nil
         }
         return self.init(sqliteStatement: sqliteStatement, index: index)
@@ -128,7 +128,7 @@ extension Optional: StatementColumnConvertible where Wrapped: StatementColumnCon
     /// `.some(nil)` for NULL, the converted wrapped value otherwise.
     @inlinable
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Wrapped?? {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL {
+        if _cairn_column_type(sqliteStatement, index) == SQLITE_NULL {
             return .some(.none)
         }
         return Wrapped(sqliteStatement: sqliteStatement, index: index).map { .some($0) }

@@ -46,19 +46,21 @@ extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
     /// `sqlite3_column_double`.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
+        // The type and value in one call (see CairnSQLite.c).
+        var int64: Int64 = 0
+        var double: Double = 0
+        switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
         case SQLITE_INTEGER:
-            guard let value = Self(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+            guard let value = Self(exactly: int64) else { return nil }
             self = value
         case SQLITE_FLOAT:
-            guard let value = integer(Self.self, fromDouble: sqlite3_column_double(sqliteStatement, index)) else {
-                return nil
-            }
+            guard let value = integer(Self.self, fromDouble: double) else { return nil }
             self = value
         default:
             return nil
         }
     }
+
 
     /// Same as ``init(sqliteStatement:index:)``, which already returns nil
     /// for NULL: this spares a second read of the column type.
@@ -99,9 +101,11 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     /// True for a non-zero INTEGER or REAL, false for zero, nil otherwise.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
-        case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
+        var int64: Int64 = 0
+        var double: Double = 0
+        switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
+        case SQLITE_INTEGER: self = int64 != 0
+        case SQLITE_FLOAT: self = double != 0
         default: return nil
         }
     }
@@ -135,8 +139,11 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     /// The corresponding C function is `sqlite3_column_double`.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+        var int64: Int64 = 0
+        var double: Double = 0
+        switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
+        case SQLITE_INTEGER: self = Double(int64)
+        case SQLITE_FLOAT: self = double
         default: return nil
         }
     }
@@ -195,13 +202,14 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     /// `sqlite3_column_bytes`.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
-        guard let bytes = sqlite3_column_text(sqliteStatement, index) else {
+        var bytes: UnsafePointer<UInt8>?
+        var count: CInt = 0
+        guard _cairn_column_text(sqliteStatement, index, &bytes, &count) == SQLITE_TEXT else { return nil }
+        guard let bytes else {
             self = ""
             return
         }
-        let count = Int(sqlite3_column_bytes(sqliteStatement, index))
-        guard let string = String(validatingUTF8Bytes: UnsafeRawBufferPointer(start: bytes, count: count)) else {
+        guard let string = String(validatingUTF8Bytes: UnsafeRawBufferPointer(start: bytes, count: Int(count))) else {
             return nil
         }
         self = string
