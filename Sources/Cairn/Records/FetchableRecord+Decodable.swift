@@ -13,19 +13,27 @@ extension FetchableRecord where Self: Decodable {
     /// - Throws: A ``RowDecodingError`` that names the column that cannot be
     ///   decoded.
     public init(row: Row) throws {
-        try self.init(from: RecordDecoder<Self>(row: row, codingPath: []))
+        try self.init(from: RecordDecoder<Self>(row: row))
     }
 }
 
 /// Decodes a `Decodable` record from a row.
 struct RecordDecoder<Record: FetchableRecord>: Decoder {
     let row: Row
-    let codingPath: [any CodingKey]
+
+    /// Records are decoded from the top level of a row.
+    var codingPath: [any CodingKey] { [] }
 
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
+        let usesDefaultKeys: Bool
+        if case .useDefaultKeys = Record.databaseColumnDecodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
+        return KeyedDecodingContainer(KeyedContainer<Key>(row: row, usesDefaultKeys: usesDefaultKeys))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -41,16 +49,19 @@ struct RecordDecoder<Record: FetchableRecord>: Decoder {
     // MARK: Keyed container
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let decoder: RecordDecoder
-        var codingPath: [any CodingKey] { decoder.codingPath }
-        var row: Row { decoder.row }
+        let row: Row
+        /// Whether column names are the coding keys (the default strategy).
+        let usesDefaultKeys: Bool
+        var codingPath: [any CodingKey] { [] }
+        var decoder: RecordDecoder { RecordDecoder(row: row) }
 
         var allKeys: [Key] {
             row.columnNames.compactMap { Key(stringValue: $0) }
         }
 
+        @inline(__always)
         func column(_ key: Key) -> String {
-            Record.databaseColumnDecodingStrategy.column(for: key)
+            usesDefaultKeys ? key.stringValue : Record.databaseColumnDecodingStrategy.column(for: key)
         }
 
         func contains(_ key: Key) -> Bool {
@@ -62,20 +73,20 @@ struct RecordDecoder<Record: FetchableRecord>: Decoder {
             return row.hasNull(atIndex: index)
         }
 
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decode(forColumn: column(key)) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.decode(forColumn: column(key)) }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.decode(forColumn: column(key)) }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try row.decode(forColumn: column(key)) }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.decode(forColumn: column(key)) }
-        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try row.decode(forColumn: column(key)) }
-        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try row.decode(forColumn: column(key)) }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try row.decode(forColumn: column(key)) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try row.decode(forColumn: column(key)) }
-        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try row.decode(forColumn: column(key)) }
-        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try row.decode(forColumn: column(key)) }
-        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try row.decode(forColumn: column(key)) }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try row.decode(forColumn: column(key)) }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try row.decode(forColumn: column(key)) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decodeColumn(column(key)) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.decodeColumn(column(key)) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.decodeColumn(column(key)) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try row.decodeColumn(column(key)) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.decodeColumn(column(key)) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try row.decodeColumn(column(key)) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try row.decodeColumn(column(key)) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try row.decodeColumn(column(key)) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try row.decodeColumn(column(key)) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try row.decodeColumn(column(key)) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try row.decodeColumn(column(key)) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try row.decodeColumn(column(key)) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try row.decodeColumn(column(key)) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try row.decodeColumn(column(key)) }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let index = row.index(forColumn: column(key)), !row.hasNull(atIndex: index) else {
@@ -123,7 +134,7 @@ struct RecordDecoder<Record: FetchableRecord>: Decoder {
             // wrappers…) read the column value.
             let dbValue: DatabaseValue = row[index]
             do {
-                return try T(from: ColumnDecoder(dbValue: dbValue, codingPath: codingPath + [key]))
+                return try T(from: ColumnDecoder(dbValue: dbValue, codingPath: [key]))
             } catch is ColumnDecoder.ContainerRequired {
                 // Keyed or unkeyed values are stored as JSON: see below.
             } catch {
@@ -262,5 +273,23 @@ struct ColumnDecoder: Decoder {
             }
             return try T(from: decoder)
         }
+    }
+}
+
+extension Row {
+    /// Decodes a column for a Decodable record: the fast path of statement
+    /// rows reads the column directly, after one lookup of its index.
+    @inline(__always)
+    func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String) throws -> Value {
+        if let sqliteStatement, let statement {
+            guard let index = statement._index(ofColumn: column) else {
+                throw RowDecodingError.columnNotFound(column, row: self)
+            }
+            if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
+                return value
+            }
+            throw RowDecodingError.conversionFailure(Value.self, row: self, columnIndex: index)
+        }
+        return try decode(Value.self, forColumn: column)
     }
 }
