@@ -146,6 +146,13 @@ public struct StatementArguments: Hashable, Sendable {
 struct NamedValues: Hashable, Sendable {
     private(set) var elements: [(name: String, value: DatabaseValue)] = []
 
+    init() { }
+
+    /// Named values whose names are known to be unique.
+    init(uniqueElements: [(name: String, value: DatabaseValue)]) {
+        elements = uniqueElements
+    }
+
     var isEmpty: Bool { elements.isEmpty }
 
     /// The value for a name, searched from position `hint` first.
@@ -227,8 +234,18 @@ extension StatementArguments: ExpressibleByArrayLiteral {
 
 extension StatementArguments: ExpressibleByDictionaryLiteral {
     /// Creates named arguments: `["name": "Arthur", "score": 1000]`.
+    ///
+    /// Names must be unique, as in a Swift dictionary literal.
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
-        self.init(elements)
+        // Literal keys are unique: no search for an existing name.
+        assert(Set(elements.map { $0.0 }).count == elements.count, "Duplicate names in statement arguments literal")
+        var named: [(name: String, value: DatabaseValue)] = []
+        named.reserveCapacity(elements.count)
+        for index in elements.indices {
+            named.append((elements[index].0, elements[index].1?.databaseValue ?? .null))
+        }
+        self.values = []
+        self.namedValues = NamedValues(uniqueElements: named)
     }
 }
 
