@@ -71,9 +71,8 @@ extension EncodableRecord {
     ///
     /// - Throws: The error of ``encode(to:)``.
     public func databaseEquals(_ record: Self) throws -> Bool {
-        try databaseContainer().storage.elementsEqual(record.databaseContainer().storage) {
-            $0.column == $1.column && $0.value == $1.value
-        }
+        let lhs = try databaseContainer(), rhs = try record.databaseContainer()
+        return lhs.columns == rhs.columns && lhs.values == rhs.values
     }
 
     /// The columns whose values differ from those of another record, with

@@ -100,7 +100,7 @@ extension MutablePersistableRecord {
         if let returning {
             let sql = insertSQL(tableName: tableName, resolution: resolution, container: container) + " RETURNING *"
             let statement = try db.cachedStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(container.values))
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values: container.values))
             while let row = try cursor.next() {
                 try returning(row)
             }
@@ -120,7 +120,7 @@ extension MutablePersistableRecord {
                 statement = try db.cachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
                 db.insertStatements[key] = (tableName, resolution, container.columns, statement)
             }
-            try statement.execute(arguments: StatementArguments(container.values))
+            try statement.execute(arguments: StatementArguments(values: container.values))
         }
         if resolution == .ignore && db.totalChangesCount == changesBefore {
             return nil
@@ -139,11 +139,11 @@ extension MutablePersistableRecord {
         container: PersistenceContainer) -> String
     {
         var sql = "INSERT" + resolution.orClause + " INTO " + tableName.quotedDatabaseIdentifier
-        if container.storage.isEmpty {
+        if container.isEmpty {
             sql += " DEFAULT VALUES"
         } else {
             sql += " (" + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-            sql += " VALUES (" + repeatElement("?", count: container.storage.count).joined(separator: ", ") + ")"
+            sql += " VALUES (" + repeatElement("?", count: container.columns.count).joined(separator: ", ") + ")"
         }
         return sql
     }
@@ -260,7 +260,7 @@ extension MutablePersistableRecord {
         // a missing row is still noticed.
         let lowercasedColumns = columns.map { Set($0.map { $0.lowercased() }) }
         let keyColumns = Set(key.map { $0.column.lowercased() })
-        var assignments = container.storage.filter { entry in
+        var assignments = container.storage.map { (column: $0, value: $1) }.filter { entry in
             !keyColumns.contains(entry.column.lowercased())
                 && (lowercasedColumns?.contains(entry.column.lowercased()) ?? true)
         }
@@ -349,11 +349,11 @@ extension MutablePersistableRecord {
         }
 
         var sql = "INSERT INTO " + tableName.quotedDatabaseIdentifier
-        if container.storage.isEmpty {
+        if container.isEmpty {
             sql += " DEFAULT VALUES"
         } else {
             sql += " (" + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-            sql += " VALUES (" + repeatElement("?", count: container.storage.count).joined(separator: ", ") + ")"
+            sql += " VALUES (" + repeatElement("?", count: container.columns.count).joined(separator: ", ") + ")"
         }
         if updated.isEmpty {
             sql += " ON CONFLICT DO NOTHING"
@@ -363,7 +363,7 @@ extension MutablePersistableRecord {
                 .joined(separator: ", ")
         }
         sql += " RETURNING rowid, *"
-        let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(container.values))
+        let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: container.values))
         guard let row else { return nil }
         let rowIDColumn = primaryKey.rowIDColumn
         let inserted = InsertionSuccess(

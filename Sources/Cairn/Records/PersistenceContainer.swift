@@ -15,11 +15,22 @@
 /// Columns keep the order in which they are set. Column names are compared
 /// without regard to ASCII case; setting a column twice replaces its value.
 public struct PersistenceContainer: Sendable {
-    /// The columns and values, in order.
-    private(set) var storage: [(column: String, value: DatabaseValue)] = []
+    /// The column names, in order.
+    public private(set) var columns: [String] = []
+
+    /// The values, in the order of the columns.
+    public private(set) var values: [DatabaseValue] = []
+
+    /// The case-insensitive keys of the columns: a column lookup compares
+    /// integers, and compares strings only when they match.
+    private var keys: [UInt64] = []
 
     /// Creates an empty container.
-    public init() { }
+    public init() {
+        columns.reserveCapacity(16)
+        values.reserveCapacity(16)
+        keys.reserveCapacity(16)
+    }
 
     /// Creates a container that holds the values of a row.
     public init(_ row: Row) {
@@ -45,11 +56,11 @@ public struct PersistenceContainer: Sendable {
         set { self[column.name] = newValue }
     }
 
-    /// The column names, in order.
-    public var columns: [String] { storage.map { $0.column } }
+    /// The (column, value) pairs, in order.
+    var storage: Zip2Sequence<[String], [DatabaseValue]> { zip(columns, values) }
 
-    /// The values, in the order of the columns.
-    public var values: [DatabaseValue] { storage.map { $0.value } }
+    /// Whether the container is empty.
+    var isEmpty: Bool { columns.isEmpty }
 
     /// Whether the container has a column (compared without regard to case).
     public func hasColumn(_ column: String) -> Bool {
@@ -59,14 +70,17 @@ public struct PersistenceContainer: Sendable {
     /// The stored value of a column, NULL included, or nil when the column
     /// is missing.
     func databaseValue(forColumn column: String) -> DatabaseValue? {
-        index(ofColumn: column).map { storage[$0].value }
+        index(ofColumn: column).map { values[$0] }
     }
 
     mutating func setValue(_ value: DatabaseValue, forColumn column: String) {
-        if let index = index(ofColumn: column) {
-            storage[index].value = value
+        let key = column.caseInsensitiveKey
+        if let index = index(ofColumn: column, key: key) {
+            values[index] = value
         } else {
-            storage.append((column, value))
+            columns.append(column)
+            values.append(value)
+            keys.append(key)
         }
     }
 
@@ -74,21 +88,25 @@ public struct PersistenceContainer: Sendable {
     /// Encoders use it: coding keys are unique, and a case-insensitive
     /// search for each key would cost more than the rest of encoding.
     mutating func setValueMatchingExactly(_ value: DatabaseValue, forColumn column: String) {
-        if let index = storage.firstIndex(where: { $0.column == column }) {
-            storage[index].value = value
+        if let index = columns.firstIndex(of: column) {
+            values[index] = value
         } else {
-            storage.append((column, value))
+            columns.append(column)
+            values.append(value)
+            keys.append(column.caseInsensitiveKey)
         }
     }
 
-    private func index(ofColumn column: String) -> Int? {
-        // Most lookups use the exact spelling.
-        if let index = storage.firstIndex(where: { $0.column == column }) { return index }
-        return storage.firstIndex { $0.column.equalsIgnoringASCIICase(column) }
+    private func index(ofColumn column: String, key: UInt64? = nil) -> Int? {
+        let key = key ?? column.caseInsensitiveKey
+        for index in keys.indices where keys[index] == key {
+            if columns[index].equalsIgnoringASCIICase(column) { return index }
+        }
+        return nil
     }
 
     /// The values as a dictionary.
     var dictionary: [String: DatabaseValue] {
-        Dictionary(storage.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 })
+        Dictionary(zip(columns, values).map { ($0, $1) }, uniquingKeysWith: { $1 })
     }
 }

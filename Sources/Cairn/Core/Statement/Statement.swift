@@ -296,12 +296,28 @@ extension Statement: CustomStringConvertible {
 }
 
 extension String {
+    /// A summary of the string for case-insensitive comparisons: equal for
+    /// strings that are equal without regard to ASCII case (the reverse is
+    /// not true): the length and the first bytes, ASCII letters lowercased.
+    var caseInsensitiveKey: UInt64 {
+        var key = UInt64(truncatingIfNeeded: utf8.count) << 56
+        var shift: UInt64 = 0
+        for byte in utf8 {
+            guard shift < 56 else { break }
+            let lower = (byte >= 65 && byte <= 90) ? byte | 0x20 : byte
+            key |= UInt64(lower) << shift
+            shift += 8
+        }
+        return key
+    }
+
     /// Whether two strings are equal when ASCII letters are compared without
     /// regard to case, as SQLite compares identifiers.
     @usableFromInline
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
+
         // Compare contiguous bytes when available (native and small strings).
         if let result = lhs.withContiguousStorageIfAvailable({ a in
             rhs.withContiguousStorageIfAvailable { b in

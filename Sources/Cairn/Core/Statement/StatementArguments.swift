@@ -38,6 +38,12 @@ public struct StatementArguments: Hashable, Sendable {
         namedValues = NamedValues()
     }
 
+    /// Creates positional arguments from database values, without copy.
+    init(values: [DatabaseValue]) {
+        self.values = values
+        self.namedValues = NamedValues()
+    }
+
     /// Creates positional arguments from a sequence of optional values.
     ///
     /// ```swift
