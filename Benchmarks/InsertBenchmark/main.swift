@@ -29,20 +29,33 @@ struct EncodableItem: Encodable, PersistableRecord {
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
 }
 
-/// A fresh database path for an implementation.
-func freshPath(_ name: String) -> String {
-    let path = temporaryPath("cairn-insert-benchmark-\(name).sqlite")
+/// The database files of the raw C and Cairn implementations.
+let paths = [
+    temporaryPath("cairn-insert-benchmark-raw.sqlite"),
+    temporaryPath("cairn-insert-benchmark-cairn.sqlite"),
+]
+let rawPathIndex = 0, cairnPathIndex = 1
+
+/// Removes the database file at `paths[index]`, and returns its path.
+func freshPath(_ index: Int) -> String {
+    let path = paths[index]
     for suffix in ["", "-journal", "-wal", "-shm"] {
         try? FileManager.default.removeItem(atPath: path + suffix)
     }
     return path
 }
 
+/// The checksum of the rows an implementation inserted, read back after the
+/// timed section.
+func checksum(pathIndex: Int) throws -> Int {
+    try rawItemChecksum(paths[pathIndex])
+}
+
 let rows = options.rows
 
 // Raw C: prepare once, bind 10 integers, step, reset.
 func rawInsert() throws -> Int {
-    let path = freshPath("raw")
+    let path = freshPath(rawPathIndex)
     let db = try rawOpen(path)
     try rawExec(db, "PRAGMA synchronous = FULL")
     try rawExec(db, createSQL)
@@ -58,12 +71,12 @@ func rawInsert() throws -> Int {
     sqlite3_finalize(statement)
     try rawExec(db, "COMMIT")
     sqlite3_close(db)
-    return try rawItemChecksum(path)
+    return rawPathIndex
 }
 
 /// Runs a Cairn insert implementation in a fresh database.
-func cairnInsert(_ name: String, _ insertRows: (Database) throws -> Void) throws -> Int {
-    let path = freshPath(name)
+func cairnInsert(_ insertRows: (Database) throws -> Void) throws -> Int {
+    let path = freshPath(cairnPathIndex)
     let dbQueue = try DatabaseQueue(path: path)
     try dbQueue.writeWithoutTransaction { db in
         try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -71,29 +84,32 @@ func cairnInsert(_ name: String, _ insertRows: (Database) throws -> Void) throws
     }
     try dbQueue.write(insertRows)
     try dbQueue.close()
-    return try rawItemChecksum(path)
+    return cairnPathIndex
 }
 
 let workloads = [
-    Workload("6 insert positional", budget: 1.20, raw: rawInsert) {
-        try cairnInsert("positional") { db in
+    Workload("6 insert positional", budget: 1.20, raw: rawInsert, checksum: checksum(pathIndex:)) {
+        try cairnInsert { db in
+            // Like raw C, the statement is prepared once and reused.
+            let statement = try db.cachedStatement(sql: "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)")
             for row in 0..<rows {
-                try db.cachedStatement(sql: "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)").execute(arguments: [
+                try statement.execute(arguments: [
                     row, row &+ 1, row &+ 2, row &+ 3, row &+ 4, row &+ 5, row &+ 6, row &+ 7, row &+ 8, row &+ 9])
             }
         }
     },
-    Workload("7 insert named", budget: 1.40, raw: rawInsert) {
-        try cairnInsert("named") { db in
+    Workload("7 insert named", budget: 1.40, raw: rawInsert, checksum: checksum(pathIndex:)) {
+        try cairnInsert { db in
+            let statement = try db.cachedStatement(sql: "INSERT INTO item VALUES (:i0,:i1,:i2,:i3,:i4,:i5,:i6,:i7,:i8,:i9)")
             for row in 0..<rows {
-                try db.cachedStatement(sql: "INSERT INTO item VALUES (:i0,:i1,:i2,:i3,:i4,:i5,:i6,:i7,:i8,:i9)").execute(arguments: [
+                try statement.execute(arguments: [
                     "i0": row, "i1": row &+ 1, "i2": row &+ 2, "i3": row &+ 3, "i4": row &+ 4,
                     "i5": row &+ 5, "i6": row &+ 6, "i7": row &+ 7, "i8": row &+ 8, "i9": row &+ 9])
             }
         }
     },
-    Workload("8 insert record", budget: 1.60, raw: rawInsert) {
-        try cairnInsert("record") { db in
+    Workload("8 insert record", budget: 1.60, raw: rawInsert, checksum: checksum(pathIndex:)) {
+        try cairnInsert { db in
             for row in 0..<rows {
                 try ItemRecord(
                     i0: row, i1: row &+ 1, i2: row &+ 2, i3: row &+ 3, i4: row &+ 4,
@@ -101,8 +117,8 @@ let workloads = [
             }
         }
     },
-    Workload("9 insert Encodable", budget: 2.50, raw: rawInsert) {
-        try cairnInsert("encodable") { db in
+    Workload("9 insert Encodable", budget: 2.50, raw: rawInsert, checksum: checksum(pathIndex:)) {
+        try cairnInsert { db in
             for row in 0..<rows {
                 try EncodableItem(
                     i0: row, i1: row &+ 1, i2: row &+ 2, i3: row &+ 3, i4: row &+ 4,

@@ -64,12 +64,29 @@ public struct Workload {
     public var budget: Double?
     public var raw: () throws -> Int
     public var cairn: () throws -> Int
+    /// Turns the result of an implementation into its checksum, outside the
+    /// timed section (the insert workloads read back what they wrote).
+    public var checksum: (Int) throws -> Int
 
-    public init(_ name: String, budget: Double?, raw: @escaping () throws -> Int, cairn: @escaping () throws -> Int) {
+    /// Creates a workload.
+    ///
+    /// - Parameters:
+    ///   - raw: The timed work, written against the C API.
+    ///   - cairn: The timed work, written against Cairn.
+    ///   - checksum: Turns the value returned by the timed work into the
+    ///     checksum both implementations must agree on; it is not timed.
+    ///     By default, the returned value is the checksum.
+    public init(
+        _ name: String, budget: Double?,
+        raw: @escaping () throws -> Int,
+        checksum: @escaping (Int) throws -> Int = { $0 },
+        cairn: @escaping () throws -> Int)
+    {
         self.name = name
         self.budget = budget
         self.raw = raw
         self.cairn = cairn
+        self.checksum = checksum
     }
 }
 
@@ -160,8 +177,8 @@ public final class BenchmarkRunner {
     private func measure(_ workload: Workload) throws -> WorkloadResult {
         // Warm-up, and the checksums that both implementations must agree on.
         progress("\(workload.name): warm-up")
-        let expected = try workload.raw()
-        let actual = try workload.cairn()
+        let expected = try workload.checksum(workload.raw())
+        let actual = try workload.checksum(workload.cairn())
         guard expected == actual else {
             throw BenchmarkError("\(workload.name): checksum mismatch: raw C \(expected), Cairn \(actual)")
         }
@@ -169,18 +186,22 @@ public final class BenchmarkRunner {
         var cairnSamples: [Double] = []
         for iteration in 1...options.iterations {
             progress("\(workload.name): iteration \(iteration)/\(options.iterations)")
-            rawSamples.append(try time(workload.raw, expecting: expected, name: workload.name))
-            cairnSamples.append(try time(workload.cairn, expecting: expected, name: workload.name))
+            rawSamples.append(try time(workload.raw, checksum: workload.checksum, expecting: expected, name: workload.name))
+            cairnSamples.append(try time(workload.cairn, checksum: workload.checksum, expecting: expected, name: workload.name))
         }
         return WorkloadResult(
             name: workload.name, budget: workload.budget, rows: options.rows,
             raw: Timings(rawSamples), cairn: Timings(cairnSamples))
     }
 
-    private func time(_ body: () throws -> Int, expecting expected: Int, name: String) throws -> Double {
+    private func time(
+        _ body: () throws -> Int, checksum: (Int) throws -> Int,
+        expecting expected: Int, name: String) throws -> Double
+    {
         let start = DispatchTime.now().uptimeNanoseconds
-        let checksum = try body()
+        let result = try body()
         let end = DispatchTime.now().uptimeNanoseconds
+        let checksum = try checksum(result)
         guard checksum == expected else {
             throw BenchmarkError("\(name): checksum changed: \(checksum) instead of \(expected)")
         }

@@ -119,4 +119,53 @@ import Cairn
         let values: [(any DatabaseValueConvertible)?] = ["foo", 1, nil]
         #expect(StatementArguments(values) == ["foo", 1, nil])
     }
+
+    /// A value too large for the inline buffer of an existential container:
+    /// the container holds a pointer to a heap box.
+    struct LargeValue: DatabaseValueConvertible {
+        var a = 1, b = 2, c = 3, d = 4
+        var databaseValue: DatabaseValue { (a + b + c + d).databaseValue }
+        static func fromDatabaseValue(_ dbValue: DatabaseValue) -> LargeValue? { nil }
+    }
+
+    /// A class value: the container holds a reference.
+    final class ReferenceValue: DatabaseValueConvertible {
+        let string: String
+        init(_ string: String) { self.string = string }
+        var databaseValue: DatabaseValue { string.databaseValue }
+        static func fromDatabaseValue(_ dbValue: DatabaseValue) -> ReferenceValue? { nil }
+    }
+
+    /// Literals read their values in place, whatever the layout of the value
+    /// in its existential container (inline, boxed, reference), and tell nil
+    /// from optionals that wrap nil.
+    @Test func literalsReadEveryKindOfValue() throws {
+        let noString: String? = nil
+        let someInt: Int? = 7
+        let reference = ReferenceValue("ref")
+        let data = Data([1, 2, 3])
+        let positional: StatementArguments = [
+            nil, 1, 2.5, "text", data, LargeValue(), reference, noString, someInt, Int64.max, true]
+        let expected: [DatabaseValue] = [
+            .null, 1.databaseValue, 2.5.databaseValue, "text".databaseValue, data.databaseValue,
+            10.databaseValue, "ref".databaseValue, .null, 7.databaseValue, Int64.max.databaseValue,
+            1.databaseValue]
+        #expect(positional == StatementArguments(expected))
+
+        let named: StatementArguments = [
+            "a": nil, "b": LargeValue(), "c": reference, "d": noString, "e": someInt, "f": "text"]
+        #expect(named["a"] == .null)
+        #expect(named["b"] == 10.databaseValue)
+        #expect(named["c"] == "ref".databaseValue)
+        #expect(named["d"] == .null)
+        #expect(named["e"] == 7.databaseValue)
+        #expect(named["f"] == "text".databaseValue)
+
+        // And the values reach the database.
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?", arguments: positional))
+            #expect(Array(row.databaseValues) == expected)
+        }
+    }
 }

@@ -31,8 +31,8 @@ public final class Statement {
     /// The names of the parameters, without prefix; nil for `?` and `?NNN`.
     let parameterNames: [String?]
 
-    /// Whether a parameter is named.
-    private let hasNamedParameters: Bool
+    /// Whether a parameter is positional (`?` or `?NNN`).
+    private let hasPositionalParameters: Bool
 
     /// Whether executing the statement changes the schema, or rolls back a
     /// transaction: the schema cache is then cleared.
@@ -85,7 +85,7 @@ public final class Statement {
             }
         }
         self.parameterNames = names
-        self.hasNamedParameters = names.contains { $0 != nil }
+        self.hasPositionalParameters = names.contains { $0 == nil }
     }
 
     deinit {
@@ -183,8 +183,8 @@ public final class Statement {
     ///
     /// The corresponding C functions are `sqlite3_bind_*`.
     public func setArguments(_ arguments: StatementArguments) throws {
-        if !hasNamedParameters && arguments.namedValues.isEmpty {
-            // Fast path: positional parameters only.
+        if arguments.namedValues.isEmpty {
+            // Positional values only: each parameter takes the next one.
             guard arguments.values.count == parameterNames.count else {
                 throw database.makeError(
                     resultCode: .SQLITE_MISUSE,
@@ -192,6 +192,26 @@ public final class Statement {
                     sql: sql, arguments: arguments)
             }
             try bind(arguments.values, arguments: arguments)
+        } else if arguments.values.isEmpty && !hasPositionalParameters {
+            // Named values only, and named parameters only: each parameter
+            // takes its value, bound without an intermediate array.
+            sqlite3_reset(sqliteStatement)
+            for index in parameterNames.indices {
+                guard let value = arguments.namedValues.value(forName: parameterNames[index].unsafelyUnwrapped, hint: index) else {
+                    // Bind the current arguments again before the next
+                    // execution if some parameters hold new values.
+                    if index > 0 { argumentsNeedValidation = true }
+                    throw database.makeError(
+                        resultCode: .SQLITE_MISUSE,
+                        message: "missing statement argument: \(parameterNames[index].unsafelyUnwrapped)",
+                        sql: sql, arguments: arguments)
+                }
+                let code = value.bind(to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
+                if code != SQLITE_OK {
+                    argumentsNeedValidation = true
+                    throw bindError(code: code, arguments: arguments)
+                }
+            }
         } else {
             var consumed = arguments
             let bindings = try consumed.extractBindings(forStatement: self, allowingRemainingValues: false)
@@ -232,18 +252,27 @@ public final class Statement {
         // A statement cannot be rebound while it is running. Every parameter
         // is bound below: there is no need to clear the previous bindings.
         sqlite3_reset(sqliteStatement)
-        for (offset, value) in bindings.enumerated() {
-            let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
-            if code != SQLITE_OK {
-                // Some parameters hold the new values: bind the current
-                // arguments again before the next execution.
-                argumentsNeedValidation = true
-                throw database.makeError(
-                    resultCode: ResultCode(rawValue: code),
-                    message: String(cString: sqlite3_errmsg(database.sqliteConnection)),
-                    sql: sql, arguments: arguments)
+        let code = bindings.withUnsafeBufferPointer { buffer in
+            for index in 0..<buffer.count {
+                let code = buffer[index].bind(to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
+                if code != SQLITE_OK { return code }
             }
+            return SQLITE_OK
         }
+        if code != SQLITE_OK {
+            // Some parameters hold the new values: bind the current
+            // arguments again before the next execution.
+            argumentsNeedValidation = true
+            throw bindError(code: code, arguments: arguments)
+        }
+    }
+
+    /// The error of a failed `sqlite3_bind_*` call.
+    private func bindError(code: CInt, arguments: StatementArguments) -> DatabaseError {
+        database.makeError(
+            resultCode: ResultCode(rawValue: code),
+            message: String(cString: sqlite3_errmsg(database.sqliteConnection)),
+            sql: sql, arguments: arguments)
     }
 
     // MARK: Execution

@@ -24,10 +24,10 @@
 /// Related SQLite documentation: <https://www.sqlite.org/lang_expr.html#varparam>
 public struct StatementArguments: Hashable, Sendable {
     /// The positional values.
-    var values: [DatabaseValue]
+    @usableFromInline var values: [DatabaseValue]
 
     /// The named values, keyed by name without prefix (`"name"` for `:name`).
-    var namedValues: NamedValues
+    @usableFromInline var namedValues: NamedValues
 
     /// Whether there is no value at all.
     public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
@@ -102,9 +102,9 @@ public struct StatementArguments: Hashable, Sendable {
     public mutating func append(contentsOf arguments: StatementArguments) -> [String: DatabaseValue] {
         var replaced: [String: DatabaseValue] = [:]
         values.append(contentsOf: arguments.values)
-        for (name, value) in arguments.namedValues.elements {
-            if let old = namedValues.updateValue(value, forName: name) {
-                replaced[name] = old
+        for element in arguments.namedValues.elements {
+            if let old = namedValues.updateValue(element.value, forName: element.name) {
+                replaced[element.name] = old
             }
         }
         return replaced
@@ -137,10 +137,23 @@ public struct StatementArguments: Hashable, Sendable {
     public static func &+ (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
         var result = lhs
         result.values.append(contentsOf: rhs.values)
-        for (name, value) in rhs.namedValues.elements where result.namedValues[name] == nil {
-            result.namedValues[name] = value
+        for element in rhs.namedValues.elements where result.namedValues[element.name] == nil {
+            result.namedValues[element.name] = element.value
         }
         return result
+    }
+}
+
+/// A named statement argument.
+@usableFromInline
+struct NamedValue: Hashable, Sendable {
+    /// The name of the parameter, without prefix.
+    @usableFromInline var name: String
+    @usableFromInline var value: DatabaseValue
+
+    @inlinable init(name: String, value: DatabaseValue) {
+        self.name = name
+        self.value = value
     }
 }
 
@@ -149,13 +162,14 @@ public struct StatementArguments: Hashable, Sendable {
 /// Statements usually list their parameters in the order of the arguments,
 /// so a lookup starts at the expected position: binding named arguments
 /// hashes nothing, and usually compares one name per parameter.
+@usableFromInline
 struct NamedValues: Hashable, Sendable {
-    private(set) var elements: [(name: String, value: DatabaseValue)] = []
+    @usableFromInline private(set) var elements: [NamedValue] = []
 
-    init() { }
+    @inlinable init() { }
 
     /// Named values whose names are known to be unique.
-    init(uniqueElements: [(name: String, value: DatabaseValue)]) {
+    @inlinable init(uniqueElements: [NamedValue]) {
         elements = uniqueElements
     }
 
@@ -163,17 +177,19 @@ struct NamedValues: Hashable, Sendable {
 
     /// The value for a name, searched from position `hint` first.
     func value(forName name: String, hint: Int = 0) -> DatabaseValue? {
-        let count = elements.count
-        guard count > 0 else { return nil }
-        var position = hint < count && hint >= 0 ? hint : 0
-        for _ in 0..<count {
-            if elements[position].name == name {
-                return elements[position].value
+        elements.withUnsafeBufferPointer { buffer in
+            let count = buffer.count
+            guard count > 0 else { return nil }
+            var position = hint < count && hint >= 0 ? hint : 0
+            for _ in 0..<count {
+                if buffer[position].name == name {
+                    return buffer[position].value
+                }
+                position += 1
+                if position == count { position = 0 }
             }
-            position += 1
-            if position == count { position = 0 }
+            return nil
         }
-        return nil
     }
 
     subscript(name: String) -> DatabaseValue? {
@@ -186,7 +202,7 @@ struct NamedValues: Hashable, Sendable {
                     elements.remove(at: index)
                 }
             } else if let newValue {
-                elements.append((name, newValue))
+                elements.append(NamedValue(name: name, value: newValue))
             }
         }
     }
@@ -198,18 +214,20 @@ struct NamedValues: Hashable, Sendable {
             elements[index].value = value
             return old
         }
-        elements.append((name, value))
+        elements.append(NamedValue(name: name, value: value))
         return nil
     }
 
     /// Named values are equal when they hold the same values for the same
     /// names, in any order.
+    @usableFromInline
     static func == (lhs: NamedValues, rhs: NamedValues) -> Bool {
         guard lhs.elements.count == rhs.elements.count else { return false }
         return lhs.elements.allSatisfy { rhs.value(forName: $0.name) == $0.value }
     }
 
     /// Hashes consistently with `==`, whatever the order.
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         hasher.combine(elements.count)
         var combined = 0
@@ -225,16 +243,38 @@ struct NamedValues: Hashable, Sendable {
 
 extension StatementArguments: ExpressibleByArrayLiteral {
     /// Creates positional arguments: `["Arthur", 1000, nil]`.
+    @inlinable
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        // Reading each element in place, through optional chaining, spares a
-        // copy of each existential value.
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(elements.count)
-        for index in elements.indices {
-            values.append(elements[index]?.databaseValue ?? .null)
+        self.values = elements.withUnsafeBufferPointer { source in
+            [DatabaseValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
+                for index in 0..<source.count {
+                    (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
+                        to: databaseValue(at: source.baseAddress.unsafelyUnwrapped + index))
+                }
+                initializedCount = source.count
+            }
         }
-        self.values = values
         self.namedValues = NamedValues()
+    }
+}
+
+/// Returns the database value of an optional value, read in place.
+///
+/// `pointer.pointee?.databaseValue` would first copy the optional through the
+/// runtime's generic value witnesses (about a hundred instructions per
+/// value). Instead, the nil test reads the type metadata word of the
+/// existential container, whose null value is the `nil` of the optional (the
+/// Swift ABI gives an opaque existential the extra inhabitants of its
+/// metadata pointer). A non-nil payload sits at the address of the optional,
+/// with the layout of the existential: the memory is rebound to it.
+@inlinable @inline(__always)
+func databaseValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> DatabaseValue {
+    let metadata = UnsafeRawPointer(pointer).load(
+        fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.stride, as: UInt.self)
+    assert((metadata == 0) == (pointer.pointee == nil), "unexpected layout of an optional existential")
+    if metadata == 0 { return .null }
+    return pointer.withMemoryRebound(to: (any DatabaseValueConvertible).self, capacity: 1) {
+        $0.pointee.databaseValue
     }
 }
 
@@ -242,13 +282,27 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
     /// Creates named arguments: `["name": "Arthur", "score": 1000]`.
     ///
     /// Names must be unique, as in a Swift dictionary literal.
+    @inlinable
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
         // Literal keys are unique: no search for an existing name.
         assert(Set(elements.map { $0.0 }).count == elements.count, "Duplicate names in statement arguments literal")
-        var named: [(name: String, value: DatabaseValue)] = []
-        named.reserveCapacity(elements.count)
-        for index in elements.indices {
-            named.append((elements[index].0, elements[index].1?.databaseValue ?? .null))
+        typealias Element = (String, (any DatabaseValueConvertible)?)
+        let named = elements.withUnsafeBufferPointer { source in
+            [NamedValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
+                // Names and values are read in place, without copying the
+                // tuples (see databaseValue(at:)).
+                let nameOffset = MemoryLayout<Element>.offset(of: \.0).unsafelyUnwrapped
+                let valueOffset = MemoryLayout<Element>.offset(of: \.1).unsafelyUnwrapped
+                for index in 0..<source.count {
+                    let element = UnsafeRawPointer(source.baseAddress.unsafelyUnwrapped + index)
+                    let name = element.advanced(by: nameOffset).assumingMemoryBound(to: String.self).pointee
+                    let value = element.advanced(by: valueOffset)
+                        .assumingMemoryBound(to: (any DatabaseValueConvertible)?.self)
+                    (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
+                        to: NamedValue(name: name, value: databaseValue(at: value)))
+                }
+                initializedCount = source.count
+            }
         }
         self.values = []
         self.namedValues = NamedValues(uniqueElements: named)

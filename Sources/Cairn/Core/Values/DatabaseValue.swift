@@ -242,7 +242,7 @@ extension DatabaseValue {
     /// The corresponding C functions are `sqlite3_bind_null`,
     /// `sqlite3_bind_int64`, `sqlite3_bind_double`, `sqlite3_bind_text` and
     /// `sqlite3_bind_blob`.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
         switch storage {
         case .null:
