@@ -195,8 +195,10 @@ extension EncodableRecord where Self: Encodable {
 /// Encodes an `Encodable` record into a persistence container.
 final class RecordEncoder<Record: EncodableRecord>: Encoder {
     final class State {
-        var container = PersistenceContainer()
-        var error: (any Error)?
+        // The state is used by one encoding, on one thread: dynamic
+        // exclusivity checks are not needed.
+        @exclusivity(unchecked) var container = PersistenceContainer()
+        @exclusivity(unchecked) var error: (any Error)?
     }
 
     let state = State()

@@ -108,19 +108,37 @@ extension MutablePersistableRecord {
             // Reuse the statement of the previous insert of the same record
             // type and columns: no SQL is built, and no cache key is hashed.
             let key = ObjectIdentifier(Self.self)
-            let statement: Statement
-            if let cached = db.insertStatements[key],
-               cached.resolution == resolution,
-               cached.tableName == tableName,
-               cached.columns == container.columns,
-               !cached.statement.isIteratedByCursor
+            var cached: CachedInsertStatement
+            if let entry = db.insertStatements[key],
+               entry.resolution == resolution,
+               entry.tableName == tableName,
+               container.hasColumns(exactly: entry.columns),
+               !entry.statement.isIteratedByCursor
             {
-                statement = cached.statement
+                cached = entry
             } else {
-                statement = try db.cachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
-                db.insertStatements[key] = (tableName, resolution, container.columns, statement)
+                let statement = try db.cachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
+                cached = CachedInsertStatement(
+                    tableName: tableName, resolution: resolution, columns: container.columns,
+                    statement: statement, rowIDColumn: nil, schemaGeneration: db.schemaCache.generation &- 1)
             }
-            try statement.execute(arguments: StatementArguments(values: container.values))
+            try cached.statement.execute(arguments: StatementArguments(values: container.values))
+            if resolution == .ignore && db.totalChangesCount == changesBefore {
+                db.insertStatements[key] = cached
+                return nil
+            }
+            // The rowid alias is read from the schema cache once per schema
+            // generation.
+            if cached.schemaGeneration != db.schemaCache.generation {
+                let rowIDColumn = try db.primaryKey(tableName).rowIDColumn
+                cached.rowIDColumn = rowIDColumn == "rowid" ? nil : rowIDColumn
+                cached.schemaGeneration = db.schemaCache.generation
+            }
+            db.insertStatements[key] = cached
+            return InsertionSuccess(
+                rowID: db.lastInsertedRowID,
+                rowIDColumn: cached.rowIDColumn,
+                persistenceContainer: container)
         }
         if resolution == .ignore && db.totalChangesCount == changesBefore {
             return nil

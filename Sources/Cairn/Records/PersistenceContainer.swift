@@ -15,21 +15,33 @@
 /// Columns keep the order in which they are set. Column names are compared
 /// without regard to ASCII case; setting a column twice replaces its value.
 public struct PersistenceContainer: Sendable {
-    /// The column names, in order.
-    public private(set) var columns: [String] = []
+    /// A column name, and its case-insensitive key.
+    @usableFromInline
+    struct Column: Sendable {
+        @usableFromInline var name: String
+        /// A summary of the name: a lookup compares integers, and compares
+        /// strings only when they match.
+        @usableFromInline var key: UInt64
+
+        @inlinable init(name: String, key: UInt64) {
+            self.name = name
+            self.key = key
+        }
+    }
+
+    /// The columns, in order.
+    @usableFromInline var columnEntries: [Column] = []
 
     /// The values, in the order of the columns.
     public private(set) var values: [DatabaseValue] = []
 
-    /// The case-insensitive keys of the columns: a column lookup compares
-    /// integers, and compares strings only when they match.
-    private var keys: [UInt64] = []
+    /// The column names, in order.
+    public var columns: [String] { columnEntries.map(\.name) }
 
     /// Creates an empty container.
     public init() {
-        columns.reserveCapacity(16)
+        columnEntries.reserveCapacity(16)
         values.reserveCapacity(16)
-        keys.reserveCapacity(16)
     }
 
     /// Creates a container that holds the values of a row.
@@ -40,6 +52,10 @@ public struct PersistenceContainer: Sendable {
     }
 
     /// The value of a column: nil when the column is missing or NULL.
+    ///
+    /// When the type of the value is known, the compiler prefers the generic
+    /// subscript, which does not box the value.
+    @_disfavoredOverload
     public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
         get {
             guard let value = databaseValue(forColumn: column), !value.isNull else { return nil }
@@ -50,8 +66,40 @@ public struct PersistenceContainer: Sendable {
         }
     }
 
+    /// The value of a column, converted: nil when the column is missing,
+    /// NULL, or does not convert to `Value`.
+    ///
+    /// Setting a value through this subscript, which the compiler picks when
+    /// the type of the value is known, spares the boxing of the value in an
+    /// existential:
+    ///
+    /// ```swift
+    /// func encode(to container: inout PersistenceContainer) {
+    ///     container["score"] = score  // an Int
+    /// }
+    /// ```
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
+        get {
+            guard let value = databaseValue(forColumn: column), !value.isNull else { return nil }
+            return Value.fromDatabaseValue(value)
+        }
+        set {
+            setValue(newValue?.databaseValue ?? .null, forColumn: column)
+        }
+    }
+
     /// The value of a column: nil when the column is missing or NULL.
+    @_disfavoredOverload
     public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        get { self[column.name] }
+        set { self[column.name] = newValue }
+    }
+
+    /// The value of a column, converted: nil when the column is missing,
+    /// NULL, or does not convert to `Value`.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value? {
         get { self[column.name] }
         set { self[column.name] = newValue }
     }
@@ -60,7 +108,21 @@ public struct PersistenceContainer: Sendable {
     var storage: Zip2Sequence<[String], [DatabaseValue]> { zip(columns, values) }
 
     /// Whether the container is empty.
-    var isEmpty: Bool { columns.isEmpty }
+    var isEmpty: Bool { columnEntries.isEmpty }
+
+    /// Whether the container has the given columns, in this order, with the
+    /// exact same names.
+    func hasColumns(exactly names: [String]) -> Bool {
+        guard names.count == columnEntries.count else { return false }
+        return columnEntries.withUnsafeBufferPointer { entries in
+            names.withUnsafeBufferPointer { names in
+                for index in 0..<names.count where entries[index].name != names[index] {
+                    return false
+                }
+                return true
+            }
+        }
+    }
 
     /// Whether the container has a column (compared without regard to case).
     public func hasColumn(_ column: String) -> Bool {
@@ -69,18 +131,19 @@ public struct PersistenceContainer: Sendable {
 
     /// The stored value of a column, NULL included, or nil when the column
     /// is missing.
+    @usableFromInline
     func databaseValue(forColumn column: String) -> DatabaseValue? {
         index(ofColumn: column).map { values[$0] }
     }
 
+    @usableFromInline
     mutating func setValue(_ value: DatabaseValue, forColumn column: String) {
         let key = column.caseInsensitiveKey
         if let index = index(ofColumn: column, key: key) {
             values[index] = value
         } else {
-            columns.append(column)
+            columnEntries.append(Column(name: column, key: key))
             values.append(value)
-            keys.append(key)
         }
     }
 
@@ -88,21 +151,26 @@ public struct PersistenceContainer: Sendable {
     /// Encoders use it: coding keys are unique, and a case-insensitive
     /// search for each key would cost more than the rest of encoding.
     mutating func setValueMatchingExactly(_ value: DatabaseValue, forColumn column: String) {
-        if let index = columns.firstIndex(of: column) {
+        let key = column.caseInsensitiveKey
+        let index = columnEntries.withUnsafeBufferPointer { entries in
+            (0..<entries.count).first { entries[$0].key == key && entries[$0].name == column }
+        }
+        if let index {
             values[index] = value
         } else {
-            columns.append(column)
+            columnEntries.append(Column(name: column, key: key))
             values.append(value)
-            keys.append(column.caseInsensitiveKey)
         }
     }
 
     private func index(ofColumn column: String, key: UInt64? = nil) -> Int? {
         let key = key ?? column.caseInsensitiveKey
-        for index in keys.indices where keys[index] == key {
-            if columns[index].equalsIgnoringASCIICase(column) { return index }
+        return columnEntries.withUnsafeBufferPointer { entries in
+            for index in 0..<entries.count where entries[index].key == key {
+                if entries[index].name.equalsIgnoringASCIICase(column) { return index }
+            }
+            return nil
         }
-        return nil
     }
 
     /// The values as a dictionary.

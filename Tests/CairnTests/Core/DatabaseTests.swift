@@ -160,6 +160,32 @@ import Cairn
         try dbQueue.read { db throws in #expect(try !db.tableExists("u")) }
     }
 
+    /// Scripts whose statements depend on the schema changes of earlier
+    /// ones run, whatever the kind of dependency.
+    @Test func scriptsThatRecreateAndAlterTables() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t(a); CREATE INDEX t_a ON t(a)")
+            try db.execute(sql: """
+                DROP TABLE t;
+                CREATE TABLE t(a, b);
+                DROP INDEX IF EXISTS t_a;
+                CREATE INDEX t_a ON t(b);
+                ALTER TABLE t ADD COLUMN c;
+                INSERT INTO t(a, b, c) VALUES (?, ?, ?)
+                """, arguments: [1, 2, 3])
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM t") == ["a": 1, "b": 2, "c": 3])
+        }
+        // A syntax error in a later statement still throws before anything
+        // runs.
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.writeWithoutTransaction { db throws in
+                try db.execute(sql: "DROP TABLE t; CREATE TABLE (")
+            }
+        }
+        try dbQueue.read { db throws in #expect(try db.tableExists("t")) }
+    }
+
     @Test func unknownTableAndColumn() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in

@@ -301,4 +301,67 @@ struct Generic<T>: TableRecord { }
             #expect(try request.fetchCount(db) == 1)
         }
     }
+
+    /// A record that remembers what its inserts reported.
+    struct Note: MutablePersistableRecord {
+        var key: String
+        var text: String
+        var insertedRowIDColumn: String?? = .none
+
+        func encode(to container: inout PersistenceContainer) {
+            container["key"] = key
+            container["text"] = text
+        }
+
+        mutating func didInsert(_ inserted: InsertionSuccess) {
+            insertedRowIDColumn = .some(inserted.rowIDColumn)
+        }
+    }
+
+    /// Inserts reuse their statement and what they know of the primary key
+    /// only while the schema does not change.
+    @Test func insertsFollowSchemaChanges() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, key TEXT, text TEXT)")
+            var note = Note(key: "a", text: "first")
+            try note.insert(db)
+            #expect(note.insertedRowIDColumn == .some("id"))
+            note = Note(key: "b", text: "second")
+            try note.insert(db)
+            #expect(note.insertedRowIDColumn == .some("id"))
+
+            // Same record type, new table: no rowid alias any longer.
+            try db.execute(sql: "DROP TABLE note; CREATE TABLE note (key TEXT PRIMARY KEY, text TEXT)")
+            note = Note(key: "c", text: "third")
+            try note.insert(db)
+            #expect(note.insertedRowIDColumn == .some(nil))
+            #expect(try Row.fetchAll(db, sql: "SELECT key, text FROM note") == [["key": "c", "text": "third"]])
+        }
+    }
+
+    /// The generic subscripts of containers convert values both ways, and
+    /// compare column names without regard to case.
+    @Test func persistenceContainerSubscripts() throws {
+        var container = PersistenceContainer()
+        container["score"] = 10
+        container["Name"] = "Arthur"
+        container["missing"] = nil as String?
+        container[Column("bonus")] = 2.5
+        let score: Int? = container["SCORE"]
+        let name: String? = container["name"]
+        let bonus: Double? = container[Column("Bonus")]
+        #expect(score == 10)
+        #expect(name == "Arthur")
+        #expect(bonus == 2.5)
+        #expect(container["missing"] == nil)
+        #expect(container.hasColumn("missing"))
+        #expect(container.columns == ["score", "Name", "missing", "bonus"])
+        // Setting a column again, whatever its case, replaces its value.
+        container["NAME"] = "Barbara"
+        #expect(container.columns == ["score", "Name", "missing", "bonus"])
+        #expect(container["name"] as? DatabaseValue == "Barbara".databaseValue)
+        // A value that does not convert reads as nil.
+        let notADate: Date? = container["name"]
+        #expect(notADate == nil)
+    }
 }

@@ -12,14 +12,30 @@ import Foundation
 
 /// The schema information of a connection.
 final class SchemaCache {
-    var primaryKeys: [String: PrimaryKeyInfo] = [:]
+    @exclusivity(unchecked) var primaryKeys: [String: PrimaryKeyInfo] = [:]
     /// The schema version the cache was filled with, when checked.
     var schemaVersion: Int?
+    /// Changes each time the cache is cleared: what was derived from the
+    /// cache is valid as long as the generation does not change.
+    private(set) var generation: UInt64 = 0
 
     func clear() {
         primaryKeys.removeAll()
         schemaVersion = nil
+        generation &+= 1
     }
+}
+
+/// The INSERT statement of a record type, with what it was built for.
+struct CachedInsertStatement {
+    var tableName: String
+    var resolution: Database.ConflictResolution
+    var columns: [String]
+    var statement: Statement
+    /// The rowid alias of the table, valid while the schema cache keeps
+    /// its generation.
+    var rowIDColumn: String?
+    var schemaGeneration: UInt64
 }
 
 /// What the authorizer notices while a statement is prepared.

@@ -195,12 +195,13 @@ extension Database {
     /// arguments are shared by all statements.
     ///
     /// Before anything runs, all statements are prepared and the arguments
-    /// are checked: invalid SQL or arguments that do not fit throw, and
-    /// nothing is executed. When a statement refers to a table that an
-    /// earlier statement of the same string creates, it cannot be prepared in
-    /// advance: statements are then prepared and run one after the other,
-    /// and an error in a later statement comes after earlier statements ran
-    /// (the enclosing `write` rolls them back).
+    /// are checked: syntax errors and arguments that do not fit throw, and
+    /// nothing is executed. A statement that depends on the effects of an
+    /// earlier statement of the same string cannot be prepared in advance
+    /// (`DROP TABLE t; CREATE TABLE t …`, or an INSERT into a table created
+    /// just before): statements are then prepared and run one after the
+    /// other, and an error in a later statement comes after earlier
+    /// statements ran (the enclosing `write` rolls them back).
     ///
     /// - Parameters:
     ///   - sql: SQL statements.
@@ -218,12 +219,16 @@ extension Database {
                 return true
             }
         } catch let error as PreparationError {
-            // Only an unknown schema object ("no such table: t") can come
-            // from a dependency on an earlier statement that creates it.
-            // Other errors (syntax errors…) are thrown before anything runs.
-            guard error.statementIndex > 0,
-                  error.databaseError.message?.hasPrefix("no such ") == true
-            else { throw error.databaseError }
+            // A later statement may depend on the effects of an earlier one:
+            // "DROP TABLE t; CREATE TABLE t …" cannot prepare its CREATE
+            // while t exists, and "CREATE TABLE t …; INSERT INTO t …" cannot
+            // prepare its INSERT before t exists. Only syntax errors cannot
+            // come from such a dependency: they are thrown before anything
+            // runs.
+            let message = error.databaseError.message ?? ""
+            let isSyntaxError = ["syntax error", "incomplete input", "unrecognized token"]
+                .contains { message.contains($0) }
+            guard error.statementIndex > 0, !isSyntaxError else { throw error.databaseError }
             preparationFailed = true
         }
 

@@ -43,7 +43,10 @@ public final class Database {
     public let description: String
 
     /// The prepared statements of ``cachedStatement(sql:)``.
-    var statementCache: [String: Statement] = [:]
+    ///
+    /// Only the thread of the current access touches the connection's
+    /// state: dynamic exclusivity checks are not needed.
+    @exclusivity(unchecked) var statementCache: [String: Statement] = [:]
 
     /// The error thrown by a Swift callback (an SQL function, for instance)
     /// during the current statement, rethrown when the statement fails.
@@ -76,7 +79,7 @@ public final class Database {
 
     /// The last INSERT statement of each record type, with what it was built
     /// for. Cleared with the statement cache.
-    var insertStatements: [ObjectIdentifier: (tableName: String, resolution: Database.ConflictResolution, columns: [String], statement: Statement)] = [:]
+    @exclusivity(unchecked) var insertStatements: [ObjectIdentifier: CachedInsertStatement] = [:]
 
     /// Changes at the beginning and at the end of each access, so that a
     /// cursor can tell it is used outside the access that created it.

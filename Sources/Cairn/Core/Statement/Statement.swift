@@ -329,15 +329,21 @@ extension String {
     /// strings that are equal without regard to ASCII case (the reverse is
     /// not true): the length and the first bytes, ASCII letters lowercased.
     var caseInsensitiveKey: UInt64 {
-        var key = UInt64(truncatingIfNeeded: utf8.count) << 56
-        var shift: UInt64 = 0
-        for byte in utf8 {
-            guard shift < 56 else { break }
-            let lower = (byte >= 65 && byte <= 90) ? byte | 0x20 : byte
-            key |= UInt64(lower) << shift
-            shift += 8
+        @inline(__always)
+        func key(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var key = UInt64(truncatingIfNeeded: bytes.count) << 56
+            for index in 0..<Swift.min(bytes.count, 7) {
+                let byte = bytes[index]
+                let lower = (byte >= 65 && byte <= 90) ? byte | 0x20 : byte
+                key |= UInt64(lower) << (UInt64(truncatingIfNeeded: index) &* 8)
+            }
+            return key
         }
-        return key
+        if let key = utf8.withContiguousStorageIfAvailable(key) {
+            return key
+        }
+        var string = self
+        return string.withUTF8(key)
     }
 
     /// Whether two strings are equal when ASCII letters are compared without
