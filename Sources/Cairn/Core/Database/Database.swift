@@ -83,7 +83,10 @@ public final class Database {
 
     /// Changes at the beginning and at the end of each access, so that a
     /// cursor can tell it is used outside the access that created it.
-    @usableFromInline
+    ///
+    /// Unchecked exclusivity: cursors read it at each step, on the thread of
+    /// the access, which is the only one that changes it.
+    @usableFromInline @exclusivity(unchecked)
     private(set) var accessGeneration: UInt64 = 0
 
     /// The thread that runs the current access, if any.

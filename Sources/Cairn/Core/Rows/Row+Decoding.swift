@@ -90,7 +90,7 @@ extension Row {
     /// - Precondition: the column exists (unless `Value` is optional), and
     ///   its value converts to `Value` (use ``decode(_:forColumn:)`` to get a
     ///   thrown error instead).
-    @inlinable
+    @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String) -> Value {
         guard let index = index(forColumn: columnName) else {
             if let value = Value.fromMissingColumn() { return value }

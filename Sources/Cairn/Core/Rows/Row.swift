@@ -139,9 +139,17 @@ public final class Row: @unchecked Sendable {
     /// regard to ASCII case), or nil.
     @inlinable
     public func index(forColumn name: String) -> Int? {
+        if sqliteStatement != nil {
+            // A cursor row (the only kind with a raw statement) always has a
+            // statement, which the row keeps alive: no need to retain it for
+            // the call.
+            return Unmanaged.passUnretained(statement.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                $0._index(ofColumn: name)
+            }
+        }
         switch storage {
         case .statement:
-            return statement?.index(ofColumn: name)
+            return statement?._index(ofColumn: name)
         case .values(let columnNames, _):
             return columnNames.firstIndex { $0.equalsIgnoringASCIICase(name) }
         case .adapted(_, let layout):

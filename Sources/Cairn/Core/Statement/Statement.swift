@@ -56,7 +56,7 @@ public final class Statement {
     /// by one thread at a time, and the lookup calls nothing that could
     /// access the cache again.
     @exclusivity(unchecked)
-    private var columnIndexCache: [(name: String, index: Int?)] = []
+    private var columnIndexCache: [ColumnIndexCacheEntry] = []
 
     /// Where the next lookup in `columnIndexCache` starts.
     @exclusivity(unchecked)
@@ -123,21 +123,25 @@ public final class Statement {
         // Rows are usually read in the same order at each step: start the
         // search after the previous hit, so that the first comparison
         // usually succeeds (equal strings compare fast, different ones not).
-        let count = columnIndexCache.count
-        if count > 0 {
+        let hit = columnIndexCache.withUnsafeBufferPointer { cache -> Int?? in
+            let count = cache.count
+            guard count > 0 else { return .none }
             var position = nextCachePosition < count ? nextCachePosition : 0
             for _ in 0..<count {
-                let entry = columnIndexCache[position]
+                let found = cache[position].name == name
+                let index = cache[position].index
                 position += 1
-                if entry.name == name {
+                if found {
                     nextCachePosition = position
-                    return entry.index
+                    return .some(index)
                 }
                 if position == count { position = 0 }
             }
+            return .none
         }
+        if let hit { return hit }
         let index = columnNames.firstIndex { $0.equalsIgnoringASCIICase(name) }
-        columnIndexCache.append((name, index))
+        columnIndexCache.append(ColumnIndexCacheEntry(name: name, index: index))
         nextCachePosition = columnIndexCache.count
         return index
     }
@@ -317,6 +321,12 @@ public final class Statement {
             }
         }
     }
+}
+
+/// A column name that was looked up in a statement, and its index.
+struct ColumnIndexCacheEntry {
+    var name: String
+    var index: Int?
 }
 
 extension Statement: CustomStringConvertible {
