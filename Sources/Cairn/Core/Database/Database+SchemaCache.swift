@@ -45,10 +45,72 @@ final class AuthorizerBox {
     /// Whether the statement being prepared is a ROLLBACK (of a transaction
     /// or to a savepoint).
     var isRollback = false
+    /// The tables and columns the statement reads, keyed by lowercased table
+    /// name: the name as given, and the lowercased columns (nil for the
+    /// whole table).
+    var readTables: [String: (name: String, columns: Set<String>?)] = [:]
+    /// The changes the statement may perform, triggers and foreign key
+    /// actions included, keyed by lowercased table name.
+    var changedTables: [String: (name: String, insert: Bool, delete: Bool, updatedColumns: Set<String>)] = [:]
+    /// What the statement does to transactions.
+    var transactionEffect: TransactionEffect?
+    /// Whether the statement drops a table.
+    var dropsTable = false
 
     func reset() {
         changesSchema = false
+        dropsTable = false
         isRollback = false
+        readTables.removeAll()
+        changedTables.removeAll()
+        transactionEffect = nil
+    }
+
+    /// The region the statement reads.
+    var readRegion: DatabaseRegion {
+        var region = DatabaseRegion()
+        for table in readTables.values {
+            if let columns = table.columns {
+                region.formUnion(DatabaseRegion(table: table.name, columns: columns))
+            } else {
+                region.formUnion(DatabaseRegion(table: table.name))
+            }
+        }
+        return region
+    }
+
+    /// The kinds of changes the statement may perform.
+    var eventKinds: [DatabaseEventKind] {
+        changedTables.values.flatMap { table -> [DatabaseEventKind] in
+            var kinds: [DatabaseEventKind] = []
+            if table.insert { kinds.append(.insert(tableName: table.name)) }
+            if table.delete { kinds.append(.delete(tableName: table.name)) }
+            if !table.updatedColumns.isEmpty {
+                kinds.append(.update(tableName: table.name, columnNames: table.updatedColumns))
+            }
+            return kinds
+        }
+    }
+
+    func noteRead(table: String, column: String) {
+        let key = table.lowercased()
+        if column.isEmpty {
+            // The whole table (SELECT COUNT(*) FROM t, for instance).
+            readTables[key] = (readTables[key]?.name ?? table, nil)
+        } else if let existing = readTables[key] {
+            readTables[key] = (existing.name, existing.columns.map { $0.union([column.lowercased()]) })
+        } else {
+            readTables[key] = (table, [column.lowercased()])
+        }
+    }
+
+    func noteChange(table: String, insert: Bool = false, delete: Bool = false, updatedColumn: String? = nil) {
+        let key = table.lowercased()
+        var entry = changedTables[key] ?? (table, false, false, [])
+        entry.insert = entry.insert || insert
+        entry.delete = entry.delete || delete
+        if let updatedColumn { entry.updatedColumns.insert(updatedColumn) }
+        changedTables[key] = entry
     }
 }
 
@@ -77,12 +139,18 @@ extension Database {
     }
 }
 
-/// `sqlite3_set_authorizer` callback: notes schema changes and rollbacks,
-/// and authorizes everything.
+/// `sqlite3_set_authorizer` callback: notes schema changes, the tables a
+/// statement reads and changes, and its effect on transactions. It
+/// authorizes everything.
+///
+/// A DELETE gets SQLITE_IGNORE, which SQLite documents as "the DELETE
+/// proceeds, but the truncate optimization is disabled": without it,
+/// `DELETE FROM t` would empty the table without telling observers about
+/// the deleted rows.
 let authorizerCallback: @convention(c) (
     UnsafeMutableRawPointer?, CInt,
     UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> CInt =
-{ context, action, argument1, _, _, _ in
+{ context, action, argument1, argument2, _, _ in
     guard let context else { return SQLITE_OK }
     let box = Unmanaged<AuthorizerBox>.fromOpaque(context).takeUnretainedValue()
     switch action {
@@ -92,12 +160,53 @@ let authorizerCallback: @convention(c) (
          SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
          SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE, SQLITE_ATTACH, SQLITE_DETACH:
         box.changesSchema = true
-    case SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
-        if let argument1, strcmp(argument1, "ROLLBACK") == 0 {
+        if action == SQLITE_DROP_TABLE || action == SQLITE_DROP_TEMP_TABLE || action == SQLITE_DROP_VTABLE {
+            box.dropsTable = true
+        }
+    case SQLITE_READ:
+        guard let argument1, let argument2 else { break }
+        box.noteRead(table: String(cString: argument1), column: String(cString: argument2))
+    case SQLITE_INSERT:
+        guard let argument1, !isInternalTable(argument1) else { break }
+        box.noteChange(table: String(cString: argument1), insert: true)
+    case SQLITE_DELETE:
+        // DROP TABLE checks SQLITE_DELETE after SQLITE_DROP_TABLE: there,
+        // SQLITE_IGNORE would skip the drop.
+        guard let argument1, !isInternalTable(argument1), !box.dropsTable else { break }
+        box.noteChange(table: String(cString: argument1), delete: true)
+        return SQLITE_IGNORE
+    case SQLITE_UPDATE:
+        guard let argument1, let argument2, !isInternalTable(argument1) else { break }
+        box.noteChange(table: String(cString: argument1), updatedColumn: String(cString: argument2))
+    case SQLITE_TRANSACTION:
+        guard let argument1 else { break }
+        if strcmp(argument1, "BEGIN") == 0 {
+            box.transactionEffect = .beginTransaction
+        } else if strcmp(argument1, "COMMIT") == 0 {
+            box.transactionEffect = .commitTransaction
+        } else if strcmp(argument1, "ROLLBACK") == 0 {
+            box.transactionEffect = .rollbackTransaction
+            box.isRollback = true
+        }
+    case SQLITE_SAVEPOINT:
+        guard let argument1, let argument2 else { break }
+        let name = String(cString: argument2).lowercased()
+        if strcmp(argument1, "BEGIN") == 0 {
+            box.transactionEffect = .beginSavepoint(name)
+        } else if strcmp(argument1, "RELEASE") == 0 {
+            box.transactionEffect = .releaseSavepoint(name)
+        } else if strcmp(argument1, "ROLLBACK") == 0 {
+            box.transactionEffect = .rollbackSavepoint(name)
             box.isRollback = true
         }
     default:
         break
     }
     return SQLITE_OK
+}
+
+/// Whether a table is an internal table of SQLite (`sqlite_master`,
+/// `sqlite_sequence`…), whose changes are not notified.
+private func isInternalTable(_ name: UnsafePointer<CChar>) -> Bool {
+    sqlite3_strnicmp(name, "sqlite_", 7) == 0
 }

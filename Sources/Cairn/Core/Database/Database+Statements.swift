@@ -164,7 +164,7 @@ extension Database {
                 guard let sqliteStatement else { continue }
                 let statement = Statement(
                     database: self, sqliteStatement: sqliteStatement, sql: statementSQL,
-                    invalidatesSchemaCache: authorizerBox.changesSchema || authorizerBox.isRollback)
+                    authorizer: authorizerBox)
                 index += 1
                 guard try body(statement) else { break }
             }

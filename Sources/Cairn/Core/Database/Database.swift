@@ -77,6 +77,13 @@ public final class Database {
     /// Notes which statements change the schema, while they are prepared.
     let authorizerBox = AuthorizerBox()
 
+    /// Tells transaction observers about changes, commits and rollbacks.
+    let observationBroker = DatabaseObservationBroker()
+
+    /// The region read by the statements of the current observation fetch;
+    /// nil when no fetch records its region.
+    var recordedRegion: DatabaseRegion?
+
     /// The last INSERT statement of each record type, with what it was built
     /// for. Cleared with the statement cache.
     @exclusivity(unchecked) var insertStatements: [ObjectIdentifier: CachedInsertStatement] = [:]
@@ -109,6 +116,7 @@ public final class Database {
         self.path = path
         self.description = description
         self.configuration = configuration
+        observationBroker.database = self
 
         var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraOpenFlags
@@ -224,6 +232,7 @@ public final class Database {
     /// The corresponding C function is `sqlite3_close`.
     func close() throws {
         guard let connection = sqliteConnection else { return }
+        observationBroker.databaseWillClose()
         clearStatementCache()
         interruptHandle.withLock { $0 = nil }
         let code = sqlite3_close(connection)
@@ -373,6 +382,12 @@ public final class Database {
     @usableFromInline
     func statementWillExecute(_ statement: Statement) {
         callbackErrors.error = nil
+        if recordedRegion != nil {
+            recordedRegion!.formUnion(statement.databaseRegion)
+        }
+        if observationBroker.isActive {
+            observationBroker.statementWillExecute(statement)
+        }
     }
 
     /// Called after a statement completed.
@@ -380,6 +395,9 @@ public final class Database {
     func statementDidExecute(_ statement: Statement) throws {
         if statement.invalidatesSchemaCache {
             schemaCache.clear()
+        }
+        if observationBroker.isActive {
+            observationBroker.statementDidExecute(statement)
         }
     }
 
@@ -392,6 +410,11 @@ public final class Database {
         // The failure may have rolled back a transaction that changed the
         // schema.
         schemaCache.clear()
+        if observationBroker.isActive, let observerError = observationBroker.statementDidFail(statement) {
+            // An observer prevented the commit.
+            callbackErrors.error = nil
+            throw observerError
+        }
         if let callbackError = callbackErrors.error {
             callbackErrors.error = nil
             throw callbackError

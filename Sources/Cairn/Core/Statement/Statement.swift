@@ -62,9 +62,28 @@ public final class Statement {
     @exclusivity(unchecked)
     private var nextCachePosition = 0
 
-    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, invalidatesSchemaCache: Bool) {
+    /// The region that the statement reads: the tables and columns that
+    /// SQLite's authorizer reported when the statement was prepared.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "SELECT name FROM player")
+    /// print(statement.databaseRegion) // player(name)
+    /// ```
+    public let databaseRegion: DatabaseRegion
+
+    /// The kinds of changes the statement may perform, triggers and foreign
+    /// key actions included.
+    let databaseEventKinds: [DatabaseEventKind]
+
+    /// What the statement does to transactions.
+    let transactionEffect: TransactionEffect?
+
+    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorizer: AuthorizerBox) {
         self.database = database
-        self.invalidatesSchemaCache = invalidatesSchemaCache
+        self.invalidatesSchemaCache = authorizer.changesSchema || authorizer.isRollback
+        self.databaseRegion = authorizer.readRegion
+        self.databaseEventKinds = authorizer.eventKinds
+        self.transactionEffect = authorizer.transactionEffect
         self.sqliteStatement = sqliteStatement
         self.sql = sql
         let count = sqlite3_bind_parameter_count(sqliteStatement)

@@ -8,7 +8,7 @@
 /// let players = try request.fetchAll(db)               // [Player]
 /// let count = try request.fetchCount(db)               // Int
 /// ```
-public protocol FetchRequest<RowDecoder>: SQLSubqueryable, Sendable {
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable, DatabaseRegionConvertible, Sendable {
     /// The type that decodes the fetched rows.
     associatedtype RowDecoder
 

@@ -1,0 +1,278 @@
+/// A kind of change that a statement may perform, as SQLite's authorizer
+/// reports it when the statement is prepared: transaction observers filter
+/// the changes they want to hear about with it.
+///
+/// Changes made by triggers and by foreign key actions are included: they
+/// are part of the statement that fires them.
+public enum DatabaseEventKind: Hashable, Sendable {
+    /// The insertion of rows in a table.
+    case insert(tableName: String)
+
+    /// The deletion of rows from a table.
+    case delete(tableName: String)
+
+    /// The update of some columns of the rows of a table.
+    case update(tableName: String, columnNames: Set<String>)
+
+    /// The table of the change.
+    public var tableName: String {
+        switch self {
+        case .insert(let tableName), .delete(let tableName), .update(let tableName, _):
+            return tableName
+        }
+    }
+
+    /// The region that the change modifies.
+    public var modifiedRegion: DatabaseRegion {
+        switch self {
+        case .insert(let tableName), .delete(let tableName):
+            return DatabaseRegion(table: tableName)
+        case .update(let tableName, let columnNames):
+            return DatabaseRegion(table: tableName, columns: columnNames)
+        }
+    }
+}
+
+/// A change of one row, after it happened: what a
+/// ``TransactionObserver`` receives in
+/// ``TransactionObserver/databaseDidChange(with:)``.
+///
+/// An event reads the memory of SQLite in place, and is only valid during
+/// the call to the observer: call ``copy()`` to keep it.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/update_hook.html>
+public struct DatabaseEvent: @unchecked Sendable {
+    // Unchecked Sendable: a copied event owns its strings; an event that
+    // was not copied is only valid during the callback, on the writer's
+    // thread.
+
+    /// The kinds of row changes.
+    public enum Kind: Int32, Sendable {
+        /// An INSERT (`SQLITE_INSERT`).
+        case insert = 18
+        /// A DELETE (`SQLITE_DELETE`).
+        case delete = 9
+        /// An UPDATE (`SQLITE_UPDATE`).
+        case update = 23
+    }
+
+    /// The kind of change.
+    public let kind: Kind
+
+    /// The rowid of the changed row.
+    public let rowID: Int64
+
+    private enum Names {
+        /// Pointers to SQLite's strings, valid during the callback.
+        case borrowed(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>)
+        case copied(databaseName: String, tableName: String)
+    }
+
+    private let names: Names
+
+    /// The name of the database schema of the table (`main`, `temp`, or the
+    /// name of an attached database).
+    public var databaseName: String {
+        switch names {
+        case .borrowed(let databaseName, _): return String(cString: databaseName)
+        case .copied(let databaseName, _): return databaseName
+        }
+    }
+
+    /// The name of the changed table.
+    public var tableName: String {
+        switch names {
+        case .borrowed(_, let tableName): return String(cString: tableName)
+        case .copied(_, let tableName): return tableName
+        }
+    }
+
+    init(kind: Kind, rowID: Int64, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>) {
+        self.kind = kind
+        self.rowID = rowID
+        self.names = .borrowed(databaseName: databaseName, tableName: tableName)
+    }
+
+    /// Creates an event, for tests and for the replay of changes.
+    public init(kind: Kind, rowID: Int64, databaseName: String = "main", tableName: String) {
+        self.kind = kind
+        self.rowID = rowID
+        self.names = .copied(databaseName: databaseName, tableName: tableName)
+    }
+
+    /// A copy of the event that remains valid after the callback.
+    public func copy() -> DatabaseEvent {
+        switch names {
+        case .copied: return self
+        case .borrowed: return DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName)
+        }
+    }
+
+    /// Whether the event has the table name `name` (compared without regard
+    /// to ASCII case), without building a Swift string.
+    func hasTableName(_ name: String) -> Bool {
+        switch names {
+        case .borrowed(_, let tableName):
+            return sqlite3_stricmp(tableName, name) == 0
+        case .copied(_, let tableName):
+            return tableName.equalsIgnoringASCIICase(name)
+        }
+    }
+}
+
+extension DatabaseEvent: CustomStringConvertible {
+    /// A description such as `insert main.player(1)`.
+    public var description: String {
+        "\(kind) \(databaseName).\(tableName)(\(rowID))"
+    }
+}
+
+/// A change of one row, before it happens, with the old and new values of
+/// the row: what a ``TransactionObserver`` receives in
+/// ``TransactionObserver/databaseWillChange(with:)``.
+///
+/// During the call to the observer, the event reads the values in SQLite's
+/// memory, in place; call ``copy()`` to keep it.
+///
+/// ```swift
+/// func databaseWillChange(with event: DatabasePreUpdateEvent) {
+///     if event.kind == .update, event.tableName == "player" {
+///         let oldScore = event.initialDatabaseValues?[2]
+///         let newScore = event.finalDatabaseValues?[2]
+///     }
+/// }
+/// ```
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/preupdate_blobwrite.html>
+public struct DatabasePreUpdateEvent: @unchecked Sendable {
+    // Unchecked Sendable: see DatabaseEvent.
+
+    /// The kinds of row changes.
+    public typealias Kind = DatabaseEvent.Kind
+
+    /// The kind of change.
+    public let kind: Kind
+
+    /// The name of the database schema of the table.
+    public let databaseName: String
+
+    /// The name of the changed table.
+    public let tableName: String
+
+    /// The number of columns of the row.
+    public let count: Int
+
+    /// The depth of the change: 0 for a change made by the statement itself,
+    /// 1 for a change made by a trigger it fired, and so on.
+    public let depth: CInt
+
+    /// The rowid of the row before the change; nil for an insert.
+    public let initialRowID: Int64?
+
+    /// The rowid of the row after the change; nil for a delete.
+    public let finalRowID: Int64?
+
+    private enum Values {
+        /// Read from SQLite during the callback.
+        case live(SQLiteConnection)
+        case copied(initial: [DatabaseValue]?, final: [DatabaseValue]?)
+    }
+
+    private let values: Values
+
+    init(
+        connection: SQLiteConnection, kind: Kind,
+        databaseName: String, tableName: String,
+        initialRowID: Int64, finalRowID: Int64)
+    {
+        self.kind = kind
+        self.databaseName = databaseName
+        self.tableName = tableName
+        self.count = Int(sqlite3_preupdate_count(connection))
+        self.depth = sqlite3_preupdate_depth(connection)
+        self.initialRowID = kind == .insert ? nil : initialRowID
+        self.finalRowID = kind == .delete ? nil : finalRowID
+        self.values = .live(connection)
+    }
+
+    private init(copying event: DatabasePreUpdateEvent) {
+        kind = event.kind
+        databaseName = event.databaseName
+        tableName = event.tableName
+        count = event.count
+        depth = event.depth
+        initialRowID = event.initialRowID
+        finalRowID = event.finalRowID
+        values = .copied(initial: event.initialDatabaseValues, final: event.finalDatabaseValues)
+    }
+
+    /// The values of the row before the change; nil for an insert.
+    public var initialDatabaseValues: [DatabaseValue]? {
+        guard kind != .insert else { return nil }
+        switch values {
+        case .live:
+            return (0..<count).map { initialDatabaseValue(atIndex: $0) ?? .null }
+        case .copied(let initial, _):
+            return initial
+        }
+    }
+
+    /// The values of the row after the change; nil for a delete.
+    public var finalDatabaseValues: [DatabaseValue]? {
+        guard kind != .delete else { return nil }
+        switch values {
+        case .live:
+            return (0..<count).map { finalDatabaseValue(atIndex: $0) ?? .null }
+        case .copied(_, let final):
+            return final
+        }
+    }
+
+    /// The value of a column before the change; nil for an insert, or an
+    /// index out of range.
+    ///
+    /// The corresponding C function is `sqlite3_preupdate_old`.
+    public func initialDatabaseValue(atIndex index: Int) -> DatabaseValue? {
+        guard kind != .insert, index >= 0, index < count else { return nil }
+        switch values {
+        case .live(let connection):
+            var value: OpaquePointer?
+            guard sqlite3_preupdate_old(connection, CInt(index), &value) == SQLITE_OK, let value else { return nil }
+            return DatabaseValue(sqliteValue: value)
+        case .copied(let initial, _):
+            return initial?[index]
+        }
+    }
+
+    /// The value of a column after the change; nil for a delete, or an index
+    /// out of range.
+    ///
+    /// The corresponding C function is `sqlite3_preupdate_new`.
+    public func finalDatabaseValue(atIndex index: Int) -> DatabaseValue? {
+        guard kind != .delete, index >= 0, index < count else { return nil }
+        switch values {
+        case .live(let connection):
+            var value: OpaquePointer?
+            guard sqlite3_preupdate_new(connection, CInt(index), &value) == SQLITE_OK, let value else { return nil }
+            return DatabaseValue(sqliteValue: value)
+        case .copied(_, let final):
+            return final?[index]
+        }
+    }
+
+    /// A copy of the event that remains valid after the callback.
+    public func copy() -> DatabasePreUpdateEvent {
+        switch values {
+        case .copied: return self
+        case .live: return DatabasePreUpdateEvent(copying: self)
+        }
+    }
+}
+
+extension DatabasePreUpdateEvent: CustomStringConvertible {
+    /// A description such as `update main.player(1→1) depth 0`.
+    public var description: String {
+        let rowIDs = "\(initialRowID.map(String.init) ?? "-")→\(finalRowID.map(String.init) ?? "-")"
+        return "\(kind) \(databaseName).\(tableName)(\(rowIDs)) depth \(depth)"
+    }
+}

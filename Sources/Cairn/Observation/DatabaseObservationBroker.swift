@@ -1,0 +1,418 @@
+import Foundation
+
+/// What a statement does to transactions, as SQLite's authorizer reports it
+/// when the statement is prepared.
+enum TransactionEffect: Equatable {
+    case beginTransaction
+    case commitTransaction
+    case rollbackTransaction
+    /// The name is lowercased: savepoint names compare without regard to
+    /// case.
+    case beginSavepoint(String)
+    case releaseSavepoint(String)
+    case rollbackSavepoint(String)
+}
+
+/// A registered transaction observer.
+final class TransactionObservation {
+    private weak var weakObserver: (any TransactionObserver)?
+    private var strongObserver: (any TransactionObserver)?
+    let extent: TransactionObservationExtent
+    let identifier: ObjectIdentifier
+    /// Set by `stopObservingDatabaseChangesUntilNextTransaction()`.
+    var isDisabled = false
+
+    init(observer: any TransactionObserver, extent: TransactionObservationExtent) {
+        self.extent = extent
+        self.identifier = ObjectIdentifier(observer)
+        switch extent {
+        case .observerLifetime: weakObserver = observer
+        case .nextTransaction, .databaseLifetime: strongObserver = observer
+        }
+    }
+
+    /// The observer; nil when a weakly held observer was deallocated.
+    var observer: (any TransactionObserver)? {
+        strongObserver ?? weakObserver
+    }
+
+    /// Whether the observer wants some of the events of a statement.
+    func observedEventKinds(among eventKinds: [DatabaseEventKind]) -> [DatabaseEventKind] {
+        guard !isDisabled, let observer else { return [] }
+        return eventKinds.filter(observer.observes(eventsOfKind:))
+    }
+}
+
+/// An event buffered inside a savepoint.
+private enum BufferedEvent {
+    case didChange(DatabaseEvent)
+    case willChange(DatabasePreUpdateEvent)
+}
+
+/// Tells the transaction observers of a connection about its changes,
+/// commits and rollbacks, from SQLite's hooks.
+///
+/// The commit and rollback hooks are installed while there are observers.
+/// The hooks of changed rows (update and pre-update hooks) are installed
+/// only during the statements whose changes an observer wants to hear about.
+final class DatabaseObservationBroker {
+    /// The connection, which owns the broker: set once, right after the
+    /// connection is created.
+    unowned(unsafe) var database: Database!
+
+    private var observations: [TransactionObservation] = []
+
+    /// The observations that want the events of the current statement, with
+    /// the kinds of events they want.
+    private var statementObservations: [(observation: TransactionObservation, eventKinds: [DatabaseEventKind])] = []
+
+    /// Open savepoints (lowercased names), each with the number of events
+    /// buffered when it began.
+    private var savepoints: [(name: String, bufferCount: Int)] = []
+
+    /// The events of the open savepoints, delivered when the outermost
+    /// savepoint is released, dropped when savepoints roll back.
+    private var bufferedEvents: [(observation: TransactionObservation, event: BufferedEvent)] = []
+
+    /// How the current transaction ended, as the hooks told; notified after
+    /// the statement that ended it.
+    private var transactionCompletion: Database.TransactionCompletion?
+
+    /// The error of an observer that prevented a commit.
+    private var commitError: (any Error)?
+
+    private var transactionHooksInstalled = false
+    private var rowHooksInstalled = false
+
+    /// Whether some observer is registered: the statements of a connection
+    /// without observers skip the broker.
+    @exclusivity(unchecked) private(set) var isActive = false
+
+    // MARK: Observers
+
+    func add(_ observer: some TransactionObserver, extent: TransactionObservationExtent) {
+        observations.append(TransactionObservation(observer: observer, extent: extent))
+        updateHooks()
+    }
+
+    func remove(_ observer: some TransactionObserver) {
+        let identifier = ObjectIdentifier(observer)
+        observations.removeAll { $0.identifier == identifier }
+        statementObservations.removeAll { $0.observation.identifier == identifier }
+        bufferedEvents.removeAll { $0.observation.identifier == identifier }
+        updateHooks()
+    }
+
+    func disableUntilNextTransaction(_ observer: some TransactionObserver) {
+        let identifier = ObjectIdentifier(observer)
+        for observation in observations where observation.identifier == identifier {
+            observation.isDisabled = true
+        }
+    }
+
+    /// Removes the observers that were deallocated.
+    private func removeDeallocatedObservers() {
+        observations.removeAll { $0.observer == nil }
+    }
+
+    /// Installs the commit and rollback hooks when there are observers, and
+    /// removes them when there are none.
+    private func updateHooks() {
+        removeDeallocatedObservers()
+        isActive = !observations.isEmpty
+        guard let connection = database.sqliteConnection else { return }
+        if isActive && !transactionHooksInstalled {
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            sqlite3_commit_hook(connection, brokerCommitHook, context)
+            sqlite3_rollback_hook(connection, brokerRollbackHook, context)
+            transactionHooksInstalled = true
+        } else if !isActive && transactionHooksInstalled {
+            sqlite3_commit_hook(connection, nil, nil)
+            sqlite3_rollback_hook(connection, nil, nil)
+            transactionHooksInstalled = false
+        }
+    }
+
+    private func setRowHooks(installed: Bool) {
+        guard installed != rowHooksInstalled, let connection = database.sqliteConnection else { return }
+        if installed {
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            sqlite3_update_hook(connection, brokerUpdateHook, context)
+            sqlite3_preupdate_hook(connection, brokerPreUpdateHook, context)
+        } else {
+            sqlite3_update_hook(connection, nil, nil)
+            sqlite3_preupdate_hook(connection, nil, nil)
+        }
+        rowHooksInstalled = installed
+    }
+
+    /// Called when the connection closes: strongly held observers are
+    /// released.
+    func databaseWillClose() {
+        setRowHooks(installed: false)
+        observations.removeAll()
+        statementObservations.removeAll()
+        bufferedEvents.removeAll()
+        savepoints.removeAll()
+        updateHooks()
+    }
+
+    // MARK: Statements
+
+    func statementWillExecute(_ statement: Statement) {
+        let eventKinds = statement.databaseEventKinds
+        if eventKinds.isEmpty {
+            statementObservations.removeAll()
+        } else {
+            statementObservations = observations.compactMap { observation in
+                let kinds = observation.observedEventKinds(among: eventKinds)
+                return kinds.isEmpty ? nil : (observation, kinds)
+            }
+        }
+        setRowHooks(installed: !statementObservations.isEmpty)
+    }
+
+    func statementDidExecute(_ statement: Statement) {
+        setRowHooks(installed: false)
+        statementObservations.removeAll()
+        switch statement.transactionEffect {
+        case .beginSavepoint(let name)?:
+            savepoints.append((name, bufferedEvents.count))
+        case .releaseSavepoint(let name)?:
+            if let index = savepoints.lastIndex(where: { $0.name == name }) {
+                savepoints.removeSubrange(index...)
+            }
+            if savepoints.isEmpty {
+                deliverBufferedEvents()
+            }
+        case .rollbackSavepoint(let name)?:
+            if let index = savepoints.lastIndex(where: { $0.name == name }) {
+                bufferedEvents.removeSubrange(savepoints[index].bufferCount...)
+                savepoints.removeSubrange((index + 1)...)
+            }
+        case .commitTransaction?:
+            // An empty transaction does not call the commit hook.
+            if transactionCompletion == nil { transactionCompletion = .commit }
+        case .rollbackTransaction?:
+            if transactionCompletion == nil { transactionCompletion = .rollback }
+        case .beginTransaction?, nil:
+            break
+        }
+        notifyTransactionCompletion()
+    }
+
+    /// Called after a statement failed.
+    ///
+    /// - Returns: The error of an observer that prevented a commit, which
+    ///   the statement must throw.
+    func statementDidFail(_ statement: Statement) -> (any Error)? {
+        setRowHooks(installed: false)
+        statementObservations.removeAll()
+        let error = commitError
+        commitError = nil
+        notifyTransactionCompletion()
+        return error
+    }
+
+    // MARK: Hooks
+
+    /// The commit hook: delivers buffered events, then asks observers
+    /// whether the transaction may commit.
+    ///
+    /// - Returns: True to turn the commit into a rollback.
+    fileprivate func transactionWillCommit() -> Bool {
+        deliverBufferedEvents()
+        savepoints.removeAll()
+        for observation in observations {
+            guard let observer = observation.observer else { continue }
+            do {
+                try observer.databaseWillCommit()
+            } catch {
+                commitError = error
+                return true
+            }
+        }
+        transactionCompletion = .commit
+        return false
+    }
+
+    fileprivate func transactionDidRollback() {
+        bufferedEvents.removeAll()
+        savepoints.removeAll()
+        transactionCompletion = .rollback
+    }
+
+    fileprivate func databaseDidChange(with event: DatabaseEvent) {
+        let isBuffering = !savepoints.isEmpty
+        for (observation, eventKinds) in statementObservations where !observation.isDisabled {
+            guard Self.matches(event.kind, event.hasTableName, eventKinds) else { continue }
+            if isBuffering {
+                bufferedEvents.append((observation, .didChange(event.copy())))
+            } else if let observer = observation.observer {
+                withCurrentBroker { observer.databaseDidChange(with: event) }
+            }
+        }
+    }
+
+    /// Called by the pre-update hook: the event is built only when an
+    /// observer wants it.
+    fileprivate func databaseWillChange(
+        connection: SQLiteConnection, kind: DatabaseEvent.Kind,
+        databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
+        initialRowID: Int64, finalRowID: Int64)
+    {
+        let isBuffering = !savepoints.isEmpty
+        var event: DatabasePreUpdateEvent?
+        for (observation, eventKinds) in statementObservations where !observation.isDisabled {
+            guard Self.matches(kind, { sqlite3_stricmp(tableName, $0) == 0 }, eventKinds) else { continue }
+            let currentEvent = event ?? DatabasePreUpdateEvent(
+                connection: connection, kind: kind,
+                databaseName: String(cString: databaseName), tableName: String(cString: tableName),
+                initialRowID: initialRowID, finalRowID: finalRowID)
+            event = currentEvent
+            if isBuffering {
+                bufferedEvents.append((observation, .willChange(currentEvent.copy())))
+            } else if let observer = observation.observer {
+                withCurrentBroker { observer.databaseWillChange(with: currentEvent) }
+            }
+        }
+    }
+
+    /// Whether a change of kind `kind` on a table is one of `eventKinds`.
+    private static func matches(
+        _ kind: DatabaseEvent.Kind,
+        _ hasTableName: (String) -> Bool,
+        _ eventKinds: [DatabaseEventKind]) -> Bool
+    {
+        eventKinds.contains { eventKind in
+            switch (kind, eventKind) {
+            case (.insert, .insert(let tableName)),
+                 (.delete, .delete(let tableName)),
+                 (.update, .update(let tableName, _)):
+                return hasTableName(tableName)
+            default:
+                return false
+            }
+        }
+    }
+
+    // MARK: Notifications
+
+    private func deliverBufferedEvents() {
+        let events = bufferedEvents
+        bufferedEvents.removeAll()
+        for (observation, event) in events where !observation.isDisabled {
+            guard let observer = observation.observer else { continue }
+            withCurrentBroker {
+                switch event {
+                case .didChange(let event): observer.databaseDidChange(with: event)
+                case .willChange(let event): observer.databaseWillChange(with: event)
+                }
+            }
+        }
+    }
+
+    func notifyChanges(in region: DatabaseRegion) {
+        for observation in observations where !observation.isDisabled {
+            guard let observer = observation.observer else { continue }
+            let observesRegion: Bool
+            if let tableNames = region.tableNames {
+                observesRegion = tableNames.contains { tableName in
+                    observer.observes(eventsOfKind: .insert(tableName: tableName))
+                        || observer.observes(eventsOfKind: .delete(tableName: tableName))
+                        || observer.observes(eventsOfKind: .update(tableName: tableName, columnNames: []))
+                }
+            } else {
+                observesRegion = true
+            }
+            if observesRegion {
+                withCurrentBroker { observer.databaseDidChange() }
+            }
+        }
+    }
+
+    /// Tells observers how the transaction ended, once the statement that
+    /// ended it is done.
+    private func notifyTransactionCompletion() {
+        guard let completion = transactionCompletion else { return }
+        transactionCompletion = nil
+        // Observers may run statements, and add or remove observers: iterate
+        // the observers of the transaction that ended.
+        let ended = observations
+        for observation in ended {
+            observation.isDisabled = false
+        }
+        observations.removeAll { $0.extent == .nextTransaction }
+        for observation in ended {
+            guard let observer = observation.observer else { continue }
+            switch completion {
+            case .commit: observer.databaseDidCommit(database)
+            case .rollback: observer.databaseDidRollback(database)
+            }
+        }
+        updateHooks()
+    }
+
+    // MARK: Current broker
+
+    /// The broker that is notifying an observer on the current thread.
+    static var current: DatabaseObservationBroker? {
+        guard let pointer = pthread_getspecific(currentBrokerKey) else { return nil }
+        return Unmanaged<DatabaseObservationBroker>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    private func withCurrentBroker(_ body: () -> Void) {
+        let previous = pthread_getspecific(currentBrokerKey)
+        pthread_setspecific(currentBrokerKey, Unmanaged.passUnretained(self).toOpaque())
+        body()
+        pthread_setspecific(currentBrokerKey, previous)
+    }
+}
+
+/// The thread-specific key of the current broker.
+private let currentBrokerKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let code = pthread_key_create(&key, nil)
+    precondition(code == 0, "pthread_key_create failed")
+    return key
+}()
+
+// MARK: - C callbacks
+
+// The hooks call Swift code that cannot throw: no error crosses the C
+// boundary. The broker stores the error of a vetoing observer for the
+// statement to throw.
+
+private let brokerCommitHook: @convention(c) (UnsafeMutableRawPointer?) -> CInt = { context in
+    guard let context else { return 0 }
+    let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
+    return broker.transactionWillCommit() ? 1 : 0
+}
+
+private let brokerRollbackHook: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+    guard let context else { return }
+    Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue().transactionDidRollback()
+}
+
+private let brokerUpdateHook: @convention(c) (
+    UnsafeMutableRawPointer?, CInt, UnsafePointer<CChar>?, UnsafePointer<CChar>?, sqlite3_int64) -> Void =
+{ context, operation, databaseName, tableName, rowID in
+    guard let context, let databaseName, let tableName,
+          let kind = DatabaseEvent.Kind(rawValue: operation)
+    else { return }
+    let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
+    broker.databaseDidChange(with: DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName))
+}
+
+private let brokerPreUpdateHook: @convention(c) (
+    UnsafeMutableRawPointer?, OpaquePointer?, CInt, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+    sqlite3_int64, sqlite3_int64) -> Void =
+{ context, connection, operation, databaseName, tableName, initialRowID, finalRowID in
+    guard let context, let connection, let databaseName, let tableName,
+          let kind = DatabaseEvent.Kind(rawValue: operation)
+    else { return }
+    let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
+    broker.databaseWillChange(
+        connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
+        initialRowID: initialRowID, finalRowID: finalRowID)
+}

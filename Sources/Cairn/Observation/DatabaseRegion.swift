@@ -1,0 +1,269 @@
+/// A part of the database: tables, some of their columns, some of their
+/// rows, or the full database.
+///
+/// A region tells which changes may modify the result of a request. Cairn
+/// computes the region that a statement reads when it prepares it, from
+/// SQLite's authorizer: ``ValueObservation`` and
+/// ``DatabaseRegionObservation`` use it to know which transactions they must
+/// react to.
+///
+/// ```swift
+/// // Tables and columns read by a request
+/// let region = try dbQueue.read { db in
+///     try Player.filter(Column("score") > 1000).databaseRegion(db)
+/// }
+/// print(region) // player(id,name,score)
+///
+/// // Regions combine
+/// let both = DatabaseRegion(table: "player").union(DatabaseRegion(table: "team"))
+/// ```
+///
+/// Table and column names compare without regard to ASCII case, as SQLite
+/// compares identifiers.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/set_authorizer.html>
+public struct DatabaseRegion: Hashable, Sendable {
+    /// The regions of tables, keyed by lowercased table name; nil for the
+    /// full database.
+    private var tableRegions: [String: TableRegion]?
+
+    /// The region of one table.
+    private struct TableRegion: Hashable, Sendable {
+        /// The name as first given.
+        var tableName: String
+        /// Lowercased column names; nil for all columns.
+        var columns: Set<String>?
+        /// Rowids; nil for all rows.
+        var rowIDs: Set<Int64>?
+
+        func union(_ other: TableRegion) -> TableRegion {
+            let columns: Set<String>? = self.columns.flatMap { lhs in other.columns.map { lhs.union($0) } }
+            let rowIDs: Set<Int64>? = self.rowIDs.flatMap { lhs in other.rowIDs.map { lhs.union($0) } }
+            return TableRegion(tableName: tableName, columns: columns, rowIDs: rowIDs)
+        }
+
+        /// Nil when the intersection is empty.
+        func intersection(_ other: TableRegion) -> TableRegion? {
+            let columns: Set<String>?
+            switch (self.columns, other.columns) {
+            case let (lhs?, rhs?): columns = lhs.intersection(rhs)
+            case let (lhs?, nil): columns = lhs
+            case let (nil, rhs): columns = rhs
+            }
+            let rowIDs: Set<Int64>?
+            switch (self.rowIDs, other.rowIDs) {
+            case let (lhs?, rhs?): rowIDs = lhs.intersection(rhs)
+            case let (lhs?, nil): rowIDs = lhs
+            case let (nil, rhs): rowIDs = rhs
+            }
+            if columns?.isEmpty == true || rowIDs?.isEmpty == true { return nil }
+            return TableRegion(tableName: tableName, columns: columns, rowIDs: rowIDs)
+        }
+    }
+
+    /// The empty region.
+    public init() {
+        tableRegions = [:]
+    }
+
+    private init(tableRegions: [String: TableRegion]?) {
+        self.tableRegions = tableRegions
+    }
+
+    /// The full database: every table, and also what Cairn cannot track
+    /// (a request whose region is unknown observes everything).
+    public static let fullDatabase = DatabaseRegion(tableRegions: nil)
+
+    /// A whole table.
+    ///
+    /// - Parameter table: A table name.
+    public init(table: String) {
+        tableRegions = [table.lowercased(): TableRegion(tableName: table, columns: nil, rowIDs: nil)]
+    }
+
+    /// Some columns of a table.
+    ///
+    /// - Parameters:
+    ///   - table: A table name.
+    ///   - columns: Column names.
+    public init(table: String, columns: some Sequence<String>) {
+        tableRegions = [table.lowercased(): TableRegion(
+            tableName: table, columns: Set(columns.map { $0.lowercased() }), rowIDs: nil)]
+    }
+
+    /// Some rows of a table, all columns.
+    ///
+    /// - Parameters:
+    ///   - table: A table name.
+    ///   - rowIDs: The rowids of the rows.
+    public init(table: String, rowIDs: some Sequence<Int64>) {
+        tableRegions = [table.lowercased(): TableRegion(tableName: table, columns: nil, rowIDs: Set(rowIDs))]
+    }
+
+    /// Whether the region is empty.
+    public var isEmpty: Bool { tableRegions?.isEmpty == true }
+
+    /// Whether the region is the full database.
+    public var isFullDatabase: Bool { tableRegions == nil }
+
+    /// The names of the tables of the region, as first given; nil for the
+    /// full database.
+    public var tableNames: Set<String>? {
+        tableRegions.map { Set($0.values.map(\.tableName)) }
+    }
+
+    /// The union of two regions.
+    public func union(_ other: DatabaseRegion) -> DatabaseRegion {
+        guard let lhs = tableRegions, let rhs = other.tableRegions else { return .fullDatabase }
+        return DatabaseRegion(tableRegions: lhs.merging(rhs) { $0.union($1) })
+    }
+
+    /// Adds another region to this one.
+    public mutating func formUnion(_ other: DatabaseRegion) {
+        self = union(other)
+    }
+
+    /// The intersection of two regions.
+    public func intersection(_ other: DatabaseRegion) -> DatabaseRegion {
+        guard let lhs = tableRegions else { return other }
+        guard let rhs = other.tableRegions else { return self }
+        var result: [String: TableRegion] = [:]
+        for (table, lhsRegion) in lhs {
+            if let rhsRegion = rhs[table], let region = lhsRegion.intersection(rhsRegion) {
+                result[table] = region
+            }
+        }
+        return DatabaseRegion(tableRegions: result)
+    }
+
+    /// Keeps only the part of the region that is also in `other`.
+    public mutating func formIntersection(_ other: DatabaseRegion) {
+        self = intersection(other)
+    }
+
+    /// Whether changes of this kind can modify the region.
+    ///
+    /// This does not look at rowids: a change of an observed table may modify
+    /// the region. ``isModified(by:)`` tells, for a change that happened.
+    public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        guard let tableRegions else { return true }
+        guard let region = tableRegions[eventKind.tableName.lowercased()] else { return false }
+        switch eventKind {
+        case .insert, .delete:
+            return true
+        case .update(_, let columnNames):
+            guard let columns = region.columns else { return true }
+            return columnNames.contains { columns.contains($0.lowercased()) }
+        }
+    }
+
+    /// Whether a change modified the region.
+    ///
+    /// Call it only for events whose kind modifies the region (see
+    /// ``isModified(byEventsOfKind:)``): this only checks the table and the
+    /// rowid.
+    public func isModified(by event: DatabaseEvent) -> Bool {
+        guard let tableRegions else { return true }
+        guard let region = tableRegions[event.tableName.lowercased()] else { return false }
+        guard let rowIDs = region.rowIDs else { return true }
+        return rowIDs.contains(event.rowID)
+    }
+
+    /// Removes the rowids, for a region that must cover whole tables.
+    func ignoringRowIDs() -> DatabaseRegion {
+        guard let tableRegions else { return self }
+        return DatabaseRegion(tableRegions: tableRegions.mapValues { region in
+            var region = region
+            region.rowIDs = nil
+            return region
+        })
+    }
+
+    /// Removes the internal tables of SQLite (`sqlite_master`…), which
+    /// observers are not told about.
+    func ignoringInternalTables() -> DatabaseRegion {
+        guard let tableRegions else { return self }
+        return DatabaseRegion(tableRegions: tableRegions.filter { !$0.key.hasPrefix("sqlite_") })
+    }
+}
+
+extension DatabaseRegion: CustomStringConvertible {
+    /// A description such as `player(name,score),team`, or `full database`,
+    /// or `empty`.
+    public var description: String {
+        guard let tableRegions else { return "full database" }
+        if tableRegions.isEmpty { return "empty" }
+        return tableRegions.keys.sorted().map { key in
+            let region = tableRegions[key]!
+            var description = region.tableName
+            if let columns = region.columns {
+                description += "(" + columns.sorted().joined(separator: ",") + ")"
+            }
+            if let rowIDs = region.rowIDs {
+                description += "[" + rowIDs.sorted().map(String.init).joined(separator: ",") + "]"
+            }
+            return description
+        }.joined(separator: ",")
+    }
+}
+
+// MARK: - DatabaseRegionConvertible
+
+/// A type that can tell which part of the database it reads: regions,
+/// tables, and requests.
+///
+/// ```swift
+/// let observation = DatabaseRegionObservation(tracking: Player.all(), Table("team"))
+/// ```
+public protocol DatabaseRegionConvertible {
+    /// The region of the database.
+    ///
+    /// - Parameter db: A connection, for requests that must be prepared.
+    /// - Throws: A ``DatabaseError`` when a request cannot be prepared.
+    func databaseRegion(_ db: Database) throws -> DatabaseRegion
+}
+
+extension DatabaseRegion: DatabaseRegionConvertible {
+    /// The region itself.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion { self }
+}
+
+extension Table: DatabaseRegionConvertible {
+    /// The whole table.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        DatabaseRegion(table: tableName)
+    }
+}
+
+extension FetchRequest {
+    /// The region that the request reads: the tables and columns its
+    /// statement reads, as SQLite's authorizer reports them.
+    ///
+    /// - Throws: A ``DatabaseError`` when the request cannot be prepared.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
+    }
+}
+
+/// A type-erased ``DatabaseRegionConvertible``.
+public struct AnyDatabaseRegionConvertible: DatabaseRegionConvertible, @unchecked Sendable {
+    // Unchecked Sendable: regions are built from the values given to the
+    // initializer, which observation types keep and use on the writer's
+    // queue only.
+    private let makeRegion: (Database) throws -> DatabaseRegion
+
+    /// Wraps a region convertible value.
+    public init(_ region: some DatabaseRegionConvertible) {
+        makeRegion = region.databaseRegion
+    }
+
+    /// Wraps a function that builds a region.
+    public init(_ makeRegion: @escaping (Database) throws -> DatabaseRegion) {
+        self.makeRegion = makeRegion
+    }
+
+    /// The region of the wrapped value.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try makeRegion(db)
+    }
+}
