@@ -149,6 +149,9 @@ final class DatabaseObservationBroker {
     /// Called when the connection closes: strongly held observers are
     /// released.
     func databaseWillClose() {
+        for observation in observations {
+            (observation.observer as? any DatabaseClosingObserver)?.databaseWillClose()
+        }
         setRowHooks(installed: false)
         observations.removeAll()
         statementObservations.removeAll()

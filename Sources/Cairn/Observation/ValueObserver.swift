@@ -1,0 +1,351 @@
+import Foundation
+
+/// An observer that the broker tells when its connection closes.
+protocol DatabaseClosingObserver: AnyObject {
+    func databaseWillClose()
+}
+
+extension Database {
+    /// Runs `body`, and returns its result with the region that the
+    /// statements it ran read.
+    func recordingSelectedRegion<T>(_ body: () throws -> T) rethrows -> (T, DatabaseRegion) {
+        let outer = recordedRegion
+        recordedRegion = DatabaseRegion()
+        defer {
+            if let outer {
+                recordedRegion = outer.union(recordedRegion ?? DatabaseRegion())
+            } else {
+                recordedRegion = nil
+            }
+        }
+        let result = try body()
+        return (result, recordedRegion ?? DatabaseRegion())
+    }
+}
+
+/// Runs a ``ValueObservation``: a transaction observer of the writer that
+/// fetches a fresh value after each commit that changed the observed region,
+/// and delivers it with the scheduler.
+///
+/// Thread safety: the transaction observer methods run on the writer's
+/// queue; fetches run on the writer's queue (database queues) or on a reader
+/// (pools), one at a time; the shared state is behind a lock.
+final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, DatabaseClosingObserver, @unchecked Sendable
+where Reducer.Value: Sendable
+{
+    private struct State {
+        var reducer: Reducer
+        /// The observed region; nil until known (everything is observed
+        /// until then).
+        var region: DatabaseRegion?
+        var isCancelled = false
+        /// After an error.
+        var isCompleted = false
+        var isDatabaseClosed = false
+        /// Whether a concurrent fetch runs (pools).
+        var isFetching = false
+        /// Whether a commit happened during a concurrent fetch.
+        var needsRefetch = false
+        /// The value that waits for delivery.
+        var pendingValue: Reducer.Value?
+        var isDeliveryScheduled = false
+
+        var isActive: Bool { !isCancelled && !isCompleted && !isDatabaseClosed }
+    }
+
+    private let tracking: ValueObservationTracking
+    private let events: ValueObservationEvents<Reducer.Value>
+    private let requiresWriteAccess: Bool
+    private let reader: any DatabaseReader
+    private let writer: (any DatabaseWriter)?
+    /// The pool whose readers fetch fresh values, when values are fetched
+    /// concurrently with the writer.
+    private let pool: DatabasePool?
+    private let scheduler: any ValueObservationScheduler
+    private let onError: @Sendable (any Error) -> Void
+    private let onChange: @Sendable (Reducer.Value) -> Void
+    private let state: Locked<State>
+
+    /// Whether a change of the observed region was seen in the current
+    /// transaction. Only used on the writer's queue.
+    private var isChanged = false
+
+    init(
+        observation: ValueObservation<Reducer>,
+        reader: some DatabaseReader,
+        scheduler: some ValueObservationScheduler,
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Reducer.Value) -> Void)
+    {
+        self.tracking = observation.tracking
+        self.events = observation.events
+        self.requiresWriteAccess = observation.requiresWriteAccess
+        self.reader = reader
+        self.writer = reader as? any DatabaseWriter
+        self.pool = observation.requiresWriteAccess ? nil : reader as? DatabasePool
+        self.scheduler = scheduler
+        self.onError = onError
+        self.onChange = onChange
+        self.state = Locked(State(reducer: observation.makeReducer()))
+    }
+
+    // MARK: Start and stop
+
+    func start() {
+        events.willStart?()
+        let immediate = scheduler.immediateInitialValue()
+        if let writer {
+            if immediate {
+                do {
+                    let value = try writer.unsafeReentrantWrite { db -> Reducer.Value? in
+                        db.add(transactionObserver: self)
+                        return try fetchAndReduce(db, onWriter: true)
+                    }
+                    if let value {
+                        events.didReceiveValue?(value)
+                        onChange(value)
+                    }
+                } catch {
+                    fail(error, immediately: true)
+                }
+            } else {
+                writer.asyncWriteWithoutTransaction { db in
+                    guard self.state.withLock({ $0.isActive }) else { return }
+                    db.add(transactionObserver: self)
+                    self.fetchAfterChange(db)
+                }
+            }
+        } else {
+            // A snapshot never changes: one value.
+            if immediate {
+                do {
+                    if let value = try reader.unsafeReentrantRead({ db in try fetchAndReduce(db, onWriter: false) }) {
+                        events.didReceiveValue?(value)
+                        onChange(value)
+                    }
+                } catch {
+                    fail(error, immediately: true)
+                }
+            } else {
+                reader.asyncRead { result in
+                    self.fetch(result, onWriter: false, thenRefetch: false)
+                }
+            }
+        }
+    }
+
+    func cancel() {
+        let isFirstCancel = state.withLock { state -> Bool in
+            guard !state.isCancelled else { return false }
+            state.isCancelled = true
+            return true
+        }
+        guard isFirstCancel else { return }
+        events.didCancel?()
+        removeFromWriter()
+    }
+
+    private func removeFromWriter() {
+        writer?.asyncWriteWithoutTransaction { db in
+            db.remove(transactionObserver: self)
+        }
+    }
+
+    func databaseWillClose() {
+        state.withLock { $0.isDatabaseClosed = true }
+    }
+
+    // MARK: Transaction observer
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        guard let region = state.withLock({ $0.region }) else { return true }
+        return region.isModified(byEventsOfKind: eventKind)
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        if state.withLock({ $0.region })?.isModified(by: event) ?? true {
+            isChanged = true
+            stopObservingDatabaseChangesUntilNextTransaction()
+        }
+    }
+
+    func databaseDidChange() {
+        isChanged = true
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        guard isChanged else { return }
+        isChanged = false
+        guard state.withLock({ $0.isActive }) else { return }
+        events.databaseDidChange?()
+        fetchAfterChange(db)
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        isChanged = false
+    }
+
+    // MARK: Fetching
+
+    /// Fetches a fresh value, from the writer's access, outside of any
+    /// transaction.
+    private func fetchAfterChange(_ writerDB: Database) {
+        if let pool {
+            // One concurrent fetch at a time; a commit during a fetch asks
+            // for another one when it completes.
+            let startsFetch = state.withLock { state -> Bool in
+                if state.isFetching {
+                    state.needsRefetch = true
+                    return false
+                }
+                state.isFetching = true
+                return true
+            }
+            guard startsFetch else { return }
+            // The read starts on the state that the commit left, before the
+            // writer goes on: no change is missed.
+            pool.asyncConcurrentRead { result in
+                self.fetch(result, onWriter: false, thenRefetch: true)
+            }
+        } else {
+            do {
+                if let value = try fetchAndReduce(writerDB, onWriter: true) {
+                    deliver(value)
+                }
+            } catch {
+                fail(error)
+            }
+        }
+    }
+
+    /// Fetches with a reader connection, and with a new read when commits
+    /// happened meanwhile.
+    private func fetch(_ result: Result<Database, any Error>, onWriter: Bool, thenRefetch: Bool) {
+        guard state.withLock({ $0.isActive }) else {
+            state.withLock { $0.isFetching = false }
+            return
+        }
+        do {
+            let db = try result.get()
+            if let value = try fetchAndReduce(db, onWriter: onWriter) {
+                deliver(value)
+            }
+        } catch {
+            state.withLock { $0.isFetching = false }
+            fail(error)
+            return
+        }
+        guard thenRefetch, let pool else { return }
+        let refetch = state.withLock { state -> Bool in
+            if state.needsRefetch && state.isActive {
+                state.needsRefetch = false
+                return true
+            }
+            state.isFetching = false
+            return false
+        }
+        if refetch {
+            // A new read sees all the commits that asked for it.
+            pool.asyncRead { result in
+                self.fetch(result, onWriter: false, thenRefetch: true)
+            }
+        }
+    }
+
+    /// Fetches and reduces a value; tracks the region.
+    private func fetchAndReduce(_ db: Database, onWriter: Bool) throws -> Reducer.Value? {
+        events.willFetch?()
+        let reducer = state.withLock { $0.reducer }
+        let fetchValue = { () throws -> Reducer.Fetched in
+            if onWriter {
+                if self.requiresWriteAccess {
+                    return try db.inTransactionReturning(nil) { try reducer._fetch(db) }
+                }
+                // No transaction: the writer's queue is serialized with all
+                // writes, and an empty transaction would be notified to
+                // the other observers.
+                return try db.readOnly { try reducer._fetch(db) }
+            }
+            return try reducer._fetch(db)
+        }
+
+        let fetched: Reducer.Fetched
+        var newRegion: DatabaseRegion?
+        switch tracking {
+        case .constantRegion(let regions):
+            if state.withLock({ $0.region }) == nil {
+                newRegion = try regions.reduce(into: DatabaseRegion()) { region, convertible in
+                    region.formUnion(try convertible.databaseRegion(db))
+                }
+            }
+            fetched = try fetchValue()
+        case .constantRegionRecordedFromSelection:
+            if state.withLock({ $0.region }) == nil {
+                let (value, region) = try db.recordingSelectedRegion(fetchValue)
+                fetched = value
+                newRegion = region
+            } else {
+                fetched = try fetchValue()
+            }
+        case .regionRecordedFromSelection:
+            let (value, region) = try db.recordingSelectedRegion(fetchValue)
+            fetched = value
+            if state.withLock({ $0.region }) != region {
+                newRegion = region
+            }
+        }
+        if let newRegion {
+            let region = newRegion.ignoringInternalTables()
+            state.withLock { $0.region = region }
+            events.willTrackRegion?(region)
+        }
+        return try state.withLock { state in try state.reducer._value(fetched) }
+    }
+
+    // MARK: Delivery
+
+    /// Delivers a value with the scheduler; a value that waits for delivery
+    /// is replaced by a newer one.
+    private func deliver(_ value: Reducer.Value) {
+        let schedules = state.withLock { state -> Bool in
+            state.pendingValue = value
+            if state.isDeliveryScheduled { return false }
+            state.isDeliveryScheduled = true
+            return true
+        }
+        guard schedules else { return }
+        scheduler.schedule {
+            let value = self.state.withLock { state -> Reducer.Value? in
+                state.isDeliveryScheduled = false
+                defer { state.pendingValue = nil }
+                return state.isCancelled ? nil : state.pendingValue
+            }
+            if let value {
+                self.events.didReceiveValue?(value)
+                self.onChange(value)
+            }
+        }
+    }
+
+    /// Ends the observation with an error, unless it is cancelled or its
+    /// database is closed.
+    private func fail(_ error: any Error, immediately: Bool = false) {
+        let notifies = state.withLock { state -> Bool in
+            guard state.isActive else { return false }
+            state.isCompleted = true
+            return true
+        }
+        guard notifies else { return }
+        removeFromWriter()
+        let notify: @Sendable () -> Void = {
+            guard !self.state.withLock({ $0.isCancelled }) else { return }
+            self.events.didFail?(error)
+            self.onError(error)
+        }
+        if immediately {
+            notify()
+        } else {
+            scheduler.schedule(notify)
+        }
+    }
+}

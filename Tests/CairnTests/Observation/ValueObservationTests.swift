@@ -1,0 +1,499 @@
+import Dispatch
+import Foundation
+import Testing
+import Cairn
+
+/// Collects the values and errors that an observation delivers.
+final class Recorder<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var _values: [Value] = []
+    private var _errors: [any Error] = []
+
+    var values: [Value] { lock.withLock { _values } }
+    var errors: [any Error] { lock.withLock { _errors } }
+
+    func receive(_ value: Value) {
+        lock.withLock {
+            _values.append(value)
+            lock.broadcast()
+        }
+    }
+
+    func receive(error: any Error) {
+        lock.withLock {
+            _errors.append(error)
+            lock.broadcast()
+        }
+    }
+
+    /// Waits until `predicate` holds for the values, for at most 10 seconds.
+    @discardableResult
+    func wait(until predicate: ([Value]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        return lock.withLock {
+            while !predicate(_values) {
+                if !lock.wait(until: deadline) { return predicate(_values) }
+            }
+            return true
+        }
+    }
+
+    /// Waits until an error arrives, for at most 10 seconds.
+    func waitForError() -> (any Error)? {
+        let deadline = Date().addingTimeInterval(10)
+        return lock.withLock {
+            while _errors.isEmpty {
+                if !lock.wait(until: deadline) { break }
+            }
+            return _errors.first
+        }
+    }
+}
+
+struct ObservationTestError: Error { }
+
+/// Marks the main queue, which Linux drains from another thread than the
+/// main thread in async programs.
+let mainQueueKey = DispatchSpecificKey<Bool>()
+
+@Suite struct ValueObservationTests {
+    let directory: TemporaryDirectory
+    /// Values are delivered on this queue, not on the main queue.
+    let queue = DispatchQueue(label: "test.observation")
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    func makeWriter(_ kind: WriterKind) throws -> any DatabaseWriter {
+        let writer = try kind.make(path: directory.filePath())
+        try writer.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT);
+                CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT);
+                """)
+        }
+        return writer
+    }
+
+    func insertPlayer(_ writer: any DatabaseWriter, score: Int = 0) throws {
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('p', ?)", arguments: [score])
+        }
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func initialValueThenChanges(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        let recorder = Recorder<Int>()
+        let observation = ValueObservation.tracking { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+        }
+        let cancellable = observation.start(
+            in: writer, scheduling: .async(onQueue: queue),
+            onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [0] })
+        try insertPlayer(writer)
+        #expect(recorder.wait { $0.last == 1 })
+        // Changes of other tables are not notified.
+        try writer.write { db in try db.execute(sql: "INSERT INTO team (name) VALUES ('Red')") }
+        try insertPlayer(writer)
+        #expect(recorder.wait { $0.last == 2 })
+        #expect(recorder.values == [0, 1, 2])
+        #expect(recorder.errors.isEmpty)
+        cancellable.cancel()
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func asyncSequence(kind: WriterKind) async throws {
+        let writer = try makeWriter(kind)
+        let observation = ValueObservation.tracking { db in
+            try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY id")
+        }
+        var received: [[String]] = []
+        for try await names in observation.values(in: writer) {
+            received.append(names)
+            if names.count == 2 { break }
+            try await writer.write { db in
+                try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: [names.isEmpty ? "Arthur" : "Barbara"])
+            }
+        }
+        #expect(received == [[], ["Arthur"], ["Arthur", "Barbara"]])
+    }
+
+    /// After a burst of writes, the last value is the final state, and values
+    /// never go backwards.
+    @Test(arguments: WriterKind.allCases)
+    func burstOfWrites(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        for _ in 0..<1000 {
+            try insertPlayer(writer)
+        }
+        #expect(recorder.wait { $0.last == 1000 })
+        let values = recorder.values
+        #expect(values.first == 0 || values.first == nil || values.first! <= 1000)
+        // Identical consecutive values are allowed; older values are not.
+        let backwards = zip(values, values.dropFirst()).filter { $0 > $1 }
+        #expect(backwards.isEmpty, "values went backwards: \(backwards)")
+        // Coalescing may skip values, never invent them.
+        #expect(values.allSatisfy { (0...1000).contains($0) })
+        withExtendedLifetime(cancellable) { }
+    }
+
+    /// On a pool, the fetch of a fresh value runs on a reader while the
+    /// writer goes on.
+    @Test func poolFetchesConcurrentlyWithTheWriter() throws {
+        let writer = try makeWriter(.pool)
+        let fetchStarted = DispatchSemaphore(value: 0)
+        let releaseFetch = DispatchSemaphore(value: 0)
+        let blocksNextFetch = Locked(false)
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db -> Int in
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+                if blocksNextFetch.withLock({ blocks in defer { blocks = false }; return blocks }) {
+                    fetchStarted.signal()
+                    releaseFetch.wait()
+                }
+                return count
+            }
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [0] })
+
+        blocksNextFetch.withLock { $0 = true }
+        try insertPlayer(writer)
+        #expect(fetchStarted.wait(timeout: .now() + 10) == .success)
+        // The fetch is blocked: the writer still writes.
+        try insertPlayer(writer)
+        try insertPlayer(writer)
+        releaseFetch.signal()
+        // The blocked fetch saw the state of its commit (1), and the later
+        // commits are fetched again.
+        #expect(recorder.wait { $0.last == 3 })
+        #expect(recorder.values.first == 0)
+        #expect(recorder.values.contains(1))
+        withExtendedLifetime(cancellable) { }
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func cancellationStopsDelivery(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [0] })
+        queue.sync { cancellable.cancel() }
+        try insertPlayer(writer)
+        try writer.read { _ in }
+        queue.sync { }
+        #expect(recorder.values == [0])
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func deinitStopsDelivery(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        let recorder = Recorder<Int>()
+        do {
+            let cancellable = ValueObservation
+                .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+                .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+            #expect(recorder.wait { $0 == [0] })
+            withExtendedLifetime(cancellable) { }
+        }
+        try insertPlayer(writer)
+        try writer.read { _ in }
+        queue.sync { }
+        #expect(recorder.values == [0])
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func errorEndsTheObservation(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db -> Int in
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+                if count == 1 { throw ObservationTestError() }
+                return count
+            }
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [0] })
+        try insertPlayer(writer)
+        #expect(recorder.waitForError() is ObservationTestError)
+        try insertPlayer(writer)
+        try writer.read { _ in }
+        queue.sync { }
+        #expect(recorder.values == [0])
+        #expect(recorder.errors.count == 1)
+        withExtendedLifetime(cancellable) { }
+    }
+
+    @Test func fetchThatWritesFails() throws {
+        let writer = try makeWriter(.queue)
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db -> Int in
+                try db.execute(sql: "INSERT INTO team (name) VALUES ('x')")
+                return 0
+            }
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        let error = recorder.waitForError() as? DatabaseError
+        #expect(error?.resultCode == .SQLITE_READONLY)
+        withExtendedLifetime(cancellable) { }
+    }
+
+    @Test @MainActor func immediateScheduling() throws {
+        let writer = try makeWriter(.queue)
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .start(in: writer, scheduling: .immediate, onError: recorder.receive(error:), onChange: recorder.receive)
+        // Delivered before start returned.
+        #expect(recorder.values == [0])
+        withExtendedLifetime(cancellable) { }
+    }
+
+    @Test @MainActor func defaultSchedulingIsTheMainQueue() async throws {
+        DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+        let writer = try makeWriter(.queue)
+        let values = Locked<[Bool]>([])
+        let delivered = AsyncStream<Void>.makeStream()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .start(in: writer, onError: { _ in }, onChange: { _ in
+                values.withLock { $0.append(DispatchQueue.getSpecific(key: mainQueueKey) != nil) }
+                delivered.continuation.yield()
+            })
+        // Not synchronous.
+        #expect(values.withLock { $0 }.isEmpty)
+        var iterator = delivered.stream.makeAsyncIterator()
+        await iterator.next()
+        #expect(values.withLock { $0 } == [true])
+        withExtendedLifetime(cancellable) { }
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func operators(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        let recorder = Recorder<String>()
+        let log = Locked<[String]>([])
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT MAX(score) FROM player") }
+            .map { $0 ?? 0 }
+            .removeDuplicates()
+            .map { "max \($0)" }
+            .handleEvents(
+                willStart: { log.withLock { $0.append("start") } },
+                willTrackRegion: { region in log.withLock { $0.append("region \(region)") } },
+                didReceiveValue: { value in log.withLock { $0.append(value) } })
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == ["max 0"] })
+        try insertPlayer(writer, score: 10)
+        #expect(recorder.wait { $0.last == "max 10" })
+        try insertPlayer(writer, score: 5)      // same maximum: removed
+        try insertPlayer(writer, score: 20)
+        #expect(recorder.wait { $0.last == "max 20" })
+        #expect(recorder.values == ["max 0", "max 10", "max 20"])
+        let events = log.withLock { $0 }
+        #expect(events.first == "start")
+        #expect(events.contains("region player(score)"))
+        #expect(events.filter { $0.hasPrefix("max") } == ["max 0", "max 10", "max 20"])
+        withExtendedLifetime(cancellable) { }
+    }
+
+    final class StringStream: TextOutputStream, @unchecked Sendable {
+        let lines = Locked<String>("")
+        func write(_ string: String) { lines.withLock { $0 += string } }
+    }
+
+    @Test func printOperator() throws {
+        let writer = try makeWriter(.queue)
+        let stream = StringStream()
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .print("count", to: stream)
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [0] })
+        try insertPlayer(writer)
+        #expect(recorder.wait { $0.last == 1 })
+        cancellable.cancel()
+        let output = stream.lines.withLock { $0 }
+        #expect(output.hasPrefix("count: start\ncount: fetch\ncount: tracked region: player\ncount: value: 0\n"))
+        #expect(output.contains("count: database did change\ncount: fetch\ncount: value: 1\n"))
+        #expect(output.hasSuffix("count: cancel\n"))
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func explicitAndConstantRegions(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        // The fetch reads player, but only team is tracked.
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking(region: Table("team"), fetch: { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! })
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [0] })
+        try insertPlayer(writer)
+        try writer.write { db in try db.execute(sql: "INSERT INTO team (name) VALUES ('Red')") }
+        #expect(recorder.wait { $0 == [0, 1] })
+
+        let constant = Recorder<Int>()
+        let constantCancellable = ValueObservation
+            .trackingConstantRegion { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team")! }
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: constant.receive(error:), onChange: constant.receive)
+        #expect(constant.wait { $0 == [1] })
+        try writer.write { db in try db.execute(sql: "INSERT INTO team (name) VALUES ('Blue')") }
+        #expect(constant.wait { $0 == [1, 2] })
+        withExtendedLifetime((cancellable, constantCancellable)) { }
+    }
+
+    /// A fetch whose region depends on the data tracks its new region.
+    @Test func regionChangesWithTheFetch() throws {
+        let writer = try makeWriter(.queue)
+        try writer.write { db in
+            try db.execute(sql: "CREATE TABLE settings (useTeams BOOLEAN); INSERT INTO settings VALUES (0)")
+        }
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db -> Int in
+                if try Bool.fetchOne(db, sql: "SELECT useTeams FROM settings")! {
+                    return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team")!
+                }
+                return -1
+            }
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [-1] })
+        try writer.write { db in try db.execute(sql: "UPDATE settings SET useTeams = 1") }
+        #expect(recorder.wait { $0 == [-1, 0] })
+        try writer.write { db in try db.execute(sql: "INSERT INTO team (name) VALUES ('Red')") }
+        #expect(recorder.wait { $0 == [-1, 0, 1] })
+        withExtendedLifetime(cancellable) { }
+    }
+
+    @Test func snapshotsDeliverOneValue() throws {
+        let writer = try makeWriter(.pool)
+        try insertPlayer(writer)
+        let pool = try #require(writer as? DatabasePool)
+        let snapshot = try pool.makeSnapshot()
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .start(in: snapshot, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [1] })
+        try insertPlayer(writer)
+        try writer.read { _ in }
+        queue.sync { }
+        #expect(recorder.values == [1])
+        withExtendedLifetime(cancellable) { }
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func closingTheDatabaseStopsDelivery(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [0] })
+        try writer.close()
+        queue.sync { }
+        #expect(recorder.values == [0])
+        #expect(recorder.errors.isEmpty)
+        withExtendedLifetime(cancellable) { }
+    }
+
+    /// The examples of the spec, with async sequences instead of Combine.
+    @Test(arguments: WriterKind.allCases)
+    func specExamples(kind: WriterKind) async throws {
+        struct Player: Codable, FetchableRecord, PersistableRecord, Sendable {
+            var id: Int64?
+            var name: String
+            var score: Int?
+        }
+        struct HallOfFame: Sendable {
+            var totalPlayerCount: Int
+            var bestPlayers: [Player]
+        }
+        let writer = try makeWriter(kind)
+        let observation = ValueObservation.tracking { db -> HallOfFame in
+            let totalPlayerCount = try Player.fetchCount(db)
+            let bestPlayers = try Player
+                .order(Column("score").desc)
+                .limit(10)
+                .fetchAll(db)
+            return HallOfFame(totalPlayerCount: totalPlayerCount, bestPlayers: bestPlayers)
+        }
+        let players = ValueObservation.tracking(Player.fetchAll)
+        let maxScore = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT MAX(score) FROM player") }
+
+        var iterator = observation.values(in: writer).makeAsyncIterator()
+        var playersIterator = players.values(in: writer).makeAsyncIterator()
+        var maxIterator = maxScore.values(in: writer).makeAsyncIterator()
+        #expect(try await iterator.next()?.totalPlayerCount == 0)
+        #expect(try await playersIterator.next()?.isEmpty == true)
+        #expect(try await maxIterator.next() == .some(nil))
+        try await writer.write { db in
+            try Player(id: nil, name: "Arthur", score: 100).insert(db)
+            try Player(id: nil, name: "Barbara", score: 1000).insert(db)
+        }
+        let hallOfFame = try #require(try await iterator.next())
+        #expect(hallOfFame.totalPlayerCount == 2)
+        #expect(hallOfFame.bestPlayers.map(\.name) == ["Barbara", "Arthur"])
+        #expect(try await playersIterator.next()?.count == 2)
+        #expect(try await maxIterator.next() == .some(1000))
+    }
+}
+
+@Suite struct DatabaseRegionObservationTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func eachTransactionIsNotified(kind: WriterKind) throws {
+        let writer = try kind.make(path: directory.filePath())
+        try writer.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE team (id INTEGER PRIMARY KEY)")
+        }
+        let log = Locked<[Int]>([])
+        let observation = DatabaseRegionObservation(tracking: Table("player"))
+        let cancellable = observation.start(in: writer, onError: { _ in }, onChange: { db in
+            let count = try? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")
+            log.withLock { $0.append(count ?? -1) }
+        })
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Barbara')")
+        }
+        try writer.write { db in try db.execute(sql: "INSERT INTO team DEFAULT VALUES") }
+        try writer.write { db in try db.execute(sql: "DELETE FROM player") }
+        // Synchronous, on the writer's queue: one call per transaction.
+        #expect(log.withLock { $0 } == [2, 0])
+        cancellable.cancel()
+        try writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')") }
+        #expect(log.withLock { $0 } == [2, 0])
+    }
+
+    @Test func requestRegionsAndAsyncSequence() async throws {
+        let writer = try DatabaseQueue(path: directory.filePath())
+        try await writer.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT)")
+        }
+        let observation = DatabaseRegionObservation
+            .tracking(SQLRequest<Int>(sql: "SELECT MAX(score) FROM player"))
+        var changes = observation.changes(in: writer).makeAsyncIterator()
+        // The name column is not observed.
+        try await writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')") }
+        try await writer.write { db in try db.execute(sql: "UPDATE player SET name = 'Art'") }
+        try await writer.write { db in try db.execute(sql: "UPDATE player SET score = 1") }
+        let change: Void? = try await changes.next()
+        #expect(change != nil)
+    }
+}
