@@ -449,6 +449,79 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
     }
 }
 
+@Suite struct SharedValueObservationTests {
+    let directory: TemporaryDirectory
+    let queue = DispatchQueue(label: "test.shared")
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func subscribersShareOneObservation(kind: WriterKind) throws {
+        let writer = try kind.make(path: directory.filePath())
+        try writer.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
+        let fetchCount = Locked(0)
+        let shared = ValueObservation
+            .tracking { db -> Int in
+                fetchCount.withLock { $0 += 1 }
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+            }
+            .shared(in: writer, scheduling: .async(onQueue: queue))
+        let first = Recorder<Int>()
+        let second = Recorder<Int>()
+        let cancellable1 = shared.start(onError: first.receive(error:), onChange: first.receive)
+        #expect(first.wait { $0 == [0] })
+        // The new subscriber gets the last value at once.
+        let cancellable2 = shared.start(onError: second.receive(error:), onChange: second.receive)
+        #expect(second.wait { $0 == [0] })
+        try writer.write { db in try db.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        #expect(first.wait { $0.last == 1 })
+        #expect(second.wait { $0.last == 1 })
+        // One fetch per change, not one per subscriber.
+        #expect(fetchCount.withLock { $0 } <= 3)
+
+        // While observed: the observation stops with its last subscriber,
+        // and starts again with the next one.
+        cancellable1.cancel()
+        cancellable2.cancel()
+        try writer.write { db in try db.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        let third = Recorder<Int>()
+        let cancellable3 = shared.start(onError: third.receive(error:), onChange: third.receive)
+        #expect(third.wait { $0 == [2] })
+        withExtendedLifetime(cancellable3) { }
+    }
+
+    @Test func asyncValuesOfASharedObservation() async throws {
+        let writer = try DatabaseQueue(path: directory.filePath())
+        try await writer.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
+        let shared = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .shared(in: writer, scheduling: .async(onQueue: queue), extent: .observationLifetime)
+        var iterator1 = shared.values().makeAsyncIterator()
+        var iterator2 = shared.values().makeAsyncIterator()
+        #expect(try await iterator1.next() == 0)
+        #expect(try await iterator2.next() == 0)
+        try await writer.write { db in try db.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        #expect(try await iterator1.next() == 1)
+        #expect(try await iterator2.next() == 1)
+    }
+
+    @Test func errorsEndAllSubscriptions() throws {
+        let writer = try DatabaseQueue(path: directory.filePath())
+        let shared = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM missing")! }
+            .shared(in: writer, scheduling: .async(onQueue: queue))
+        let first = Recorder<Int>()
+        let cancellable1 = shared.start(onError: first.receive(error:), onChange: first.receive)
+        #expect(first.waitForError() is DatabaseError)
+        let second = Recorder<Int>()
+        let cancellable2 = shared.start(onError: second.receive(error:), onChange: second.receive)
+        #expect(second.waitForError() is DatabaseError)
+        withExtendedLifetime((cancellable1, cancellable2)) { }
+    }
+}
+
 @Suite struct DatabaseRegionObservationTests {
     let directory: TemporaryDirectory
 

@@ -1,0 +1,192 @@
+import Dispatch
+
+/// How long a ``SharedValueObservation`` observes the database.
+public enum SharedValueObservationExtent: Sendable {
+    /// From the first subscription until the shared observation is
+    /// deallocated.
+    case observationLifetime
+    /// While there are subscriptions: the database observation stops after
+    /// the last subscription is cancelled, and starts again with the next
+    /// one.
+    case whileObserved
+}
+
+/// A ``ValueObservation`` whose database observation is shared by several
+/// subscribers: one fetch per change, whatever the number of subscribers.
+///
+/// ```swift
+/// let sharedPlayers = ValueObservation
+///     .tracking(Player.fetchAll)
+///     .shared(in: dbQueue)
+///
+/// let cancellable1 = sharedPlayers.start(onError: { _ in }, onChange: { players in ... })
+/// let cancellable2 = sharedPlayers.start(onError: { _ in }, onChange: { players in ... })
+///
+/// for try await players in sharedPlayers.values() { ... }
+/// ```
+///
+/// A new subscriber receives the last value at once (with the scheduler of
+/// the shared observation), then the fresh values. An error ends all
+/// subscriptions; a later subscription receives it too.
+public final class SharedValueObservation<Element: Sendable>: Sendable {
+    private struct Subscriber {
+        var onError: @Sendable (any Error) -> Void
+        var onChange: @Sendable (Element) -> Void
+    }
+
+    private struct State {
+        var cancellable: AnyDatabaseCancellable?
+        var lastResult: Result<Element, any Error>?
+        var subscribers: [Int: Subscriber] = [:]
+        var nextIdentifier = 0
+    }
+
+    private let scheduler: any ValueObservationScheduler
+    private let extent: SharedValueObservationExtent
+    private let startObservation: @Sendable (
+        _ onError: @escaping @Sendable (any Error) -> Void,
+        _ onChange: @escaping @Sendable (Element) -> Void) -> AnyDatabaseCancellable
+    private let state = Locked(State())
+
+    init(
+        scheduler: some ValueObservationScheduler,
+        extent: SharedValueObservationExtent,
+        startObservation: @escaping @Sendable (
+            _ onError: @escaping @Sendable (any Error) -> Void,
+            _ onChange: @escaping @Sendable (Element) -> Void) -> AnyDatabaseCancellable)
+    {
+        self.scheduler = scheduler
+        self.extent = extent
+        self.startObservation = startObservation
+    }
+
+    deinit {
+        state.withLock { $0.cancellable }?.cancel()
+    }
+
+    /// Subscribes to the observation.
+    ///
+    /// - Parameters:
+    ///   - onError: Called with the error that ends the observation.
+    ///   - onChange: Called with each value.
+    /// - Returns: A cancellable: the subscription stops when it is cancelled
+    ///   or deallocated.
+    public func start(
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Element) -> Void) -> AnyDatabaseCancellable
+    {
+        let (identifier, lastResult, needsStart) = state.withLock { state in
+            let identifier = state.nextIdentifier
+            state.nextIdentifier += 1
+            if case .failure = state.lastResult {
+                // Ended: the subscriber only gets the error.
+            } else {
+                state.subscribers[identifier] = Subscriber(onError: onError, onChange: onChange)
+            }
+            let needsStart = state.cancellable == nil && state.lastResult == nil
+            return (identifier, state.lastResult, needsStart)
+        }
+
+        if let lastResult {
+            let replay: @Sendable () -> Void = {
+                switch lastResult {
+                case .success(let value):
+                    // Only if the subscriber is still there.
+                    if self.state.withLock({ $0.subscribers[identifier] != nil }) {
+                        onChange(value)
+                    }
+                case .failure(let error):
+                    onError(error)
+                }
+            }
+            if scheduler.immediateInitialValue() {
+                replay()
+            } else {
+                scheduler.schedule(replay)
+            }
+        }
+
+        if needsStart {
+            let cancellable = startObservation(
+                { [weak self] error in self?.receive(.failure(error)) },
+                { [weak self] value in self?.receive(.success(value)) })
+            let isStillNeeded = state.withLock { state -> Bool in
+                guard state.cancellable == nil, !state.subscribers.isEmpty || extent == .observationLifetime else {
+                    return false
+                }
+                state.cancellable = cancellable
+                return true
+            }
+            if !isStillNeeded { cancellable.cancel() }
+        }
+
+        return AnyDatabaseCancellable { [weak self] in
+            self?.unsubscribe(identifier)
+        }
+    }
+
+    /// The values of the shared observation, as an async sequence.
+    ///
+    /// - Parameter bufferingPolicy: What to do with values the loop did not
+    ///   consume yet; by default, keep them all.
+    public func values(
+        bufferingPolicy: AsyncValueObservation<Element>.BufferingPolicy = .unbounded)
+        -> AsyncValueObservation<Element>
+    {
+        AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in
+            self.start(onError: onError, onChange: onChange)
+        }
+    }
+
+    private func receive(_ result: Result<Element, any Error>) {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            state.lastResult = result
+            let subscribers = Array(state.subscribers.values)
+            if case .failure = result {
+                state.subscribers.removeAll()
+                state.cancellable = nil
+            }
+            return subscribers
+        }
+        for subscriber in subscribers {
+            switch result {
+            case .success(let value): subscriber.onChange(value)
+            case .failure(let error): subscriber.onError(error)
+            }
+        }
+    }
+
+    private func unsubscribe(_ identifier: Int) {
+        let cancellable = state.withLock { state -> AnyDatabaseCancellable? in
+            state.subscribers[identifier] = nil
+            guard state.subscribers.isEmpty, extent == .whileObserved else { return nil }
+            defer {
+                state.cancellable = nil
+                if case .success = state.lastResult { state.lastResult = nil }
+            }
+            return state.cancellable
+        }
+        cancellable?.cancel()
+    }
+}
+
+extension ValueObservation where Reducer.Value: Sendable {
+    /// Returns an observation that shares one database observation among its
+    /// subscribers.
+    ///
+    /// - Parameters:
+    ///   - reader: A database queue, pool, snapshot or snapshot pool.
+    ///   - scheduler: Where values are delivered; by default, asynchronously
+    ///     on the main queue.
+    ///   - extent: How long the database is observed; by default, while
+    ///     there are subscriptions.
+    public func shared(
+        in reader: some DatabaseReader,
+        scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main),
+        extent: SharedValueObservationExtent = .whileObserved) -> SharedValueObservation<Reducer.Value>
+    {
+        SharedValueObservation(scheduler: scheduler, extent: extent) { onError, onChange in
+            self.start(in: reader, scheduling: scheduler, onError: onError, onChange: onChange)
+        }
+    }
+}
