@@ -53,6 +53,21 @@ func checksum(pathIndex: Int) throws -> Int {
 
 let rows = options.rows
 
+/// Where the observation of workload 6b delivers its values.
+let observationQueue = DispatchQueue(label: "InsertBenchmark.observation")
+
+/// A value shared by the observation queue and the benchmark.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
 // Raw C: prepare once, bind 10 integers, step, reset.
 func rawInsert() throws -> Int {
     let path = freshPath(rawPathIndex)
@@ -87,16 +102,34 @@ func cairnInsert(_ insertRows: (Database) throws -> Void) throws -> Int {
     return cairnPathIndex
 }
 
+/// A transaction observer that reads the new values of each inserted row,
+/// as an audit log would.
+final class PreUpdateObserver: TransactionObserver {
+    var sum = 0
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    func databaseWillChange(with event: DatabasePreUpdateEvent) {
+        if case .int64(let value)? = event.finalDatabaseValue(atIndex: 0)?.storage {
+            sum &+= Int(value)
+        }
+    }
+    func databaseDidChange(with event: DatabaseEvent) { }
+    func databaseDidCommit(_ db: Database) { }
+    func databaseDidRollback(_ db: Database) { }
+}
+
+/// Inserts the rows with the positional statement of workload 6.
+func insertPositional(_ db: Database) throws {
+    let statement = try db.cachedStatement(sql: "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)")
+    for row in 0..<rows {
+        try statement.execute(arguments: [
+            row, row &+ 1, row &+ 2, row &+ 3, row &+ 4, row &+ 5, row &+ 6, row &+ 7, row &+ 8, row &+ 9])
+    }
+}
+
 let workloads = [
     Workload("6 insert positional", budget: 1.20, raw: rawInsert, checksum: checksum(pathIndex:)) {
-        try cairnInsert { db in
-            // Like raw C, the statement is prepared once and reused.
-            let statement = try db.cachedStatement(sql: "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)")
-            for row in 0..<rows {
-                try statement.execute(arguments: [
-                    row, row &+ 1, row &+ 2, row &+ 3, row &+ 4, row &+ 5, row &+ 6, row &+ 7, row &+ 8, row &+ 9])
-            }
-        }
+        // Like raw C, the statement is prepared once and reused.
+        try cairnInsert(insertPositional)
     },
     Workload("7 insert named", budget: 1.40, raw: rawInsert, checksum: checksum(pathIndex:)) {
         try cairnInsert { db in
@@ -127,4 +160,40 @@ let workloads = [
         }
     },
 ]
-BenchmarkRunner(title: "Insert", options: options).run(workloads)
+
+// The cost of observation: workload 6 with a transaction observer that reads
+// the new values of each row (pre-update hook), and with a ValueObservation
+// of the row count (one fetch after the commit, on the writer).
+let observationWorkloads = [
+    Workload("6a insert, pre-update observer", budget: nil, raw: rawInsert, checksum: checksum(pathIndex:)) {
+        let observer = PreUpdateObserver()
+        let result = try cairnInsert { db in
+            db.add(transactionObserver: observer)
+            try insertPositional(db)
+        }
+        precondition(observer.sum == (0..<rows).reduce(0, &+), "the observer missed rows")
+        return result
+    },
+    Workload("6b insert, ValueObservation", budget: nil, raw: rawInsert, checksum: checksum(pathIndex:)) {
+        let path = freshPath(cairnPathIndex)
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: createSQL)
+        }
+        let lastCount = Locked(-1)
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item")! }
+            .start(in: dbQueue, scheduling: .async(onQueue: observationQueue), onError: { error in
+                fatalError("observation failed: \(error)")
+            }, onChange: { count in lastCount.withLock { $0 = count } })
+        try dbQueue.write(insertPositional)
+        observationQueue.sync { }
+        precondition(lastCount.withLock { $0 } == rows, "the observation missed the commit")
+        cancellable.cancel()
+        try dbQueue.close()
+        return cairnPathIndex
+    },
+]
+
+BenchmarkRunner(title: "Insert", options: options).run(workloads + observationWorkloads)

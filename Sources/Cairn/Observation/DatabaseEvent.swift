@@ -153,11 +153,29 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
     /// The kind of change.
     public let kind: Kind
 
+    private enum Names {
+        /// Pointers to SQLite's strings, valid during the callback.
+        case borrowed(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>)
+        case copied(databaseName: String, tableName: String)
+    }
+
+    private let names: Names
+
     /// The name of the database schema of the table.
-    public let databaseName: String
+    public var databaseName: String {
+        switch names {
+        case .borrowed(let databaseName, _): return String(cString: databaseName)
+        case .copied(let databaseName, _): return databaseName
+        }
+    }
 
     /// The name of the changed table.
-    public let tableName: String
+    public var tableName: String {
+        switch names {
+        case .borrowed(_, let tableName): return String(cString: tableName)
+        case .copied(_, let tableName): return tableName
+        }
+    }
 
     /// The number of columns of the row.
     public let count: Int
@@ -182,12 +200,11 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
 
     init(
         connection: SQLiteConnection, kind: Kind,
-        databaseName: String, tableName: String,
+        databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
         initialRowID: Int64, finalRowID: Int64)
     {
         self.kind = kind
-        self.databaseName = databaseName
-        self.tableName = tableName
+        self.names = .borrowed(databaseName: databaseName, tableName: tableName)
         self.count = Int(sqlite3_preupdate_count(connection))
         self.depth = sqlite3_preupdate_depth(connection)
         self.initialRowID = kind == .insert ? nil : initialRowID
@@ -197,8 +214,7 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
 
     private init(copying event: DatabasePreUpdateEvent) {
         kind = event.kind
-        databaseName = event.databaseName
-        tableName = event.tableName
+        names = .copied(databaseName: event.databaseName, tableName: event.tableName)
         count = event.count
         depth = event.depth
         initialRowID = event.initialRowID

@@ -55,34 +55,37 @@ private enum BufferedEvent {
 /// The commit and rollback hooks are installed while there are observers.
 /// The hooks of changed rows (update and pre-update hooks) are installed
 /// only during the statements whose changes an observer wants to hear about.
+///
+/// The broker is only used on the thread of the current access of its
+/// connection: its state has unchecked exclusivity.
 final class DatabaseObservationBroker {
     /// The connection, which owns the broker: set once, right after the
     /// connection is created.
     unowned(unsafe) var database: Database!
 
-    private var observations: [TransactionObservation] = []
+    @exclusivity(unchecked) private var observations: [TransactionObservation] = []
 
     /// The observations that want the events of the current statement, with
     /// the kinds of events they want.
-    private var statementObservations: [(observation: TransactionObservation, eventKinds: [DatabaseEventKind])] = []
+    @exclusivity(unchecked) private var statementObservations: [(observation: TransactionObservation, eventKinds: [DatabaseEventKind])] = []
 
     /// Open savepoints (lowercased names), each with the number of events
     /// buffered when it began.
-    private var savepoints: [(name: String, bufferCount: Int)] = []
+    @exclusivity(unchecked) private var savepoints: [(name: String, bufferCount: Int)] = []
 
     /// The events of the open savepoints, delivered when the outermost
     /// savepoint is released, dropped when savepoints roll back.
-    private var bufferedEvents: [(observation: TransactionObservation, event: BufferedEvent)] = []
+    @exclusivity(unchecked) private var bufferedEvents: [(observation: TransactionObservation, event: BufferedEvent)] = []
 
     /// How the current transaction ended, as the hooks told; notified after
     /// the statement that ended it.
-    private var transactionCompletion: Database.TransactionCompletion?
+    @exclusivity(unchecked) private var transactionCompletion: Database.TransactionCompletion?
 
     /// The error of an observer that prevented a commit.
-    private var commitError: (any Error)?
+    @exclusivity(unchecked) private var commitError: (any Error)?
 
-    private var transactionHooksInstalled = false
-    private var rowHooksInstalled = false
+    @exclusivity(unchecked) private var transactionHooksInstalled = false
+    @exclusivity(unchecked) private var rowHooksInstalled = false
 
     /// Whether some observer is registered: the statements of a connection
     /// without observers skip the broker.
@@ -270,7 +273,7 @@ final class DatabaseObservationBroker {
             guard Self.matches(kind, { sqlite3_stricmp(tableName, $0) == 0 }, eventKinds) else { continue }
             let currentEvent = event ?? DatabasePreUpdateEvent(
                 connection: connection, kind: kind,
-                databaseName: String(cString: databaseName), tableName: String(cString: tableName),
+                databaseName: databaseName, tableName: tableName,
                 initialRowID: initialRowID, finalRowID: finalRowID)
             event = currentEvent
             if isBuffering {
