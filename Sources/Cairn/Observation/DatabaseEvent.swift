@@ -33,6 +33,40 @@ public enum DatabaseEventKind: Hashable, Sendable {
     }
 }
 
+/// The schema and table names of an event: SQLite's strings during the
+/// callback, Swift strings once copied.
+private enum EventNames {
+    /// Pointers to SQLite's strings, valid during the callback.
+    case borrowed(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>)
+    case copied(databaseName: String, tableName: String)
+
+    var databaseName: String {
+        switch self {
+        case .borrowed(let databaseName, _): return String(cString: databaseName)
+        case .copied(let databaseName, _): return databaseName
+        }
+    }
+
+    var tableName: String {
+        switch self {
+        case .borrowed(_, let tableName): return String(cString: tableName)
+        case .copied(_, let tableName): return tableName
+        }
+    }
+
+    var isCopied: Bool {
+        if case .copied = self { return true }
+        return false
+    }
+
+    func hasTableName(_ name: String) -> Bool {
+        switch self {
+        case .borrowed(_, let tableName): return sqlite3_stricmp(tableName, name) == 0
+        case .copied(_, let tableName): return tableName.equalsIgnoringASCIICase(name)
+        }
+    }
+}
+
 /// A change of one row, after it happened: what a
 /// ``TransactionObserver`` receives in
 /// ``TransactionObserver/databaseDidChange(with:)``.
@@ -62,30 +96,14 @@ public struct DatabaseEvent: @unchecked Sendable {
     /// The rowid of the changed row.
     public let rowID: Int64
 
-    private enum Names {
-        /// Pointers to SQLite's strings, valid during the callback.
-        case borrowed(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>)
-        case copied(databaseName: String, tableName: String)
-    }
-
-    private let names: Names
+    private let names: EventNames
 
     /// The name of the database schema of the table (`main`, `temp`, or the
     /// name of an attached database).
-    public var databaseName: String {
-        switch names {
-        case .borrowed(let databaseName, _): return String(cString: databaseName)
-        case .copied(let databaseName, _): return databaseName
-        }
-    }
+    public var databaseName: String { names.databaseName }
 
     /// The name of the changed table.
-    public var tableName: String {
-        switch names {
-        case .borrowed(_, let tableName): return String(cString: tableName)
-        case .copied(_, let tableName): return tableName
-        }
-    }
+    public var tableName: String { names.tableName }
 
     init(kind: Kind, rowID: Int64, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>) {
         self.kind = kind
@@ -102,21 +120,13 @@ public struct DatabaseEvent: @unchecked Sendable {
 
     /// A copy of the event that remains valid after the callback.
     public func copy() -> DatabaseEvent {
-        switch names {
-        case .copied: return self
-        case .borrowed: return DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName)
-        }
+        names.isCopied ? self : DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName)
     }
 
     /// Whether the event has the table name `name` (compared without regard
     /// to ASCII case), without building a Swift string.
     func hasTableName(_ name: String) -> Bool {
-        switch names {
-        case .borrowed(_, let tableName):
-            return sqlite3_stricmp(tableName, name) == 0
-        case .copied(_, let tableName):
-            return tableName.equalsIgnoringASCIICase(name)
-        }
+        names.hasTableName(name)
     }
 }
 
@@ -153,29 +163,13 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
     /// The kind of change.
     public let kind: Kind
 
-    private enum Names {
-        /// Pointers to SQLite's strings, valid during the callback.
-        case borrowed(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>)
-        case copied(databaseName: String, tableName: String)
-    }
-
-    private let names: Names
+    private let names: EventNames
 
     /// The name of the database schema of the table.
-    public var databaseName: String {
-        switch names {
-        case .borrowed(let databaseName, _): return String(cString: databaseName)
-        case .copied(let databaseName, _): return databaseName
-        }
-    }
+    public var databaseName: String { names.databaseName }
 
     /// The name of the changed table.
-    public var tableName: String {
-        switch names {
-        case .borrowed(_, let tableName): return String(cString: tableName)
-        case .copied(_, let tableName): return tableName
-        }
-    }
+    public var tableName: String { names.tableName }
 
     /// The number of columns of the row.
     public let count: Int
