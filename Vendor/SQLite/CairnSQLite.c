@@ -55,3 +55,15 @@ int _cairn_column_type(sqlite3_stmt *pStmt, int i){
   Mem *pMem = cairnColumnMem(pStmt, i);
   return pMem ? sqlite3_value_type(pMem) : SQLITE_NULL;
 }
+
+/* Declared in CairnSQLite.h. */
+fts5_api *_cairn_fts5_api(sqlite3 *db){
+  fts5_api *pApi = 0;
+  sqlite3_stmt *pStmt = 0;
+  if( sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &pStmt, 0)==SQLITE_OK ){
+    sqlite3_bind_pointer(pStmt, 1, (void*)&pApi, "fts5_api_ptr", 0);
+    sqlite3_step(pStmt);
+  }
+  sqlite3_finalize(pStmt);
+  return pApi;
+}

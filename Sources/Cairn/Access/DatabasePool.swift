@@ -33,6 +33,8 @@ public final class DatabasePool: DatabaseWriter {
     struct PoolState {
         var isClosed = false
         var readerCount = 0
+        /// Setups of ``add(tokenizer:)``, run on each new reader.
+        var readerSetups: [@Sendable (Database) -> Void] = []
     }
 
     /// The configuration of the connections.
@@ -93,9 +95,14 @@ public final class DatabasePool: DatabaseWriter {
                 state.readerCount += 1
                 return state.readerCount
             }
-            return try SerializedDatabase(
+            let reader = try SerializedDatabase(
                 path: path, configuration: readerConfigurationCopy,
                 defaultLabel: "Cairn.DatabasePool", purpose: "reader.\(number)")
+            let setups = state.withLock { $0.readerSetups }
+            if !setups.isEmpty {
+                reader.sync { db in setups.forEach { $0(db) } }
+            }
+            return reader
         }
     }
 
@@ -419,4 +426,31 @@ public final class DatabasePool: DatabaseWriter {
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try writer.reentrantSync { db in try updates(db) }
     }
+
+    // MARK: Full-text search
+
+    /// Registers a Swift FTS5 tokenizer in all connections of the pool: the
+    /// writer, the current readers, and the readers the pool opens later.
+    ///
+    /// ```swift
+    /// dbPool.add(tokenizer: FTS5LatinASCIITokenizer.self)
+    /// ```
+    ///
+    /// ``Configuration/prepareDatabase(_:)`` is the other way, which
+    /// registers the tokenizer before any access.
+    public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
+        // Unchecked: registering a tokenizer type has no state to protect,
+        // but Swift sees a capture of a metatype that is not Sendable.
+        let registration = UncheckedSendableFunction { db in db.add(tokenizer: Tokenizer.self) }
+        let setup: @Sendable (Database) -> Void = { db in registration.call(db) }
+        state.withLock { $0.readerSetups.append(setup) }
+        writer.reentrantSync(setup)
+        readerPool.forEach { reader in reader.reentrantSync(setup) }
+    }
+}
+
+/// A function that Swift cannot prove Sendable, but that is.
+private struct UncheckedSendableFunction: @unchecked Sendable {
+    let call: (Database) -> Void
+    init(_ call: @escaping (Database) -> Void) { self.call = call }
 }

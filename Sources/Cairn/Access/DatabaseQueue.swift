@@ -272,4 +272,18 @@ public final class DatabaseQueue: DatabaseWriter {
             }
         }
     }
+
+    // MARK: Full-text search
+
+    /// Registers a Swift FTS5 tokenizer in the connection.
+    ///
+    /// ```swift
+    /// dbQueue.add(tokenizer: FTS5LatinASCIITokenizer.self)
+    /// ```
+    ///
+    /// ``Configuration/prepareDatabase(_:)`` is the other way, which
+    /// registers the tokenizer before any access.
+    public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
+        writer.reentrantSync { db in db.add(tokenizer: Tokenizer.self) }
+    }
 }

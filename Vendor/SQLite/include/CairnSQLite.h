@@ -36,4 +36,11 @@ int _cairn_column_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double
 int _cairn_column_text(sqlite3_stmt *pStmt, int i, const unsigned char **pText, int *pCount);
 int _cairn_column_type(sqlite3_stmt *pStmt, int i);
 
+/*
+ * The fts5_api of a connection, or NULL: "SELECT fts5(?1)" with the pointer
+ * bound with the "fts5_api_ptr" type (https://www.sqlite.org/fts5.html#extending_fts5).
+ * The type string must outlive the statement, hence a C helper.
+ */
+fts5_api *_cairn_fts5_api(sqlite3 *db);
+
 #endif /* CAIRN_SQLITE_H */

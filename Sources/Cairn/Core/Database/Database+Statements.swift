@@ -114,7 +114,7 @@ extension Database {
                 return true
             }
         } catch let error as PreparationError {
-            throw error.databaseError
+            throw error.underlyingError
         }
         return statements
     }
@@ -122,7 +122,11 @@ extension Database {
     /// The error of a statement that cannot be prepared, and the number of
     /// statements prepared before it.
     struct PreparationError: Error {
-        var databaseError: DatabaseError
+        /// The error of SQLite, or of a Swift tokenizer that the statement
+        /// needed.
+        var underlyingError: any Error
+        /// The message of SQLite's error.
+        var message: String?
         var statementIndex: Int
     }
 
@@ -149,12 +153,17 @@ extension Database {
                 var sqliteStatement: SQLiteStatement?
                 var tail: UnsafePointer<CChar>?
                 authorizerBox.reset()
+                if FTS5TokenizerErrors.hasError {
+                    _ = FTS5TokenizerErrors.take()
+                }
                 let code = sqlite3_prepare_v3(
                     sqliteConnection, current, CInt(end - current), prepareFlags, &sqliteStatement, &tail)
                 guard code == SQLITE_OK else {
                     // The tail is unreliable after an error: show the rest of the SQL.
+                    let databaseError = lastError(code: code, sql: Database.trimmedSQL(from: current, to: end))
                     throw PreparationError(
-                        databaseError: lastError(code: code, sql: Database.trimmedSQL(from: current, to: end)),
+                        underlyingError: FTS5TokenizerErrors.take() ?? databaseError,
+                        message: databaseError.message,
                         statementIndex: index)
                 }
                 let statementSQL = Database.trimmedSQL(from: current, to: tail ?? end)
@@ -225,10 +234,10 @@ extension Database {
             // prepare its INSERT before t exists. Only syntax errors cannot
             // come from such a dependency: they are thrown before anything
             // runs.
-            let message = error.databaseError.message ?? ""
+            let message = error.message ?? ""
             let isSyntaxError = ["syntax error", "incomplete input", "unrecognized token"]
                 .contains { message.contains($0) }
-            guard error.statementIndex > 0, !isSyntaxError else { throw error.databaseError }
+            guard error.statementIndex > 0, !isSyntaxError else { throw error.underlyingError }
             preparationFailed = true
         }
 
@@ -267,7 +276,7 @@ extension Database {
                 return true
             }
         } catch let error as PreparationError {
-            throw error.databaseError
+            throw error.underlyingError
         }
         if !remaining.values.isEmpty {
             throw makeError(

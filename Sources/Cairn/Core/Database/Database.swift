@@ -382,6 +382,9 @@ public final class Database {
     @usableFromInline
     func statementWillExecute(_ statement: Statement) {
         callbackErrors.error = nil
+        if FTS5TokenizerErrors.hasError {
+            _ = FTS5TokenizerErrors.take()
+        }
         if recordedRegion != nil {
             recordedRegion!.formUnion(statement.databaseRegion)
         }
@@ -418,6 +421,17 @@ public final class Database {
         if let callbackError = callbackErrors.error {
             callbackErrors.error = nil
             throw callbackError
+        }
+        if let tokenizerError = FTS5TokenizerErrors.take() {
+            // FTS5 leaves a document half-indexed when its tokenizer fails,
+            // and a statement that writes one row has no statement journal
+            // to undo it: the transaction is rolled back, so that nothing
+            // half-indexed remains. (Outside of a transaction, the failed
+            // statement was its own transaction, already rolled back.)
+            if !statement.databaseEventKinds.isEmpty && isInsideTransaction {
+                rollbackIgnoringErrors()
+            }
+            throw tokenizerError
         }
         throw error
     }

@@ -176,7 +176,7 @@ extension Database {
     /// - Throws: A ``DatabaseError``.
     public func create<Module: VirtualTableModule>(
         virtualTable name: String,
-        ifNotExists: Bool = false,
+        ifNotExists: Bool,
         using module: Module,
         _ body: ((Module.TableDefinition) throws -> Void)? = nil) throws
     {
@@ -193,6 +193,47 @@ extension Database {
             try module.database(self, didCreate: name, using: definition)
             return .commit
         }
+    }
+}
+
+/// Options of ``Database/create(virtualTable:options:using:_:)``.
+public struct VirtualTableOptions: OptionSet, Sendable {
+    public let rawValue: Int
+
+    /// Creates options from their raw value.
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// An existing table is not an error (`IF NOT EXISTS`).
+    public static let ifNotExists = VirtualTableOptions(rawValue: 1)
+}
+
+extension Database {
+    /// Creates a virtual table.
+    ///
+    /// ```swift
+    /// // CREATE VIRTUAL TABLE "document" USING fts5("content")
+    /// try db.create(virtualTable: "document", using: FTS5()) { t in
+    ///     t.column("content")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The table name.
+    ///   - options: Table options.
+    ///   - module: The module.
+    ///   - body: Defines the table, in the terms of the module.
+    /// - Throws: A ``DatabaseError``.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_createvtab.html>
+    public func create<Module: VirtualTableModule>(
+        virtualTable name: String,
+        options: VirtualTableOptions = [],
+        using module: Module,
+        _ body: ((Module.TableDefinition) throws -> Void)? = nil) throws
+    {
+        try create(virtualTable: name, ifNotExists: options.contains(.ifNotExists), using: module, body)
     }
 }
 

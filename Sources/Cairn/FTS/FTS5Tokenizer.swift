@@ -1,0 +1,422 @@
+import Foundation
+
+/// The callback that a tokenizer calls for each token: the `xToken` function
+/// of SQLite's FTS5 C interface.
+///
+/// - Parameters:
+///   - context: The opaque pointer that the tokenizer received.
+///   - flags: ``FTS5TokenFlags`` raw value.
+///   - pToken: The token bytes, UTF-8, not necessarily NUL-terminated.
+///   - nToken: The number of bytes of the token.
+///   - iStart: The byte offset of the token in the input text.
+///   - iEnd: The byte offset of the end of the token in the input text.
+/// - Returns: `SQLITE_OK`, or a code that stops the tokenization.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/fts5.html#custom_tokenizers>
+public typealias FTS5TokenCallback = @convention(c) (
+    _ context: UnsafeMutableRawPointer?,
+    _ flags: CInt,
+    _ pToken: UnsafePointer<CChar>?,
+    _ nToken: CInt,
+    _ iStart: CInt,
+    _ iEnd: CInt) -> CInt
+
+/// Why FTS5 asks for tokens (`FTS5_TOKENIZE_*`).
+public struct FTS5Tokenization: OptionSet, Sendable {
+    public let rawValue: CInt
+
+    /// Creates a tokenization from its raw value.
+    public init(rawValue: CInt) {
+        self.rawValue = rawValue
+    }
+
+    /// A MATCH query is being tokenized (`FTS5_TOKENIZE_QUERY`).
+    public static let query = FTS5Tokenization(rawValue: FTS5_TOKENIZE_QUERY)
+
+    /// With `.query`: the query term is followed by `*`
+    /// (`FTS5_TOKENIZE_PREFIX`).
+    public static let prefix = FTS5Tokenization(rawValue: FTS5_TOKENIZE_PREFIX)
+
+    /// A document is being inserted, or deleted (`FTS5_TOKENIZE_DOCUMENT`).
+    public static let document = FTS5Tokenization(rawValue: FTS5_TOKENIZE_DOCUMENT)
+
+    /// An auxiliary function, such as `highlight()`, asks for tokens
+    /// (`FTS5_TOKENIZE_AUX`).
+    public static let aux = FTS5Tokenization(rawValue: FTS5_TOKENIZE_AUX)
+}
+
+/// Flags of a token (`FTS5_TOKEN_*`).
+public struct FTS5TokenFlags: OptionSet, Sendable {
+    public let rawValue: CInt
+
+    /// Creates flags from their raw value.
+    public init(rawValue: CInt) {
+        self.rawValue = rawValue
+    }
+
+    /// The token is a synonym of the previous one, at the same position
+    /// (`FTS5_TOKEN_COLOCATED`).
+    public static let colocated = FTS5TokenFlags(rawValue: FTS5_TOKEN_COLOCATED)
+}
+
+/// An FTS5 tokenizer: a built-in one (ascii, unicode61, porter, trigram),
+/// or a tokenizer written in Swift.
+///
+/// Get built-in tokenizers with ``Database/makeTokenizer(_:)``, and test
+/// any tokenizer with ``tokenize(document:)`` and ``tokenize(query:)``.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/fts5.html#custom_tokenizers>
+public protocol FTS5Tokenizer: AnyObject {
+    /// Splits a text into tokens: the `xTokenize` function of SQLite's FTS5
+    /// C interface.
+    ///
+    /// - Parameters:
+    ///   - context: An opaque pointer, to give to `tokenCallback`.
+    ///   - tokenization: Why FTS5 asks for tokens.
+    ///   - pText: The text, UTF-8 bytes, not necessarily NUL-terminated.
+    ///   - nText: The number of bytes of the text.
+    ///   - tokenCallback: The function to call for each token; when it does
+    ///     not return `SQLITE_OK`, stop and return its result.
+    /// - Returns: `SQLITE_OK`, or an error code.
+    func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        tokenCallback: FTS5TokenCallback?) -> CInt
+}
+
+extension FTS5Tokenizer {
+    /// The tokens of a query, with their flags.
+    ///
+    /// ```swift
+    /// let ascii = try db.makeTokenizer(.ascii())
+    /// for (token, flags) in try ascii.tokenize(query: "SQLite database") {
+    ///     print(token) // "sqlite", then "database"
+    /// }
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, or the error of a Swift tokenizer.
+    public func tokenize(query string: String) throws -> [(token: String, flags: FTS5TokenFlags)] {
+        try tokenize(string, for: .query)
+    }
+
+    /// The tokens of a document, with their flags.
+    ///
+    /// - Throws: A ``DatabaseError``, or the error of a Swift tokenizer.
+    public func tokenize(document string: String) throws -> [(token: String, flags: FTS5TokenFlags)] {
+        try tokenize(string, for: .document)
+    }
+
+    /// The tokens of a text, with their flags.
+    ///
+    /// - Throws: A ``DatabaseError``, or the error of a Swift tokenizer.
+    public func tokenize(_ string: String, for tokenization: FTS5Tokenization) throws
+        -> [(token: String, flags: FTS5TokenFlags)]
+    {
+        var collector = TokenCollector()
+        var string = string
+        let code = string.withUTF8 { buffer in
+            withUnsafeMutablePointer(to: &collector) { collectorPointer in
+                let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                    .assumingMemoryBound(to: CChar.self)
+                return tokenize(
+                    context: UnsafeMutableRawPointer(collectorPointer),
+                    tokenization: tokenization,
+                    pText: base, nText: CInt(buffer.count),
+                    tokenCallback: collectTokenCallback)
+            }
+        }
+        if let error = FTS5TokenizerErrors.take() {
+            throw error
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "tokenization failed")
+        }
+        return collector.tokens
+    }
+}
+
+/// The tokens collected by `tokenize(_:for:)`.
+private struct TokenCollector {
+    var tokens: [(token: String, flags: FTS5TokenFlags)] = []
+}
+
+private let collectTokenCallback: FTS5TokenCallback = { context, flags, pToken, nToken, _, _ in
+    guard let context else { return SQLITE_ERROR }
+    let collector = context.assumingMemoryBound(to: TokenCollector.self)
+    let token = pToken.map { pToken in
+        String(decoding: UnsafeRawBufferPointer(start: pToken, count: Int(nToken)), as: UTF8.self)
+    } ?? ""
+    collector.pointee.tokens.append((token, FTS5TokenFlags(rawValue: flags)))
+    return SQLITE_OK
+}
+
+/// The errors thrown by Swift tokenizers (and their initializers), on the
+/// current thread: SQLite only sees an error code, and the statement that
+/// failed, `makeTokenizer`, or `tokenize(_:for:)` throws the error.
+/// Statements forget a stale error before they run.
+enum FTS5TokenizerErrors {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let code = pthread_key_create(&key, { pointer in
+            // A thread that ends with an error still recorded.
+            guard let pointer else { return }
+            Unmanaged<ErrorBox>.fromOpaque(pointer).release()
+        })
+        precondition(code == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    private final class ErrorBox {
+        let error: any Error
+        init(_ error: any Error) { self.error = error }
+    }
+
+    /// Keeps the first error of the current tokenization.
+    static func record(_ error: any Error) {
+        guard pthread_getspecific(key) == nil else { return }
+        pthread_setspecific(key, Unmanaged.passRetained(ErrorBox(error)).toOpaque())
+    }
+
+    /// Whether an error waits on the current thread.
+    static var hasError: Bool {
+        pthread_getspecific(key) != nil
+    }
+
+    /// Returns and forgets the error of the current tokenization.
+    static func take() -> (any Error)? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        pthread_setspecific(key, nil)
+        return Unmanaged<ErrorBox>.fromOpaque(pointer).takeRetainedValue().error
+    }
+}
+
+// MARK: - Tokenizers registered in SQLite
+
+/// A tokenizer that SQLite knows (a built-in tokenizer, or a registered
+/// Swift tokenizer), created with ``Database/makeTokenizer(_:)``.
+///
+/// The tokenizer copies the functions of its module, so that it can be
+/// deleted after its connection is closed.
+final class FTS5ModuleTokenizer: FTS5Tokenizer {
+    private let module: fts5_tokenizer_v2
+    private let handle: OpaquePointer
+
+    init(module: fts5_tokenizer_v2, handle: OpaquePointer) {
+        self.module = module
+        self.handle = handle
+    }
+
+    deinit {
+        module.xDelete?(handle)
+    }
+
+    func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        tokenCallback: FTS5TokenCallback?) -> CInt
+    {
+        guard let xTokenize = module.xTokenize else { return SQLITE_ERROR }
+        return xTokenize(handle, context, tokenization.rawValue, pText, nText, nil, 0, tokenCallback)
+    }
+}
+
+extension Database {
+    /// The FTS5 interface of the connection.
+    ///
+    /// - Throws: A ``DatabaseError`` if FTS5 is not available.
+    func fts5API() throws -> UnsafeMutablePointer<fts5_api> {
+        guard let sqliteConnection else {
+            throw makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: nil, arguments: nil)
+        }
+        guard let api = _cairn_fts5_api(sqliteConnection), api.pointee.iVersion >= 3 else {
+            throw makeError(resultCode: .SQLITE_ERROR, message: "FTS5 is not available", sql: nil, arguments: nil)
+        }
+        return api
+    }
+
+    /// Returns a tokenizer: a built-in tokenizer, or a tokenizer registered
+    /// with ``add(tokenizer:)``.
+    ///
+    /// ```swift
+    /// let unicode61 = try db.makeTokenizer(.unicode61())
+    /// let tokens = try unicode61.tokenize(query: "Jérôme") // [("jerome", [])]
+    /// ```
+    ///
+    /// The tokenizer belongs to the connection's access: use it there, and
+    /// do not keep it after the connection is closed.
+    ///
+    /// - Parameter descriptor: The tokenizer name and arguments.
+    /// - Throws: A ``DatabaseError`` when the tokenizer does not exist or its
+    ///   arguments are invalid, or the error of a Swift tokenizer's
+    ///   initializer.
+    ///
+    /// The corresponding C functions are `xFindTokenizer_v2` and `xCreate`.
+    public func makeTokenizer(_ descriptor: FTS5TokenizerDescriptor) throws -> any FTS5Tokenizer {
+        let api = try fts5API()
+        guard let name = descriptor.components.first else {
+            throw makeError(resultCode: .SQLITE_MISUSE, message: "empty tokenizer descriptor", sql: nil, arguments: nil)
+        }
+        var userData: UnsafeMutableRawPointer?
+        var modulePointer: UnsafeMutablePointer<fts5_tokenizer_v2>?
+        let findCode = api.pointee.xFindTokenizer_v2?(api, name, &userData, &modulePointer) ?? SQLITE_ERROR
+        guard findCode == SQLITE_OK, let module = modulePointer?.pointee, let xCreate = module.xCreate else {
+            throw makeError(resultCode: .SQLITE_ERROR, message: "no such tokenizer: \(name)", sql: nil, arguments: nil)
+        }
+        let arguments = Array(descriptor.components.dropFirst())
+        var handle: OpaquePointer?
+        let code = withCStringArray(arguments) { argv in
+            xCreate(userData, argv, CInt(arguments.count), &handle)
+        }
+        if let error = FTS5TokenizerErrors.take() {
+            throw error
+        }
+        guard code == SQLITE_OK, let handle else {
+            throw makeError(
+                resultCode: ResultCode(rawValue: code),
+                message: "could not create tokenizer \(descriptor.components.joined(separator: " "))",
+                sql: nil, arguments: nil)
+        }
+        return FTS5ModuleTokenizer(module: module, handle: handle)
+    }
+
+    /// Registers a Swift tokenizer in the connection, under its name.
+    ///
+    /// Register it in each connection that uses a table that uses it, with
+    /// ``Configuration/prepareDatabase(_:)``:
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.prepareDatabase { db in
+    ///     db.add(tokenizer: MyTokenizer.self)
+    /// }
+    /// let dbQueue = try DatabaseQueue(path: dbPath, configuration: config)
+    /// ```
+    ///
+    /// - Precondition: FTS5 is available (it is always compiled in Cairn's
+    ///   SQLite).
+    ///
+    /// The corresponding C function is `xCreateTokenizer_v2`.
+    public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
+        let api: UnsafeMutablePointer<fts5_api>
+        do {
+            api = try fts5API()
+        } catch {
+            preconditionFailure("Cannot register tokenizer \(Tokenizer.name): \(error)")
+        }
+        let constructor = FTS5TokenizerConstructor(database: self) { db, arguments in
+            try Tokenizer(db: db, arguments: arguments)
+        }
+        var module = fts5_tokenizer_v2(
+            iVersion: 2,
+            xCreate: customTokenizerCreate,
+            xDelete: customTokenizerDelete,
+            xTokenize: customTokenizerTokenize)
+        let context = Unmanaged.passRetained(constructor).toOpaque()
+        let code = api.pointee.xCreateTokenizer_v2?(api, Tokenizer.name, context, &module, customTokenizerDestroy)
+        if code != SQLITE_OK {
+            Unmanaged<FTS5TokenizerConstructor>.fromOpaque(context).release()
+            preconditionFailure("Cannot register tokenizer \(Tokenizer.name): error \(code ?? SQLITE_ERROR)")
+        }
+    }
+}
+
+/// Calls `body` with a C array of C strings.
+private func withCStringArray<T>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+    var cStrings = strings.map { strdup($0) }
+    defer { cStrings.forEach { free($0) } }
+    return cStrings.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(buffer.count, 1)) { argv in
+            body(buffer.isEmpty ? nil : argv)
+        }
+    }
+}
+
+// MARK: - The bridge of Swift tokenizers
+
+/// Creates the Swift tokenizers of one registration. FTS5 owns it, and
+/// releases it with `customTokenizerDestroy` when the connection closes.
+private final class FTS5TokenizerConstructor {
+    /// The connection that registered the tokenizer, which outlives the
+    /// registration (SQLite destroys registrations when it closes).
+    unowned(unsafe) let database: Database
+    let make: (Database, [String]) throws -> any FTS5CustomTokenizer
+
+    init(database: Database, make: @escaping (Database, [String]) throws -> any FTS5CustomTokenizer) {
+        self.database = database
+        self.make = make
+    }
+}
+
+/// A Swift tokenizer instance, as FTS5 holds it (`Fts5Tokenizer *`).
+private final class FTS5TokenizerInstance {
+    let tokenizer: any FTS5CustomTokenizer
+
+    init(tokenizer: any FTS5CustomTokenizer) {
+        self.tokenizer = tokenizer
+    }
+}
+
+// The C functions below never let a Swift error cross the C boundary: an
+// error is kept for the statement (or for `makeTokenizer`), and SQLite gets
+// an error code.
+
+private let customTokenizerCreate: @convention(c) (
+    UnsafeMutableRawPointer?,
+    UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    CInt,
+    UnsafeMutablePointer<OpaquePointer?>?) -> CInt =
+{ context, argv, argc, output in
+    guard let context, let output else { return SQLITE_ERROR }
+    let constructor = Unmanaged<FTS5TokenizerConstructor>.fromOpaque(context).takeUnretainedValue()
+    var arguments: [String] = []
+    if let argv {
+        for index in 0..<Int(argc) {
+            arguments.append(argv[index].map { String(cString: $0) } ?? "")
+        }
+    }
+    do {
+        let tokenizer = try constructor.make(constructor.database, arguments)
+        let instance = FTS5TokenizerInstance(tokenizer: tokenizer)
+        output.pointee = OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
+        return SQLITE_OK
+    } catch {
+        FTS5TokenizerErrors.record(error)
+        return SQLITE_ERROR
+    }
+}
+
+private let customTokenizerDelete: @convention(c) (OpaquePointer?) -> Void = { handle in
+    guard let handle else { return }
+    Unmanaged<FTS5TokenizerInstance>.fromOpaque(UnsafeRawPointer(handle)).release()
+}
+
+private let customTokenizerTokenize: @convention(c) (
+    OpaquePointer?,
+    UnsafeMutableRawPointer?,
+    CInt,
+    UnsafePointer<CChar>?, CInt,
+    UnsafePointer<CChar>?, CInt,
+    FTS5TokenCallback?) -> CInt =
+{ handle, context, flags, pText, nText, _, _, tokenCallback in
+    guard let handle else { return SQLITE_ERROR }
+    let instance = Unmanaged<FTS5TokenizerInstance>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    let code = instance.tokenizer.tokenize(
+        context: context,
+        tokenization: FTS5Tokenization(rawValue: flags),
+        pText: pText, nText: nText,
+        tokenCallback: tokenCallback)
+    if code == SQLITE_OK && FTS5TokenizerErrors.hasError {
+        // The error stays for the statement that runs the tokenization.
+        return SQLITE_ERROR
+    }
+    return code
+}
+
+private let customTokenizerDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+    guard let context else { return }
+    Unmanaged<FTS5TokenizerConstructor>.fromOpaque(context).release()
+}

@@ -1,0 +1,210 @@
+/// A full-text search pattern for FTS3 and FTS4 tables.
+///
+/// Build valid patterns from any string, including strings typed by users:
+/// characters of the query syntax (quotes, `*`, `-`, parentheses,
+/// keywords…) are searched as text, never interpreted.
+///
+/// ```swift
+/// let pattern = FTS3Pattern(matchingAllTokensIn: "SQLite database")
+/// let books = try Book.matching(pattern).fetchAll(db)
+/// let books = try Book.fetchAll(db, sql: "SELECT * FROM book WHERE book MATCH ?", arguments: [pattern])
+/// ```
+///
+/// Related SQLite documentation: <https://www.sqlite.org/fts3.html#full_text_index_queries>
+public struct FTS3Pattern: Hashable, Sendable {
+    /// The pattern, as given to MATCH.
+    public let rawPattern: String
+
+    private init(checkedPattern: String) {
+        rawPattern = checkedPattern
+    }
+
+    /// Creates a pattern from a raw pattern, after checking its syntax.
+    ///
+    /// ```swift
+    /// let pattern = try FTS3Pattern(rawPattern: "sqlite AND database")
+    /// _ = try FTS3Pattern(rawPattern: "AND") // DatabaseError: malformed MATCH expression: [AND]
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` for an invalid pattern.
+    public init(rawPattern: String) throws {
+        try FTSTokenization.shared.validateFTS3Pattern(rawPattern)
+        self.rawPattern = rawPattern
+    }
+
+    /// A pattern that matches documents that contain any of the tokens of
+    /// `string`; nil when `string` has no token.
+    public init?(matchingAnyTokenIn string: String) {
+        guard let tokens = FTS3Pattern.tokens(string) else { return nil }
+        self.init(checkedPattern: tokens.map(\.quotedFTSPhrase).joined(separator: " OR "))
+    }
+
+    /// A pattern that matches documents that contain all the tokens of
+    /// `string`; nil when `string` has no token.
+    public init?(matchingAllTokensIn string: String) {
+        guard let tokens = FTS3Pattern.tokens(string) else { return nil }
+        self.init(checkedPattern: tokens.map(\.quotedFTSPhrase).joined(separator: " "))
+    }
+
+    /// A pattern that matches documents that contain words that start with
+    /// each of the tokens of `string`; nil when `string` has no token.
+    public init?(matchingAllPrefixesIn string: String) {
+        guard let tokens = FTS3Pattern.tokens(string) else { return nil }
+        self.init(checkedPattern: tokens.map { "\"\($0.escapingFTSQuotes)*\"" }.joined(separator: " "))
+    }
+
+    /// A pattern that matches documents that contain the tokens of `string`
+    /// as a phrase, in order; nil when `string` has no token.
+    public init?(matchingPhrase string: String) {
+        guard let tokens = FTS3Pattern.tokens(string) else { return nil }
+        self.init(checkedPattern: tokens.joined(separator: " ").quotedFTSPhrase)
+    }
+
+    /// The tokens of the simple tokenizer (alphanumeric ASCII characters,
+    /// and all characters beyond ASCII); nil when there is none.
+    private static func tokens(_ string: String) -> [String]? {
+        // SQLite reads patterns as C strings: a NUL would cut the pattern.
+        let tokens = FTS3.tokenize(string)
+            .map { $0.replacingOccurrences(of: "\u{0}", with: "") }
+            .filter { !$0.isEmpty }
+        return tokens.isEmpty ? nil : tokens
+    }
+}
+
+/// A full-text search pattern for FTS5 tables.
+///
+/// Build valid patterns from any string, including strings typed by users:
+/// characters of the query syntax (quotes, `*`, `^`, `:`, `-`, parentheses,
+/// `AND`, `OR`, `NOT`, `NEAR`…) are searched as text, never interpreted.
+///
+/// ```swift
+/// let pattern = FTS5Pattern(matchingAllTokensIn: "SQLite database")
+/// let documents = try Document.matching(pattern).fetchAll(db)
+/// ```
+///
+/// Check raw patterns with ``Database/makeFTS5Pattern(rawPattern:forTable:)``.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/fts5.html#full_text_query_syntax>
+public struct FTS5Pattern: Hashable, Sendable {
+    /// The pattern, as given to MATCH.
+    public let rawPattern: String
+
+    init(checkedPattern: String) {
+        rawPattern = checkedPattern
+    }
+
+    /// A pattern that matches documents that contain any of the tokens of
+    /// `string`; nil when `string` has no token.
+    public init?(matchingAnyTokenIn string: String) {
+        guard let tokens = FTS5Pattern.tokens(string) else { return nil }
+        self.init(checkedPattern: tokens.map(\.quotedFTSPhrase).joined(separator: " OR "))
+    }
+
+    /// A pattern that matches documents that contain all the tokens of
+    /// `string`; nil when `string` has no token.
+    public init?(matchingAllTokensIn string: String) {
+        guard let tokens = FTS5Pattern.tokens(string) else { return nil }
+        self.init(checkedPattern: tokens.map(\.quotedFTSPhrase).joined(separator: " "))
+    }
+
+    /// A pattern that matches documents that contain words that start with
+    /// each of the tokens of `string`; nil when `string` has no token.
+    public init?(matchingAllPrefixesIn string: String) {
+        guard let tokens = FTS5Pattern.tokens(string) else { return nil }
+        self.init(checkedPattern: tokens.map { $0.quotedFTSPhrase + " *" }.joined(separator: " "))
+    }
+
+    /// A pattern that matches documents that contain the tokens of `string`
+    /// as a phrase, in order; nil when `string` has no token.
+    public init?(matchingPhrase string: String) {
+        guard let tokens = FTS5Pattern.tokens(string) else { return nil }
+        self.init(checkedPattern: tokens.joined(separator: " ").quotedFTSPhrase)
+    }
+
+    /// A pattern that matches documents whose column starts with the tokens
+    /// of `string`, as a phrase; nil when `string` has no token.
+    public init?(matchingPrefixPhrase string: String) {
+        guard let tokens = FTS5Pattern.tokens(string) else { return nil }
+        self.init(checkedPattern: "^ " + tokens.joined(separator: " ").quotedFTSPhrase)
+    }
+
+    /// The tokens of the ascii tokenizer (ASCII alphanumeric characters,
+    /// and all characters beyond ASCII); nil when there is none.
+    private static func tokens(_ string: String) -> [String]? {
+        // A NUL would cut the pattern, which SQLite reads as a C string.
+        guard let tokens = try? FTSTokenization.shared.fts5QueryTokens(string)
+            .map({ $0.replacingOccurrences(of: "\u{0}", with: "") })
+            .filter({ !$0.isEmpty }),
+            !tokens.isEmpty
+        else {
+            return nil
+        }
+        return tokens
+    }
+}
+
+extension Database {
+    /// Returns a pattern for an FTS5 table, after checking its syntax and
+    /// its columns.
+    ///
+    /// ```swift
+    /// try db.makeFTS5Pattern(rawPattern: "sqlite", forTable: "book")
+    /// try db.makeFTS5Pattern(rawPattern: "AND", forTable: "book")         // syntax error near "AND"
+    /// try db.makeFTS5Pattern(rawPattern: "missing: sqlite", forTable: "book") // no such column: missing
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - rawPattern: The pattern.
+    ///   - table: An FTS5 table.
+    /// - Throws: A ``DatabaseError`` for an invalid pattern.
+    public func makeFTS5Pattern(rawPattern: String, forTable table: String) throws -> FTS5Pattern {
+        let quotedTable = table.quotedDatabaseIdentifier
+        _ = try Row.fetchOne(
+            self,
+            sql: "SELECT rowid FROM \(quotedTable) WHERE \(quotedTable) MATCH ? LIMIT 1",
+            arguments: [rawPattern])
+        return FTS5Pattern(checkedPattern: rawPattern)
+    }
+}
+
+extension FTS3Pattern: DatabaseValueConvertible {
+    /// The raw pattern, as text.
+    public var databaseValue: DatabaseValue { rawPattern.databaseValue }
+
+    /// A pattern from text, not checked.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> FTS3Pattern? {
+        String.fromDatabaseValue(dbValue).map { FTS3Pattern(checkedPattern: $0) }
+    }
+}
+
+extension FTS5Pattern: DatabaseValueConvertible {
+    /// The raw pattern, as text.
+    public var databaseValue: DatabaseValue { rawPattern.databaseValue }
+
+    /// A pattern from text, not checked.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> FTS5Pattern? {
+        String.fromDatabaseValue(dbValue).map { FTS5Pattern(checkedPattern: $0) }
+    }
+}
+
+extension FTS3Pattern: CustomStringConvertible {
+    /// The raw pattern.
+    public var description: String { rawPattern }
+}
+
+extension FTS5Pattern: CustomStringConvertible {
+    /// The raw pattern.
+    public var description: String { rawPattern }
+}
+
+extension String {
+    /// The string with its double quotes doubled, for a quoted FTS string.
+    var escapingFTSQuotes: String {
+        replacingOccurrences(of: "\"", with: "\"\"")
+    }
+
+    /// The string as a quoted FTS phrase: `"..."`.
+    var quotedFTSPhrase: String {
+        "\"" + escapingFTSQuotes + "\""
+    }
+}
