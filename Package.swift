@@ -65,6 +65,11 @@ let package = Package(
             dependencies: ["Cairn", "BenchmarkSupport"],
             path: "Benchmarks/InsertBenchmark"
         ),
+        .executableTarget(
+            name: "FTSBenchmark",
+            dependencies: ["Cairn", "BenchmarkSupport"],
+            path: "Benchmarks/FTSBenchmark"
+        ),
         .testTarget(
             name: "CairnTests",
             dependencies: ["Cairn"],

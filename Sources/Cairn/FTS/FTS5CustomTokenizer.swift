@@ -16,6 +16,12 @@
 ///
 /// Most tokenizers post-process the tokens of another tokenizer: adopt
 /// ``FTS5WrapperTokenizer``, which hides the C interface.
+///
+/// When a Swift tokenizer (or its initializer) throws, the statement that
+/// needed it throws the same error, and the connection stays usable. FTS5
+/// cannot undo a document that was indexed halfway: when the statement
+/// wrote inside a transaction, Cairn rolls the transaction back, so that
+/// nothing half-indexed remains.
 public protocol FTS5CustomTokenizer: FTS5Tokenizer {
     /// The name of the tokenizer, as FTS5 tables name it: not one of the
     /// built-in tokenizers (`ascii`, `porter`, `unicode61`, `trigram`).
