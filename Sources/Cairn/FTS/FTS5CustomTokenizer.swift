@@ -154,9 +154,7 @@ private struct FTS5TokenCallbackError: Error {
 private let wrapperTokenCallback: FTS5TokenCallback = { context, flags, pToken, nToken, iStart, iEnd in
     guard let context else { return SQLITE_ERROR }
     let state = context.assumingMemoryBound(to: WrapperTokenizationState.self)
-    let token = pToken.map { pToken in
-        String(decoding: UnsafeRawBufferPointer(start: pToken, count: Int(nToken)), as: UTF8.self)
-    } ?? ""
+    let token = tokenString(pToken, nToken)
     let outerContext = state.pointee.context
     let outerCallback = state.pointee.tokenCallback
     do {

@@ -137,6 +137,12 @@ extension FTS5Tokenizer {
     }
 }
 
+/// The token of a token callback, as a string.
+func tokenString(_ pToken: UnsafePointer<CChar>?, _ nToken: CInt) -> String {
+    guard let pToken, nToken > 0 else { return "" }
+    return String(decoding: UnsafeRawBufferPointer(start: pToken, count: Int(nToken)), as: UTF8.self)
+}
+
 /// The tokens collected by `tokenize(_:for:)`.
 private struct TokenCollector {
     var tokens: [(token: String, flags: FTS5TokenFlags)] = []
@@ -145,10 +151,7 @@ private struct TokenCollector {
 private let collectTokenCallback: FTS5TokenCallback = { context, flags, pToken, nToken, _, _ in
     guard let context else { return SQLITE_ERROR }
     let collector = context.assumingMemoryBound(to: TokenCollector.self)
-    let token = pToken.map { pToken in
-        String(decoding: UnsafeRawBufferPointer(start: pToken, count: Int(nToken)), as: UTF8.self)
-    } ?? ""
-    collector.pointee.tokens.append((token, FTS5TokenFlags(rawValue: flags)))
+    collector.pointee.tokens.append((tokenString(pToken, nToken), FTS5TokenFlags(rawValue: flags)))
     return SQLITE_OK
 }
 
