@@ -70,6 +70,11 @@ let package = Package(
             dependencies: ["Cairn", "BenchmarkSupport"],
             path: "Benchmarks/FTSBenchmark"
         ),
+        .executableTarget(
+            name: "PoolBenchmark",
+            dependencies: ["Cairn", "BenchmarkSupport"],
+            path: "Benchmarks/PoolBenchmark"
+        ),
         .testTarget(
             name: "CairnTests",
             dependencies: ["Cairn"],

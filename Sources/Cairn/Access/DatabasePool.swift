@@ -207,7 +207,7 @@ public final class DatabasePool: DatabaseWriter {
         defer { release() }
         return try reader.sync { db in
             try db.isolated {
-                try db.clearSchemaCacheIfNeeded()
+                db.clearSchemaCacheIfNeeded()
                 return try value(db)
             }
         }
@@ -220,7 +220,7 @@ public final class DatabasePool: DatabaseWriter {
         defer { release() }
         return try await reader.execute { db in
             try db.isolated {
-                try db.clearSchemaCacheIfNeeded()
+                db.clearSchemaCacheIfNeeded()
                 return try value(db)
             }
         }
@@ -236,7 +236,7 @@ public final class DatabasePool: DatabaseWriter {
                     defer { release() }
                     do {
                         try db.isolated {
-                            try db.clearSchemaCacheIfNeeded()
+                            db.clearSchemaCacheIfNeeded()
                             value(.success(db))
                         }
                     } catch {

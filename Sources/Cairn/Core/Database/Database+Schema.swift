@@ -136,6 +136,7 @@ extension Database {
     /// - Throws: A ``DatabaseError`` when the table does not exist, or is a
     ///   view.
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        try checkSchemaCacheVersion()
         let cacheKey = (schemaName?.lowercased() ?? "") + "." + tableName.lowercased()
         if let primaryKey = schemaCache.primaryKeys[cacheKey] {
             return primaryKey

@@ -15,6 +15,8 @@ final class SchemaCache {
     @exclusivity(unchecked) var primaryKeys: [String: PrimaryKeyInfo] = [:]
     /// The schema version the cache was filled with, when checked.
     var schemaVersion: Int?
+    /// Whether the schema version must be checked before the cache is used.
+    var needsVersionCheck = false
     /// Changes each time the cache is cleared: what was derived from the
     /// cache is valid as long as the generation does not change.
     private(set) var generation: UInt64 = 0
@@ -128,14 +130,24 @@ extension Database {
         schemaCache.clear()
     }
 
+    /// Tells that another connection may have changed the schema: the cache
+    /// checks the schema version before it is used next (in the same read
+    /// transaction, so that the version matches what the read sees). Reads
+    /// that do not use the cache pay nothing.
+    func clearSchemaCacheIfNeeded() {
+        schemaCache.needsVersionCheck = true
+    }
+
     /// Clears the schema cache if another connection changed the schema
-    /// since the cache was filled.
-    func clearSchemaCacheIfNeeded() throws {
+    /// since the cache was filled, when a check is due.
+    func checkSchemaCacheVersion() throws {
+        guard schemaCache.needsVersionCheck else { return }
         let version = try Int.fetchOne(cachedStatement(sql: "PRAGMA schema_version")) ?? 0
         if schemaCache.schemaVersion != version {
             schemaCache.clear()
             schemaCache.schemaVersion = version
         }
+        schemaCache.needsVersionCheck = false
     }
 }
 
