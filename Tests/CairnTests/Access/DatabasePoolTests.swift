@@ -19,6 +19,20 @@ import Cairn
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? -1
     }
 
+    /// Readers cache primary keys; they notice the schema changes of the
+    /// writer at their next read that needs them.
+    @Test func readersNoticeSchemaChanges() throws {
+        try dbPool.write { db throws in
+            try db.execute(sql: "CREATE TABLE thing (id INTEGER PRIMARY KEY, name TEXT)")
+        }
+        #expect(try dbPool.read { db in try db.primaryKey("thing").rowIDColumn } == "id")
+        try dbPool.write { db throws in
+            try db.execute(sql: "DROP TABLE thing; CREATE TABLE thing (code TEXT PRIMARY KEY, name TEXT)")
+        }
+        #expect(try dbPool.read { db in try db.primaryKey("thing").columns } == ["code"])
+        #expect(try dbPool.read { db in try db.primaryKey("thing").rowIDColumn } == nil)
+    }
+
     @Test func usesWAL() throws {
         #expect(try dbPool.read { db throws in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
         // In-memory databases cannot use WAL.
