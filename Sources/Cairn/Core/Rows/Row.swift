@@ -137,7 +137,7 @@ public final class Row: @unchecked Sendable {
 
     /// The index of the leftmost column of this name (compared without
     /// regard to ASCII case), or nil.
-    @inlinable
+    @inlinable @inline(__always)
     public func index(forColumn name: String) -> Int? {
         if sqliteStatement != nil {
             // A cursor row (the only kind with a raw statement) always has a
@@ -147,6 +147,12 @@ public final class Row: @unchecked Sendable {
                 $0._index(ofColumn: name)
             }
         }
+        return _indexOfCopiedColumn(name)
+    }
+
+    /// The index of a column of a row that is not a cursor row.
+    @usableFromInline
+    func _indexOfCopiedColumn(_ name: String) -> Int? {
         switch storage {
         case .statement:
             return statement?._index(ofColumn: name)

@@ -55,12 +55,12 @@ public final class Statement {
     /// Unchecked exclusivity (as all hot per-row state): a statement is used
     /// by one thread at a time, and the lookup calls nothing that could
     /// access the cache again.
-    @exclusivity(unchecked)
-    private var columnIndexCache: [ColumnIndexCacheEntry] = []
+    @usableFromInline @exclusivity(unchecked)
+    var columnIndexCache: [ColumnIndexCacheEntry] = []
 
     /// Where the next lookup in `columnIndexCache` starts.
-    @exclusivity(unchecked)
-    private var nextCachePosition = 0
+    @usableFromInline @exclusivity(unchecked)
+    var nextCachePosition = 0
 
     /// The region that the statement reads: the tables and columns that
     /// SQLite's authorizer reported when the statement was prepared.
@@ -137,11 +137,28 @@ public final class Statement {
         _index(ofColumn: name)
     }
 
-    @usableFromInline
+    /// The index of a column, from the cache of lookups.
+    ///
+    /// Rows are usually read in the same order at each step: the lookup
+    /// first tries the entry after the previous hit, inline, and a name
+    /// given by the same string literal compares in a few instructions.
+    @inlinable @inline(__always)
     func _index(ofColumn name: String) -> Int? {
-        // Rows are usually read in the same order at each step: start the
-        // search after the previous hit, so that the first comparison
-        // usually succeeds (equal strings compare fast, different ones not).
+        let hit = columnIndexCache.withUnsafeBufferPointer { cache -> Int?? in
+            // After the last entry comes the first one, for the next row.
+            let position = nextCachePosition < cache.count ? nextCachePosition : 0
+            guard position < cache.count, cache[position].name == name else { return .none }
+            nextCachePosition = position + 1
+            return .some(cache[position].index)
+        }
+        if let hit { return hit }
+        return _searchIndex(ofColumn: name)
+    }
+
+    /// The index of a column: searches the cache of lookups from the
+    /// expected position, then the column names.
+    @usableFromInline
+    func _searchIndex(ofColumn name: String) -> Int? {
         let hit = columnIndexCache.withUnsafeBufferPointer { cache -> Int?? in
             let count = cache.count
             guard count > 0 else { return .none }
@@ -343,9 +360,15 @@ public final class Statement {
 }
 
 /// A column name that was looked up in a statement, and its index.
+@usableFromInline
 struct ColumnIndexCacheEntry {
-    var name: String
-    var index: Int?
+    @usableFromInline var name: String
+    @usableFromInline var index: Int?
+
+    init(name: String, index: Int?) {
+        self.name = name
+        self.index = index
+    }
 }
 
 extension Statement: CustomStringConvertible {

@@ -44,7 +44,7 @@ extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
     ///
     /// The corresponding C functions are `sqlite3_column_int64` and
     /// `sqlite3_column_double`.
-    @inlinable
+    @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         // The type and value in one call (see CairnSQLite.c).
         var int64: Int64 = 0
@@ -64,7 +64,7 @@ extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
 
     /// Same as ``init(sqliteStatement:index:)``, which already returns nil
     /// for NULL: this spares a second read of the column type.
-    @inlinable
+    @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
         Self(sqliteStatement: sqliteStatement, index: index)
     }
