@@ -255,7 +255,9 @@ where Reducer.Value: Sendable
     /// Fetches and reduces a value; tracks the region.
     private func fetchAndReduce(_ db: Database, onWriter: Bool) throws -> Reducer.Value? {
         events.willFetch?()
-        let reducer = state.withLock { $0.reducer }
+        // Fetches run one at a time: the reducer is taken out of the state,
+        // so that no lock is held while user code (transforms, events) runs.
+        var reducer = state.withLock { $0.reducer }
         let fetchValue = { () throws -> Reducer.Fetched in
             if onWriter {
                 if self.requiresWriteAccess {
@@ -299,7 +301,9 @@ where Reducer.Value: Sendable
             state.withLock { $0.region = region }
             events.willTrackRegion?(region)
         }
-        return try state.withLock { state in try state.reducer._value(fetched) }
+        let value = try reducer._value(fetched)
+        state.withLock { $0.reducer = reducer }
+        return value
     }
 
     // MARK: Delivery

@@ -306,6 +306,29 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
         withExtendedLifetime(cancellable) { }
     }
 
+    /// Event handlers may cancel their own observation.
+    @Test(arguments: WriterKind.allCases)
+    func eventHandlersCanCancel(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        let holder = Locked<AnyDatabaseCancellable?>(nil)
+        let recorder = Recorder<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .handleEvents(didReceiveValue: { count in
+                if count == 1 { holder.withLock { $0 }?.cancel() }
+            })
+            .map { $0 }
+            .start(in: writer, scheduling: .async(onQueue: queue), onError: recorder.receive(error:), onChange: recorder.receive)
+        holder.withLock { $0 = cancellable }
+        #expect(recorder.wait { $0 == [0] })
+        try insertPlayer(writer)
+        try insertPlayer(writer)
+        try writer.read { _ in }
+        queue.sync { }
+        #expect(recorder.values.count <= 2)
+        #expect(!recorder.values.contains(2))
+    }
+
     final class StringStream: TextOutputStream, @unchecked Sendable {
         let lines = Locked<String>("")
         func write(_ string: String) { lines.withLock { $0 += string } }
