@@ -26,6 +26,10 @@ import Cairn
             let empty = try #require(try Row.fetchOne(db, sql: sql, adapter: EmptyRowAdapter()))
             #expect(empty.isEmpty)
             #expect(empty.unadapted.count == 5)
+            // Values are read from the first column of the adapted row.
+            #expect(try Int.fetchOne(db, sql: "SELECT NULL, 2", adapter: SuffixRowAdapter(fromIndex: 1)) == 2)
+            #expect(try Int.fetchOne(db, sql: "SELECT 1, NULL", adapter: SuffixRowAdapter(fromIndex: 1)) == nil)
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT NULL, 2", adapter: SuffixRowAdapter(fromIndex: 1)) == 2.databaseValue)
             #expect(throws: DatabaseError.self) { try Row.fetchOne(db, sql: sql, adapter: RangeRowAdapter(3..<10)) }
             #expect(throws: DatabaseError.self) { try Row.fetchOne(db, sql: sql, adapter: ColumnMapping(["a": "missing"])) }
         }

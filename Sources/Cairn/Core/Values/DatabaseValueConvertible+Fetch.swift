@@ -226,7 +226,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         defer { state.finish() }
         let column = try RowLayout.firstBaseColumn(statement, adapter)
         guard try state.step() else { return nil }
-        if sqlite3_column_type(state.sqliteStatement, 0) == SQLITE_NULL { return nil }
+        if sqlite3_column_type(state.sqliteStatement, column) == SQLITE_NULL { return nil }
         guard let value = Self.fromStatement(state.sqliteStatement, atUncheckedIndex: column) else {
             throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: Int(column))
         }
