@@ -234,7 +234,8 @@ public final class Statement {
             try bind(arguments.values, arguments: arguments)
         } else if arguments.values.isEmpty && !hasPositionalParameters {
             // Named values only, and named parameters only: each parameter
-            // takes its value, bound without an intermediate array.
+            // takes its value, bound without an intermediate array. Without
+            // positional parameters, every parameter name is non-nil.
             sqlite3_reset(sqliteStatement)
             for index in parameterNames.indices {
                 guard let value = arguments.namedValues.value(forName: parameterNames[index].unsafelyUnwrapped, hint: index) else {
