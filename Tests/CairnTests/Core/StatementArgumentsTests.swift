@@ -168,4 +168,85 @@ import Cairn
             #expect(Array(row.databaseValues) == expected)
         }
     }
+
+    /// Literals of standard values are bound without conversion into an
+    /// array of database values: every deferred type reaches the database,
+    /// and compares equal with the same values given otherwise.
+    @Test func literalsOfStandardValues() throws {
+        let dbValue = DatabaseValue(storage: .blob(Data([9])))
+        let positional: StatementArguments = [nil, 42, "text", 2.5, Int64.min, true, false, dbValue]
+        let expected: [DatabaseValue] = [
+            .null, 42.databaseValue, "text".databaseValue, 2.5.databaseValue,
+            Int64.min.databaseValue, 1.databaseValue, 0.databaseValue, dbValue]
+        #expect(positional == StatementArguments(expected))
+        #expect(positional.hashValue == StatementArguments(expected).hashValue)
+        #expect(positional.description == #"[NULL, 42, "text", 2.5, -9223372036854775808, 1, 0, x'09']"#)
+
+        let named: StatementArguments = ["i": 42, "s": "text", "n": nil, "d": 2.5, "b": true]
+        let namedExpected = StatementArguments([
+            ("b", true), ("d", 2.5), ("i", 42), ("n", nil), ("s", "text")] as [(String, (any DatabaseValueConvertible)?)])
+        #expect(named == namedExpected)
+        #expect(named.hashValue == namedExpected.hashValue)
+
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            let statement = try db.makeStatement(sql: "SELECT ?, ?, ?, ?, ?, ?, ?, ?")
+            let row = try #require(try Row.fetchOne(statement, arguments: positional))
+            #expect(Array(row.databaseValues) == expected)
+            #expect(statement.arguments == positional)
+
+            // Named parameters in another order than the literal's.
+            let namedRow = try #require(try Row.fetchOne(db, sql: "SELECT :s, :n, :i, :b, :d", arguments: named))
+            #expect(Array(namedRow.databaseValues) == [
+                "text".databaseValue, .null, 42.databaseValue, 1.databaseValue, 2.5.databaseValue])
+        }
+    }
+
+    /// A value of a class is converted when the literal is created: later
+    /// changes to the object do not reach the arguments (which would race
+    /// when the arguments go to another thread).
+    @Test func literalsConvertMutableObjectsAtOnce() throws {
+        final class Counter: DatabaseValueConvertible, @unchecked Sendable {
+            var value = 1
+            var databaseValue: DatabaseValue { value.databaseValue }
+            static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Counter? { nil }
+        }
+        let counter = Counter()
+        let positional: StatementArguments = [1, counter]
+        let named: StatementArguments = ["a": 1, "b": counter]
+        counter.value = 2
+        #expect(positional == [1, 1])
+        #expect(named["b"] == 1.databaseValue)
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT ? + ?", arguments: positional) == 2)
+            #expect(try Int.fetchOne(db, sql: "SELECT :a + :b", arguments: named) == 2)
+        }
+    }
+
+    /// Arguments created from literals can be changed and combined.
+    @Test func literalArgumentsAreMutable() throws {
+        var positional: StatementArguments = [1, "a"]
+        let copy = positional
+        positional += [2]
+        #expect(positional == [1, "a", 2])
+        #expect(copy == [1, "a"])
+
+        var named: StatementArguments = ["a": 1, "b": "x"]
+        let namedCopy = named
+        named["b"] = 2.databaseValue
+        named["c"] = 3.databaseValue
+        named["a"] = nil
+        #expect(named == ["b": 2, "c": 3])
+        #expect(namedCopy == ["a": 1, "b": "x"])
+        let replaced = named.append(contentsOf: ["c": 4, "d": 5])
+        #expect(replaced == ["c": 3.databaseValue])
+        #expect(named == ["b": 2, "c": 4, "d": 5])
+
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT :b + :c + :d", arguments: named) == 11)
+            #expect(try Int.fetchOne(db, sql: "SELECT ? + ? + ?", arguments: [1, 2] + [3]) == 6)
+        }
+    }
 }

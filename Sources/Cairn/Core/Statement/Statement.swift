@@ -225,14 +225,34 @@ public final class Statement {
     public func setArguments(_ arguments: StatementArguments) throws {
         if arguments.namedValues.isEmpty {
             // Positional values only: each parameter takes the next one.
-            guard arguments.values.count == parameterNames.count else {
+            guard arguments.positional.count == parameterNames.count else {
                 throw database.makeError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "wrong number of statement arguments: the statement expects \(parameterNames.count), got \(arguments.values.count)",
+                    message: "wrong number of statement arguments: the statement expects \(parameterNames.count), got \(arguments.positional.count)",
                     sql: sql, arguments: arguments)
             }
-            try bind(arguments.values, arguments: arguments)
-        } else if arguments.values.isEmpty && !hasPositionalParameters {
+            switch arguments.positional {
+            case .converted(let values):
+                try bind(values, arguments: arguments)
+            case .literal(let elements):
+                // The values of an array literal are bound without being
+                // converted into an array of database values.
+                sqlite3_reset(sqliteStatement)
+                let code = elements.withUnsafeBufferPointer { buffer in
+                    for index in 0..<buffer.count {
+                        let code = bindLiteralValue(
+                            at: buffer.baseAddress.unsafelyUnwrapped + index,
+                            to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
+                        if code != SQLITE_OK { return code }
+                    }
+                    return SQLITE_OK
+                }
+                if code != SQLITE_OK {
+                    argumentsNeedValidation = true
+                    throw bindError(code: code, arguments: arguments)
+                }
+            }
+        } else if arguments.positional.count == 0 && !hasPositionalParameters {
             // Named values only, and named parameters only: each parameter
             // takes its value, bound without an intermediate array. Without
             // positional parameters, every parameter name is non-nil.

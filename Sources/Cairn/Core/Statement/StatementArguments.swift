@@ -24,23 +24,34 @@
 /// Related SQLite documentation: <https://www.sqlite.org/lang_expr.html#varparam>
 public struct StatementArguments: Hashable, Sendable {
     /// The positional values.
-    @usableFromInline var values: [DatabaseValue]
+    @usableFromInline var positional: PositionalValues
 
     /// The named values, keyed by name without prefix (`"name"` for `:name`).
     @usableFromInline var namedValues: NamedValues
 
+    /// The positional values, converted to database values.
+    var values: [DatabaseValue] {
+        get { positional.databaseValues }
+        _modify {
+            var values = positional.databaseValues
+            positional = .converted([])  // keeps `values` uniquely referenced
+            defer { positional = .converted(values) }
+            yield &values
+        }
+    }
+
     /// Whether there is no value at all.
-    public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
+    public var isEmpty: Bool { positional.count == 0 && namedValues.isEmpty }
 
     /// Creates empty arguments.
     public init() {
-        values = []
+        positional = .converted([])
         namedValues = NamedValues()
     }
 
     /// Creates positional arguments from database values, without copy.
     init(values: [DatabaseValue]) {
-        self.values = values
+        self.positional = .converted(values)
         self.namedValues = NamedValues()
     }
 
@@ -51,7 +62,7 @@ public struct StatementArguments: Hashable, Sendable {
     /// db.execute(sql: "INSERT ... (?,?,?)", arguments: StatementArguments(values))
     /// ```
     public init<S: Sequence>(_ sequence: S) where S.Element == (any DatabaseValueConvertible)? {
-        values = sequence.map { $0?.databaseValue ?? .null }
+        positional = .converted(sequence.map { $0?.databaseValue ?? .null })
         namedValues = NamedValues()
     }
 
@@ -62,7 +73,7 @@ public struct StatementArguments: Hashable, Sendable {
     /// db.execute(sql: "DELETE ... (?,?,?)", arguments: StatementArguments(ids))
     /// ```
     public init<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
-        values = sequence.map { $0.databaseValue }
+        positional = .converted(sequence.map { $0.databaseValue })
         namedValues = NamedValues()
     }
 
@@ -80,7 +91,7 @@ public struct StatementArguments: Hashable, Sendable {
     /// Creates named arguments from a sequence of (name, value) pairs. When a
     /// name appears twice, the last value wins.
     public init<S: Sequence>(_ sequence: S) where S.Element == (String, (any DatabaseValueConvertible)?) {
-        values = []
+        positional = .converted([])
         namedValues = NamedValues()
         for (name, value) in sequence {
             namedValues[name] = value?.databaseValue ?? .null
@@ -144,6 +155,56 @@ public struct StatementArguments: Hashable, Sendable {
     }
 }
 
+extension StatementArguments {
+    /// Arguments are equal when they hold the same positional values, in
+    /// order, and the same named values, in any order.
+    public static func == (lhs: StatementArguments, rhs: StatementArguments) -> Bool {
+        lhs.values == rhs.values && lhs.namedValues == rhs.namedValues
+    }
+
+    /// Hashes the positional and named values, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+        hasher.combine(namedValues)
+    }
+}
+
+/// The positional values of statement arguments.
+///
+/// The values of an array literal (`[row, name, score]`) are kept as the
+/// literal gives them, and converted to database values when they are
+/// bound: a statement executed in a loop with literal arguments allocates
+/// nothing beyond the literal's own array. Only values of immutable standard
+/// types are kept unconverted (see ``isDeferrableLiteralValue(at:)``), which
+/// keeps arguments `Sendable`: a literal that holds any other value is
+/// converted at once.
+@usableFromInline
+enum PositionalValues: @unchecked Sendable {
+    /// Converted values.
+    case converted([DatabaseValue])
+
+    /// The elements of an array literal, of deferrable types only.
+    case literal([(any DatabaseValueConvertible)?])
+
+    /// The number of values.
+    var count: Int {
+        switch self {
+        case .converted(let values): values.count
+        case .literal(let elements): elements.count
+        }
+    }
+
+    /// The values, converted.
+    var databaseValues: [DatabaseValue] {
+        switch self {
+        case .converted(let values):
+            return values
+        case .literal(let elements):
+            return elements.withUnsafeBufferPointer(convertLiteralValues)
+        }
+    }
+}
+
 /// A named statement argument.
 @usableFromInline
 struct NamedValue: Hashable, Sendable {
@@ -162,39 +223,96 @@ struct NamedValue: Hashable, Sendable {
 /// Statements usually list their parameters in the order of the arguments,
 /// so a lookup starts at the expected position: binding named arguments
 /// hashes nothing, and usually compares one name per parameter.
+///
+/// As positional values, the elements of a dictionary literal are kept as
+/// given when their values are of deferrable types, and converted when they
+/// are looked up.
 @usableFromInline
 struct NamedValues: Hashable, Sendable {
-    @usableFromInline private(set) var elements: [NamedValue] = []
+    /// The elements of a dictionary literal.
+    @usableFromInline typealias LiteralElement = (String, (any DatabaseValueConvertible)?)
 
-    @inlinable init() { }
+    @usableFromInline
+    enum Storage: @unchecked Sendable {
+        /// Converted values.
+        case converted([NamedValue])
+
+        /// The elements of a dictionary literal, with unique names, and
+        /// values of deferrable types only.
+        case literal([LiteralElement])
+    }
+
+    @usableFromInline var storage: Storage
+
+    @inlinable init() {
+        storage = .converted([])
+    }
 
     /// Named values whose names are known to be unique.
     @inlinable init(uniqueElements: [NamedValue]) {
-        elements = uniqueElements
+        storage = .converted(uniqueElements)
     }
 
-    var isEmpty: Bool { elements.isEmpty }
+    /// The elements of a dictionary literal whose names are unique, and
+    /// whose values are all deferrable.
+    @inlinable init(uniqueDeferrableLiteral elements: [LiteralElement]) {
+        storage = .literal(elements)
+    }
+
+    /// The named values, converted.
+    var elements: [NamedValue] {
+        switch storage {
+        case .converted(let elements):
+            return elements
+        case .literal(let elements):
+            return elements.withUnsafeBufferPointer(convertLiteralElements)
+        }
+    }
+
+    var isEmpty: Bool {
+        switch storage {
+        case .converted(let elements): elements.isEmpty
+        case .literal(let elements): elements.isEmpty
+        }
+    }
 
     /// The value for a name, searched from position `hint` first.
     func value(forName name: String, hint: Int = 0) -> DatabaseValue? {
-        elements.withUnsafeBufferPointer { buffer in
-            let count = buffer.count
-            guard count > 0 else { return nil }
-            var position = hint < count && hint >= 0 ? hint : 0
-            for _ in 0..<count {
-                if buffer[position].name == name {
-                    return buffer[position].value
-                }
-                position += 1
-                if position == count { position = 0 }
+        switch storage {
+        case .converted(let elements):
+            return elements.withUnsafeBufferPointer { buffer in
+                let position = Self.position(ofName: name, hint: hint, count: buffer.count) { buffer[$0].name }
+                return position.map { buffer[$0].value }
             }
-            return nil
+        case .literal(let elements):
+            return elements.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return nil }
+                let position = Self.position(ofName: name, hint: hint, count: buffer.count) {
+                    literalName(at: base + $0)
+                }
+                return position.map { databaseValue(at: literalValue(at: base + $0)) }
+            }
         }
+    }
+
+    /// The position of a name, searched from position `hint` first, and
+    /// wrapping around.
+    @inline(__always)
+    private static func position(ofName name: String, hint: Int, count: Int, nameAt: (Int) -> String) -> Int? {
+        guard count > 0 else { return nil }
+        var position = hint < count && hint >= 0 ? hint : 0
+        for _ in 0..<count {
+            if nameAt(position) == name { return position }
+            position += 1
+            if position == count { position = 0 }
+        }
+        return nil
     }
 
     subscript(name: String) -> DatabaseValue? {
         get { value(forName: name) }
         set {
+            var elements = self.elements
             if let index = elements.firstIndex(where: { $0.name == name }) {
                 if let newValue {
                     elements[index].value = newValue
@@ -204,11 +322,14 @@ struct NamedValues: Hashable, Sendable {
             } else if let newValue {
                 elements.append(NamedValue(name: name, value: newValue))
             }
+            storage = .converted(elements)
         }
     }
 
     /// Sets a value, and returns the value it replaces.
     mutating func updateValue(_ value: DatabaseValue, forName name: String) -> DatabaseValue? {
+        var elements = self.elements
+        defer { storage = .converted(elements) }
         if let index = elements.firstIndex(where: { $0.name == name }) {
             let old = elements[index].value
             elements[index].value = value
@@ -222,13 +343,15 @@ struct NamedValues: Hashable, Sendable {
     /// names, in any order.
     @usableFromInline
     static func == (lhs: NamedValues, rhs: NamedValues) -> Bool {
-        guard lhs.elements.count == rhs.elements.count else { return false }
-        return lhs.elements.allSatisfy { rhs.value(forName: $0.name) == $0.value }
+        let lhsElements = lhs.elements
+        guard lhsElements.count == rhs.elements.count else { return false }
+        return lhsElements.allSatisfy { rhs.value(forName: $0.name) == $0.value }
     }
 
     /// Hashes consistently with `==`, whatever the order.
     @usableFromInline
     func hash(into hasher: inout Hasher) {
+        let elements = self.elements
         hasher.combine(elements.count)
         var combined = 0
         for element in elements {
@@ -241,40 +364,139 @@ struct NamedValues: Hashable, Sendable {
     }
 }
 
-extension StatementArguments: ExpressibleByArrayLiteral {
-    /// Creates positional arguments: `["Arthur", 1000, nil]`.
-    @inlinable
-    public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        self.values = elements.withUnsafeBufferPointer { source in
-            [DatabaseValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
-                for index in 0..<source.count {
-                    (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
-                        to: databaseValue(at: source.baseAddress.unsafelyUnwrapped + index))
-                }
-                initializedCount = source.count
-            }
-        }
-        self.namedValues = NamedValues()
-    }
+// MARK: - Literal values
+
+/// The type metadata word of an optional existential: zero for nil, and
+/// the type of the value otherwise.
+///
+/// The Swift ABI gives an opaque existential the extra inhabitants of its
+/// metadata pointer: the null pointer is the `nil` of the optional. Reading
+/// the word spares the runtime's generic copies of the optional (about a
+/// hundred instructions per value).
+@inlinable @inline(__always)
+func literalTypeWord(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> UInt {
+    let word = UnsafeRawPointer(pointer).load(
+        fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.stride, as: UInt.self)
+    assert((word == 0) == (pointer.pointee == nil), "unexpected layout of an optional existential")
+    return word
+}
+
+/// The type word of `type` (see ``literalTypeWord(at:)``).
+@inlinable @inline(__always)
+func typeWord(_ type: Any.Type) -> UInt {
+    UInt(bitPattern: unsafeBitCast(type, to: UnsafeRawPointer.self))
+}
+
+/// Whether the value of a literal element may be converted later, on
+/// another thread: nil, and values of immutable standard types whose
+/// conversion reads nothing but the value.
+@inlinable @inline(__always)
+func isDeferrableLiteralValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> Bool {
+    let word = literalTypeWord(at: pointer)
+    return word == 0
+        || word == typeWord(Int.self)
+        || word == typeWord(String.self)
+        || word == typeWord(Double.self)
+        || word == typeWord(Int64.self)
+        || word == typeWord(Bool.self)
+        || word == typeWord(DatabaseValue.self)
 }
 
 /// Returns the database value of an optional value, read in place.
 ///
-/// `pointer.pointee?.databaseValue` would first copy the optional through the
-/// runtime's generic value witnesses (about a hundred instructions per
-/// value). Instead, the nil test reads the type metadata word of the
-/// existential container, whose null value is the `nil` of the optional (the
-/// Swift ABI gives an opaque existential the extra inhabitants of its
-/// metadata pointer). A non-nil payload sits at the address of the optional,
-/// with the layout of the existential: the memory is rebound to it.
+/// `pointer.pointee?.databaseValue` would copy the optional, then the
+/// existential, through the runtime's generic value witnesses. Instead, the
+/// nil test reads the type word (see ``literalTypeWord(at:)``), an `Int`
+/// is read directly, and the payload of other values is read at the address
+/// of the optional, with the layout of the existential.
 @inlinable @inline(__always)
 func databaseValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> DatabaseValue {
-    let metadata = UnsafeRawPointer(pointer).load(
-        fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.stride, as: UInt.self)
-    assert((metadata == 0) == (pointer.pointee == nil), "unexpected layout of an optional existential")
-    if metadata == 0 { return .null }
+    let word = literalTypeWord(at: pointer)
+    if word == 0 { return .null }
+    if word == typeWord(Int.self) {
+        // An Int sits at the start of the inline buffer of the existential.
+        return DatabaseValue(storage: .int64(Int64(UnsafeRawPointer(pointer).load(as: Int.self))))
+    }
     return pointer.withMemoryRebound(to: (any DatabaseValueConvertible).self, capacity: 1) {
         $0.pointee.databaseValue
+    }
+}
+
+/// Binds the value of a literal element to a statement parameter.
+///
+/// - Returns: The result code of `sqlite3_bind_*`.
+@inline(__always)
+func bindLiteralValue(
+    at pointer: UnsafePointer<(any DatabaseValueConvertible)?>,
+    to sqliteStatement: SQLiteStatement,
+    at index: CInt) -> CInt
+{
+    let word = literalTypeWord(at: pointer)
+    if word == 0 {
+        return sqlite3_bind_null(sqliteStatement, index)
+    }
+    if word == typeWord(Int.self) {
+        return sqlite3_bind_int64(sqliteStatement, index, Int64(UnsafeRawPointer(pointer).load(as: Int.self)))
+    }
+    return databaseValue(at: pointer).bind(to: sqliteStatement, at: index)
+}
+
+/// Converts the elements of an array literal.
+@inlinable
+func convertLiteralValues(_ source: UnsafeBufferPointer<(any DatabaseValueConvertible)?>) -> [DatabaseValue] {
+    [DatabaseValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
+        for index in 0..<source.count {
+            (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
+                to: databaseValue(at: source.baseAddress.unsafelyUnwrapped + index))
+        }
+        initializedCount = source.count
+    }
+}
+
+/// The name of a dictionary literal element, read in place.
+@inlinable @inline(__always)
+func literalName(at element: UnsafePointer<NamedValues.LiteralElement>) -> String {
+    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
+    return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: String.self).pointee
+}
+
+/// The address of the value of a dictionary literal element, without
+/// copying the element.
+@inlinable @inline(__always)
+func literalValue(at element: UnsafePointer<NamedValues.LiteralElement>) -> UnsafePointer<(any DatabaseValueConvertible)?> {
+    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.1).unsafelyUnwrapped
+    return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: (any DatabaseValueConvertible)?.self)
+}
+
+/// Converts the elements of a dictionary literal.
+@inlinable
+func convertLiteralElements(_ source: UnsafeBufferPointer<NamedValues.LiteralElement>) -> [NamedValue] {
+    [NamedValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
+        for index in 0..<source.count {
+            let element = source.baseAddress.unsafelyUnwrapped + index
+            (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
+                to: NamedValue(name: literalName(at: element), value: databaseValue(at: literalValue(at: element))))
+        }
+        initializedCount = source.count
+    }
+}
+
+extension StatementArguments: ExpressibleByArrayLiteral {
+    /// Creates positional arguments: `["Arthur", 1000, nil]`.
+    @inlinable
+    public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+        let isDeferrable = elements.withUnsafeBufferPointer { source in
+            for index in 0..<source.count where !isDeferrableLiteralValue(at: source.baseAddress.unsafelyUnwrapped + index) {
+                return false
+            }
+            return true
+        }
+        if isDeferrable {
+            self.positional = .literal(elements)
+        } else {
+            self.positional = .converted(elements.withUnsafeBufferPointer(convertLiteralValues))
+        }
+        self.namedValues = NamedValues()
     }
 }
 
@@ -286,26 +508,18 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
         // Literal keys are unique: no search for an existing name.
         assert(Set(elements.map { $0.0 }).count == elements.count, "Duplicate names in statement arguments literal")
-        typealias Element = (String, (any DatabaseValueConvertible)?)
-        let named = elements.withUnsafeBufferPointer { source in
-            [NamedValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
-                // Names and values are read in place, without copying the
-                // tuples (see databaseValue(at:)).
-                let nameOffset = MemoryLayout<Element>.offset(of: \.0).unsafelyUnwrapped
-                let valueOffset = MemoryLayout<Element>.offset(of: \.1).unsafelyUnwrapped
-                for index in 0..<source.count {
-                    let element = UnsafeRawPointer(source.baseAddress.unsafelyUnwrapped + index)
-                    let name = element.advanced(by: nameOffset).assumingMemoryBound(to: String.self).pointee
-                    let value = element.advanced(by: valueOffset)
-                        .assumingMemoryBound(to: (any DatabaseValueConvertible)?.self)
-                    (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
-                        to: NamedValue(name: name, value: databaseValue(at: value)))
-                }
-                initializedCount = source.count
+        let isDeferrable = elements.withUnsafeBufferPointer { source in
+            for index in 0..<source.count where !isDeferrableLiteralValue(at: literalValue(at: source.baseAddress.unsafelyUnwrapped + index)) {
+                return false
             }
+            return true
         }
-        self.values = []
-        self.namedValues = NamedValues(uniqueElements: named)
+        if isDeferrable {
+            self.namedValues = NamedValues(uniqueDeferrableLiteral: elements)
+        } else {
+            self.namedValues = NamedValues(uniqueElements: elements.withUnsafeBufferPointer(convertLiteralElements))
+        }
+        self.positional = .converted([])
     }
 }
 
