@@ -98,8 +98,11 @@ extension EncodableRecord {
     }
 
     /// The encoded values of the record.
-    func databaseContainer() throws -> PersistenceContainer {
-        var container = PersistenceContainer()
+    ///
+    /// - Parameter template: The columns the record is expected to encode
+    ///   (see ``PersistenceContainer/init(template:)``).
+    func databaseContainer(template: PersistenceContainer.ColumnTemplate? = nil) throws -> PersistenceContainer {
+        var container = template.map(PersistenceContainer.init(template:)) ?? PersistenceContainer()
         try encode(to: &container)
         return container
     }

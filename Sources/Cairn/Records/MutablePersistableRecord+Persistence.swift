@@ -57,10 +57,15 @@ extension MutablePersistableRecord {
             try record.willInsert(db)
             var didRun = false
             var inserted: InsertionSuccess?
-            let container = try record.databaseContainer()
+            // The statement of the previous insert of the record type, whose
+            // columns the record probably encodes again.
+            let cached = db.insertStatements[ObjectIdentifier(Self.self)]
+            let container = try record.databaseContainer(template: cached?.columns)
             try record.aroundInsert(db) {
                 didRun = true
-                inserted = try record.insertRow(db, container: container, onConflict: conflictResolution, returning: returning)
+                inserted = try record.insertRow(
+                    db, container: container, cached: cached,
+                    onConflict: conflictResolution, returning: returning)
                 // With the ignore resolution, nothing may have been inserted.
                 return inserted ?? InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container)
             }
@@ -86,11 +91,14 @@ extension MutablePersistableRecord {
 
     /// Runs the INSERT statement.
     ///
+    /// - Parameter cached: The statement of the previous insert of the
+    ///   record type, if any.
     /// - Returns: The success, or nil when the `ignore` conflict resolution
     ///   skipped the row (and nothing was inserted).
     private func insertRow(
         _ db: Database,
         container: PersistenceContainer,
+        cached: CachedInsertStatement?,
         onConflict conflictResolution: Database.ConflictResolution?,
         returning: ((Row) throws -> Void)?) throws -> InsertionSuccess?
     {
@@ -107,37 +115,35 @@ extension MutablePersistableRecord {
         } else {
             // Reuse the statement of the previous insert of the same record
             // type and columns: no SQL is built, and no cache key is hashed.
-            let key = ObjectIdentifier(Self.self)
-            var cached: CachedInsertStatement
-            if let entry = db.insertStatements[key],
-               entry.resolution == resolution,
-               entry.tableName == tableName,
-               container.hasColumns(exactly: entry.columns),
-               !entry.statement.isIteratedByCursor
+            let insert: CachedInsertStatement
+            if let cached,
+               cached.resolution == resolution,
+               cached.tableName == tableName,
+               container.hasColumns(of: cached.columns),
+               !cached.statement.isIteratedByCursor
             {
-                cached = entry
+                insert = cached
             } else {
                 let statement = try db.cachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
-                cached = CachedInsertStatement(
-                    tableName: tableName, resolution: resolution, columns: container.columns,
-                    statement: statement, rowIDColumn: nil, schemaGeneration: db.schemaCache.generation &- 1)
+                insert = CachedInsertStatement(
+                    tableName: tableName, resolution: resolution, columns: container.columnTemplate,
+                    statement: statement, schemaGeneration: db.schemaCache.generation &- 1)
+                db.insertStatements[ObjectIdentifier(Self.self)] = insert
             }
-            try cached.statement.execute(arguments: StatementArguments(values: container.values))
+            try insert.statement.execute(arguments: StatementArguments(values: container.values))
             if resolution == .ignore && db.totalChangesCount == changesBefore {
-                db.insertStatements[key] = cached
                 return nil
             }
             // The rowid alias is read from the schema cache once per schema
             // generation.
-            if cached.schemaGeneration != db.schemaCache.generation {
+            if insert.schemaGeneration != db.schemaCache.generation {
                 let rowIDColumn = try db.primaryKey(tableName).rowIDColumn
-                cached.rowIDColumn = rowIDColumn == "rowid" ? nil : rowIDColumn
-                cached.schemaGeneration = db.schemaCache.generation
+                insert.rowIDColumn = rowIDColumn == "rowid" ? nil : rowIDColumn
+                insert.schemaGeneration = db.schemaCache.generation
             }
-            db.insertStatements[key] = cached
             return InsertionSuccess(
                 rowID: db.lastInsertedRowID,
-                rowIDColumn: cached.rowIDColumn,
+                rowIDColumn: insert.rowIDColumn,
                 persistenceContainer: container)
         }
         if resolution == .ignore && db.totalChangesCount == changesBefore {

@@ -30,13 +30,22 @@ public struct PersistenceContainer: Sendable {
     }
 
     /// The columns, in order.
+    ///
+    /// When the container follows a template, these are the columns of a
+    /// previous container of the same record type, and only the first
+    /// `values.count` of them have been set (see ``init(template:)``).
     @usableFromInline var columnEntries: [Column] = []
 
     /// The values, in the order of the columns.
     public private(set) var values: [DatabaseValue] = []
 
+    /// Whether `columnEntries` is a template: the columns of a previous
+    /// container, shared, of which the first `values.count` were set in
+    /// the same order. Otherwise, each column has a value.
+    @usableFromInline var followsTemplate = false
+
     /// The column names, in order.
-    public var columns: [String] { columnEntries.map(\.name) }
+    public var columns: [String] { columnEntries[..<values.count].map(\.name) }
 
     /// Creates an empty container.
     public init() {
@@ -44,11 +53,74 @@ public struct PersistenceContainer: Sendable {
         values.reserveCapacity(16)
     }
 
-    /// Creates a container that holds the values of a row.
-    public init(_ row: Row) {
-        for (column, value) in row {
-            self[column] = value
+    /// Creates an empty container that expects the given columns, in the
+    /// same order: a record type usually encodes the same columns in the
+    /// same order each time, and `template` comes from ``columnTemplate``
+    /// of a previous container.
+    ///
+    /// Setting the expected column shares the column list of the template:
+    /// the key of the column is neither computed nor searched. Setting any
+    /// other column makes the container copy the columns set so far, and
+    /// go on as a container created empty.
+    init(template: ColumnTemplate) {
+        columnEntries = template.columns
+        followsTemplate = true
+        values.reserveCapacity(columnEntries.count)
+    }
+
+    /// The columns of a container, to expect in a later one.
+    struct ColumnTemplate: Sendable {
+        fileprivate let columns: [Column]
+    }
+
+    /// The columns of the container, to expect in a later container of the
+    /// same record type.
+    var columnTemplate: ColumnTemplate {
+        if columnEntries.count > values.count {
+            return ColumnTemplate(columns: Array(columnEntries[..<values.count]))
         }
+        return ColumnTemplate(columns: columnEntries)
+    }
+
+    /// Whether the container has the exact columns of `template`, in the
+    /// same order.
+    func hasColumns(of template: ColumnTemplate) -> Bool {
+        guard values.count == template.columns.count else { return false }
+        return columnEntries.withUnsafeBufferPointer { lhs in
+            template.columns.withUnsafeBufferPointer { rhs in
+                // A container that followed the template shares its storage.
+                if lhs.baseAddress == rhs.baseAddress { return true }
+                for index in 0..<rhs.count where lhs[index].name != rhs[index].name {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
+    /// Leaves the template: keeps the columns that have been set.
+    @usableFromInline
+    mutating func leaveTemplate() {
+        followsTemplate = false
+        if columnEntries.count > values.count {
+            columnEntries.removeSubrange(values.count...)
+        }
+    }
+
+    /// Sets the value of the column the template expects next, and returns
+    /// true, or returns false when the column is not the expected one.
+    @inline(__always)
+    private mutating func setExpectedValue(_ value: DatabaseValue, forColumn column: String) -> Bool {
+        let position = values.count
+        let isExpected = columnEntries.withUnsafeBufferPointer { entries in
+            position < entries.count && entries[position].name == column
+        }
+        if isExpected {
+            values.append(value)
+            return true
+        }
+        leaveTemplate()
+        return false
     }
 
     /// The value of a column: nil when the column is missing or NULL.
@@ -108,21 +180,7 @@ public struct PersistenceContainer: Sendable {
     var storage: Zip2Sequence<[String], [DatabaseValue]> { zip(columns, values) }
 
     /// Whether the container is empty.
-    var isEmpty: Bool { columnEntries.isEmpty }
-
-    /// Whether the container has the given columns, in this order, with the
-    /// exact same names.
-    func hasColumns(exactly names: [String]) -> Bool {
-        guard names.count == columnEntries.count else { return false }
-        return columnEntries.withUnsafeBufferPointer { entries in
-            names.withUnsafeBufferPointer { names in
-                for index in 0..<names.count where entries[index].name != names[index] {
-                    return false
-                }
-                return true
-            }
-        }
-    }
+    var isEmpty: Bool { values.isEmpty }
 
     /// Whether the container has a column (compared without regard to case).
     public func hasColumn(_ column: String) -> Bool {
@@ -138,6 +196,7 @@ public struct PersistenceContainer: Sendable {
 
     @usableFromInline
     mutating func setValue(_ value: DatabaseValue, forColumn column: String) {
+        if followsTemplate && setExpectedValue(value, forColumn: column) { return }
         let key = column.caseInsensitiveKey
         if let index = index(ofColumn: column, key: key) {
             values[index] = value
@@ -151,9 +210,10 @@ public struct PersistenceContainer: Sendable {
     /// Encoders use it: coding keys are unique, and a case-insensitive
     /// search for each key would cost more than the rest of encoding.
     mutating func setValueMatchingExactly(_ value: DatabaseValue, forColumn column: String) {
+        if followsTemplate && setExpectedValue(value, forColumn: column) { return }
         let key = column.caseInsensitiveKey
         let index = columnEntries.withUnsafeBufferPointer { entries in
-            (0..<entries.count).first { entries[$0].key == key && entries[$0].name == column }
+            (0..<values.count).first { entries[$0].key == key && entries[$0].name == column }
         }
         if let index {
             values[index] = value
@@ -166,7 +226,7 @@ public struct PersistenceContainer: Sendable {
     private func index(ofColumn column: String, key: UInt64? = nil) -> Int? {
         let key = key ?? column.caseInsensitiveKey
         return columnEntries.withUnsafeBufferPointer { entries in
-            for index in 0..<entries.count where entries[index].key == key {
+            for index in 0..<values.count where entries[index].key == key {
                 if entries[index].name.equalsIgnoringASCIICase(column) { return index }
             }
             return nil

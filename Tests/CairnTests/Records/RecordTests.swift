@@ -364,4 +364,64 @@ struct Generic<T>: TableRecord { }
         let notADate: Date? = container["name"]
         #expect(notADate == nil)
     }
+
+    /// A record whose columns vary from one insert to the next: each
+    /// insert expects the columns of the previous one, and must notice
+    /// extra, missing, reordered and repeated columns.
+    struct VaryingRecord: PersistableRecord {
+        static let databaseTableName = "varying"
+        var a: Int?
+        var b: String
+        var reversed = false
+        var extra = false
+        var repeatsA = false
+
+        func encode(to container: inout PersistenceContainer) {
+            if reversed {
+                container["b"] = b
+                container["a"] = a
+            } else {
+                container["a"] = a
+                container["b"] = b
+            }
+            if extra { container["c"] = 1 }
+            // Another case of the same column replaces its value.
+            if repeatsA { container["A"] = 99 }
+        }
+    }
+
+    @Test func insertsOfRecordsWhoseColumnsVary() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE varying (id INTEGER PRIMARY KEY, a INT, b TEXT, c INT DEFAULT 0)")
+        }
+        let records = [
+            VaryingRecord(a: 1, b: "one"),
+            VaryingRecord(a: 2, b: "two"),
+            VaryingRecord(a: 3, b: "three", extra: true),
+            VaryingRecord(a: 4, b: "four"),
+            VaryingRecord(a: 5, b: "five", reversed: true),
+            VaryingRecord(a: nil, b: "six", repeatsA: true),
+            VaryingRecord(a: 7, b: "seven", extra: true, repeatsA: true),
+            VaryingRecord(a: 8, b: "eight", reversed: true, extra: true),
+        ]
+        let executed = try sql { db in
+            for record in records { try record.insert(db) }
+        }
+        #expect(executed == [
+            #"INSERT INTO "varying" ("a", "b") VALUES (?, ?)"#,
+            #"INSERT INTO "varying" ("a", "b") VALUES (?, ?)"#,
+            #"INSERT INTO "varying" ("a", "b", "c") VALUES (?, ?, ?)"#,
+            #"INSERT INTO "varying" ("a", "b") VALUES (?, ?)"#,
+            #"INSERT INTO "varying" ("b", "a") VALUES (?, ?)"#,
+            #"INSERT INTO "varying" ("a", "b") VALUES (?, ?)"#,
+            #"INSERT INTO "varying" ("a", "b", "c") VALUES (?, ?, ?)"#,
+            #"INSERT INTO "varying" ("b", "a", "c") VALUES (?, ?, ?)"#,
+        ])
+        let rows = try dbQueue.read { db in try Row.fetchAll(db, sql: "SELECT a, b, c FROM varying ORDER BY id") }
+        #expect(rows == [
+            ["a": 1, "b": "one", "c": 0], ["a": 2, "b": "two", "c": 0], ["a": 3, "b": "three", "c": 1],
+            ["a": 4, "b": "four", "c": 0], ["a": 5, "b": "five", "c": 0], ["a": 99, "b": "six", "c": 0],
+            ["a": 99, "b": "seven", "c": 1], ["a": 8, "b": "eight", "c": 1],
+        ])
+    }
 }

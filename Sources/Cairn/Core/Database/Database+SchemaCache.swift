@@ -29,15 +29,27 @@ final class SchemaCache {
 }
 
 /// The INSERT statement of a record type, with what it was built for.
-struct CachedInsertStatement {
-    var tableName: String
-    var resolution: Database.ConflictResolution
-    var columns: [String]
-    var statement: Statement
+///
+/// A class, so that each insert updates it in place.
+final class CachedInsertStatement {
+    let tableName: String
+    let resolution: Database.ConflictResolution
+    /// The columns of the statement: the template of the next containers
+    /// of the record type (see ``PersistenceContainer/init(template:)``).
+    let columns: PersistenceContainer.ColumnTemplate
+    let statement: Statement
     /// The rowid alias of the table, valid while the schema cache keeps
     /// its generation.
     var rowIDColumn: String?
     var schemaGeneration: UInt64
+
+    init(tableName: String, resolution: Database.ConflictResolution, columns: PersistenceContainer.ColumnTemplate, statement: Statement, schemaGeneration: UInt64) {
+        self.tableName = tableName
+        self.resolution = resolution
+        self.columns = columns
+        self.statement = statement
+        self.schemaGeneration = schemaGeneration
+    }
 }
 
 /// What the authorizer notices while a statement is prepared.

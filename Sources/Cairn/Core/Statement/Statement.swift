@@ -258,7 +258,10 @@ public final class Statement {
             // positional parameters, every parameter name is non-nil.
             sqlite3_reset(sqliteStatement)
             for index in parameterNames.indices {
-                guard let value = arguments.namedValues.value(forName: parameterNames[index].unsafelyUnwrapped, hint: index) else {
+                guard let code = arguments.namedValues.bindValue(
+                    forName: parameterNames[index].unsafelyUnwrapped, hint: index,
+                    to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1)) else
+                {
                     // Bind the current arguments again before the next
                     // execution if some parameters hold new values.
                     if index > 0 { argumentsNeedValidation = true }
@@ -267,7 +270,6 @@ public final class Statement {
                         message: "missing statement argument: \(parameterNames[index].unsafelyUnwrapped)",
                         sql: sql, arguments: arguments)
                 }
-                let code = value.bind(to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
                 if code != SQLITE_OK {
                     argumentsNeedValidation = true
                     throw bindError(code: code, arguments: arguments)

@@ -281,16 +281,39 @@ struct NamedValues: Hashable, Sendable {
         switch storage {
         case .converted(let elements):
             return elements.withUnsafeBufferPointer { buffer in
-                let position = Self.position(ofName: name, hint: hint, count: buffer.count) { buffer[$0].name }
+                let position = Self.position(ofName: name, hint: hint, count: buffer.count) { buffer[$0].name == name }
                 return position.map { buffer[$0].value }
             }
         case .literal(let elements):
             return elements.withUnsafeBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return nil }
                 let position = Self.position(ofName: name, hint: hint, count: buffer.count) {
-                    literalName(at: base + $0)
+                    literalElement(at: base + $0, hasName: name)
                 }
                 return position.map { databaseValue(at: literalValue(at: base + $0)) }
+            }
+        }
+    }
+
+    /// Binds the value for a name, searched from position `hint` first, to
+    /// a statement parameter.
+    ///
+    /// - Returns: The result code of `sqlite3_bind_*`, or nil when there is
+    ///   no value for the name.
+    func bindValue(forName name: String, hint: Int, to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt? {
+        switch storage {
+        case .converted(let elements):
+            return elements.withUnsafeBufferPointer { buffer in
+                let position = Self.position(ofName: name, hint: hint, count: buffer.count) { buffer[$0].name == name }
+                return position.map { buffer[$0].value.bind(to: sqliteStatement, at: index) }
+            }
+        case .literal(let elements):
+            return elements.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return nil }
+                let position = Self.position(ofName: name, hint: hint, count: buffer.count) {
+                    literalElement(at: base + $0, hasName: name)
+                }
+                return position.map { bindLiteralValue(at: literalValue(at: base + $0), to: sqliteStatement, at: index) }
             }
         }
     }
@@ -298,11 +321,11 @@ struct NamedValues: Hashable, Sendable {
     /// The position of a name, searched from position `hint` first, and
     /// wrapping around.
     @inline(__always)
-    private static func position(ofName name: String, hint: Int, count: Int, nameAt: (Int) -> String) -> Int? {
+    private static func position(ofName name: String, hint: Int, count: Int, hasName: (Int) -> Bool) -> Int? {
         guard count > 0 else { return nil }
         var position = hint < count && hint >= 0 ? hint : 0
         for _ in 0..<count {
-            if nameAt(position) == name { return position }
+            if hasName(position) { return position }
             position += 1
             if position == count { position = 0 }
         }
@@ -458,6 +481,13 @@ func convertLiteralValues(_ source: UnsafeBufferPointer<(any DatabaseValueConver
 func literalName(at element: UnsafePointer<NamedValues.LiteralElement>) -> String {
     let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
     return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: String.self).pointee
+}
+
+/// Whether a dictionary literal element has a name, compared in place.
+@inline(__always)
+func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasName name: String) -> Bool {
+    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
+    return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: String.self).pointee == name
 }
 
 /// The address of the value of a dictionary literal element, without
