@@ -184,14 +184,19 @@ extension EncodableRecord where Self: Encodable {
     /// Encodes the record's properties into the columns named after their
     /// coding keys.
     ///
+    /// Values already in the container stay, unless a property sets the
+    /// same column.
+    ///
     /// - Throws: An error when a property cannot be encoded.
     public func encode(to container: inout PersistenceContainer) throws {
         let encoder = RecordEncoder<Self>()
+        // The encoder fills the container in place (no copy of its storage).
+        swap(&container, &encoder.state.container)
+        defer { swap(&container, &encoder.state.container) }
         try encode(to: encoder)
         if let error = encoder.state.error {
             throw error
         }
-        container = encoder.state.container
     }
 }
 
@@ -200,7 +205,7 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
     final class State {
         // The state is used by one encoding, on one thread: dynamic
         // exclusivity checks are not needed.
-        @exclusivity(unchecked) var container = PersistenceContainer()
+        @exclusivity(unchecked) var container = PersistenceContainer(reservingCapacity: 0)
         @exclusivity(unchecked) var error: (any Error)?
     }
 

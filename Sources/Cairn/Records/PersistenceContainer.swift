@@ -49,8 +49,15 @@ public struct PersistenceContainer: Sendable {
 
     /// Creates an empty container.
     public init() {
-        columnEntries.reserveCapacity(16)
-        values.reserveCapacity(16)
+        self.init(reservingCapacity: 16)
+    }
+
+    /// Creates an empty container with room for `capacity` columns.
+    init(reservingCapacity capacity: Int) {
+        if capacity > 0 {
+            columnEntries.reserveCapacity(capacity)
+            values.reserveCapacity(capacity)
+        }
     }
 
     /// Creates an empty container that expects the given columns, in the

@@ -198,4 +198,54 @@ import Cairn
             #expect(try Membership.deleteOne(db, key: ["userId": 1, "groupId": 2]))
         }
     }
+
+    /// An Encodable record whose encoding skips a key when its value is
+    /// nil: its columns vary from one insert to the next.
+    struct SparseItem: Encodable, PersistableRecord {
+        static let databaseTableName = "sparse"
+        var a: Int
+        var b: String?
+        var c: Int
+
+        enum CodingKeys: String, CodingKey { case a, b, c }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(a, forKey: .a)
+            // A nil b is not encoded: the column takes its default.
+            if let b { try container.encode(b, forKey: .b) }
+            try container.encode(c, forKey: .c)
+        }
+    }
+
+    @Test func encodableInsertsWhoseColumnsVary() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE sparse (a INT, b TEXT DEFAULT 'default', c INT)")
+            try SparseItem(a: 1, b: "x", c: 10).insert(db)
+            try SparseItem(a: 2, b: "y", c: 20).insert(db)
+            try SparseItem(a: 3, b: nil, c: 30).insert(db)
+            try SparseItem(a: 4, b: "z", c: 40).insert(db)
+            #expect(try Row.fetchAll(db, sql: "SELECT a, b, c FROM sparse ORDER BY a") == [
+                ["a": 1, "b": "x", "c": 10], ["a": 2, "b": "y", "c": 20],
+                ["a": 3, "b": "default", "c": 30], ["a": 4, "b": "z", "c": 40]])
+        }
+    }
+
+    /// The Encodable implementation of encode(to:) adds the columns of the
+    /// record to what the container already holds.
+    @Test func encodableEncodingKeepsTheValuesOfTheContainer() throws {
+        let customer = Customer(
+            id: 1, name: "Arthur", address: Address(street: "1 Main St", city: "Paris"), tags: [],
+            optionalAddress: nil, kind: .regular, birthDate: nil, uuid: UUID(), data: Data(), score: 1)
+        var container = PersistenceContainer()
+        container["extra"] = 1
+        container["name"] = "replaced"
+        try customer.encode(to: &container)
+        #expect(container.columns == [
+            "extra", "name", "id", "address", "tags", "optionalAddress", "kind", "birthDate", "uuid", "data", "score"])
+        let name: String? = container["name"]
+        let extra: Int? = container["extra"]
+        #expect(name == "Arthur")
+        #expect(extra == 1)
+    }
 }
