@@ -13,27 +13,89 @@ extension FetchableRecord where Self: Decodable {
     /// - Throws: A ``RowDecodingError`` that names the column that cannot be
     ///   decoded.
     public init(row: Row) throws {
-        try self.init(from: RecordDecoder<Self>(row: row))
+        try self.init(from: RecordDecoder(row: row, recordType: Self.self))
     }
 }
 
 /// Decodes a `Decodable` record from a row.
-struct RecordDecoder<Record: FetchableRecord>: Decoder {
+///
+/// The decoder is not generic over the record type: a generic type would
+/// cost a lookup of its runtime metadata for each decoded row, and another
+/// for its keyed container.
+struct RecordDecoder: Decoder {
     let row: Row
+
+    /// The type of the decoded record, which gives the strategies.
+    let recordType: any FetchableRecord.Type
 
     /// Records are decoded from the top level of a row.
     var codingPath: [any CodingKey] { [] }
 
-    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+    var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        // A cursor row decodes the same record type at each step: the
+        // container of the previous step serves again. Building one costs
+        // the runtime metadata lookups, and an allocation.
+        if row.cachesDecoding,
+           let cached = row.decodingCache as? CachedKeyedContainer,
+           cached.keyType == ObjectIdentifier(Key.self),
+           cached.recordType == ObjectIdentifier(recordType)
+        {
+            return cached.container(as: Key.self)
+        }
         let usesDefaultKeys: Bool
-        if case .useDefaultKeys = Record.databaseColumnDecodingStrategy {
+        if case .useDefaultKeys = recordType.databaseColumnDecodingStrategy {
             usesDefaultKeys = true
         } else {
             usesDefaultKeys = false
         }
-        return KeyedDecodingContainer(KeyedContainer<Key>(row: row, usesDefaultKeys: usesDefaultKeys))
+        let container = KeyedDecodingContainer(KeyedContainer<Key>(unmanagedRow: Unmanaged.passUnretained(row), recordType: recordType, usesDefaultKeys: usesDefaultKeys))
+        if row.cachesDecoding {
+            row.decodingCache = CachedKeyedContainer(container, recordType: ObjectIdentifier(recordType))
+        }
+        return container
+    }
+
+    /// A keyed container cached by a cursor row.
+    ///
+    /// The class is not generic, so that finding the cache costs no lookup
+    /// of runtime metadata: the container is kept in raw memory, and read
+    /// back after its key type was checked.
+    final class CachedKeyedContainer {
+        /// The type of the coding keys of the container.
+        let keyType: ObjectIdentifier
+        /// The record type whose strategies the container follows.
+        let recordType: ObjectIdentifier
+        /// A `KeyedDecodingContainer<Key>` of `keyType`.
+        private let storage: UnsafeMutableRawPointer
+        /// Deinitializes and frees `storage`.
+        private let release: (UnsafeMutableRawPointer) -> Void
+
+        init<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, recordType: ObjectIdentifier) {
+            typealias Container = KeyedDecodingContainer<Key>
+            self.keyType = ObjectIdentifier(Key.self)
+            self.recordType = recordType
+            let storage = UnsafeMutableRawPointer.allocate(
+                byteCount: MemoryLayout<Container>.size,
+                alignment: MemoryLayout<Container>.alignment)
+            storage.initializeMemory(as: Container.self, to: container)
+            self.storage = storage
+            self.release = { storage in
+                storage.assumingMemoryBound(to: Container.self).deinitialize(count: 1)
+                storage.deallocate()
+            }
+        }
+
+        deinit {
+            release(storage)
+        }
+
+        /// The container. `Key` must be the type of ``keyType``.
+        func container<Key: CodingKey>(as key: Key.Type) -> KeyedDecodingContainer<Key> {
+            assert(ObjectIdentifier(Key.self) == keyType)
+            return storage.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
+        }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -49,11 +111,33 @@ struct RecordDecoder<Record: FetchableRecord>: Decoder {
     // MARK: Keyed container
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let row: Row
+        /// The row, not retained.
+        ///
+        /// The standard library copies the container for each decoded
+        /// property, and a reference would cost two atomic operations per
+        /// copy: the container holds no reference at all. The row outlives
+        /// the container: the container is used inside `init(from:)`,
+        /// which runs while `init(row:)` holds the row, or is cached by the
+        /// row itself (see ``RecordDecoder/CachedKeyedContainer``). A
+        /// record that kept the container after its initializer would
+        /// break this.
+        let unmanagedRow: Unmanaged<Row>
+        let recordType: any FetchableRecord.Type
         /// Whether column names are the coding keys (the default strategy).
         let usesDefaultKeys: Bool
         var codingPath: [any CodingKey] { [] }
-        var decoder: RecordDecoder { RecordDecoder(row: row) }
+        var decoder: RecordDecoder { RecordDecoder(row: row, recordType: recordType) }
+
+        /// The row (see ``unmanagedRow``).
+        var row: Row { unmanagedRow.takeUnretainedValue() }
+
+        /// Reads a column of a statement row directly, without retaining
+        /// the row.
+        @inline(__always)
+        func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value {
+            let column = column(key)
+            return try unmanagedRow._withUnsafeGuaranteedRef { try $0.decodeColumn(column) }
+        }
 
         var allKeys: [Key] {
             row.columnNames.compactMap { Key(stringValue: $0) }
@@ -61,7 +145,7 @@ struct RecordDecoder<Record: FetchableRecord>: Decoder {
 
         @inline(__always)
         func column(_ key: Key) -> String {
-            usesDefaultKeys ? key.stringValue : Record.databaseColumnDecodingStrategy.column(for: key)
+            usesDefaultKeys ? key.stringValue : recordType.databaseColumnDecodingStrategy.column(for: key)
         }
 
         func contains(_ key: Key) -> Bool {
@@ -73,20 +157,20 @@ struct RecordDecoder<Record: FetchableRecord>: Decoder {
             return row.hasNull(atIndex: index)
         }
 
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decodeColumn(column(key)) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.decodeColumn(column(key)) }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.decodeColumn(column(key)) }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try row.decodeColumn(column(key)) }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.decodeColumn(column(key)) }
-        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try row.decodeColumn(column(key)) }
-        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try row.decodeColumn(column(key)) }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try row.decodeColumn(column(key)) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try row.decodeColumn(column(key)) }
-        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try row.decodeColumn(column(key)) }
-        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try row.decodeColumn(column(key)) }
-        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try row.decodeColumn(column(key)) }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try row.decodeColumn(column(key)) }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try row.decodeColumn(column(key)) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeColumn(key) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeColumn(key) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeColumn(key) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeColumn(key) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeColumn(key) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeColumn(key) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeColumn(key) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeColumn(key) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeColumn(key) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeColumn(key) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeColumn(key) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeColumn(key) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeColumn(key) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeColumn(key) }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let index = row.index(forColumn: column(key)), !row.hasNull(atIndex: index) else {
@@ -111,7 +195,7 @@ struct RecordDecoder<Record: FetchableRecord>: Decoder {
             // Dates, data and UUIDs follow the strategies of the record.
             if T.self == Date.self {
                 let dbValue: DatabaseValue = row[index]
-                guard let date = Record.databaseDateDecodingStrategy.decode(dbValue) else {
+                guard let date = recordType.databaseDateDecodingStrategy.decode(dbValue) else {
                     throw RowDecodingError.conversionFailure(Date.self, row: row, columnIndex: index)
                 }
                 // The cast succeeds: T is Date.
@@ -145,7 +229,7 @@ struct RecordDecoder<Record: FetchableRecord>: Decoder {
                 throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
             }
             do {
-                return try Record.databaseJSONDecoder(for: column(key)).decode(T.self, from: data)
+                return try recordType.databaseJSONDecoder(for: column(key)).decode(T.self, from: data)
             } catch {
                 throw RowDecodingError.jsonDecodingFailure(T.self, row: row, columnIndex: index, error: error)
             }

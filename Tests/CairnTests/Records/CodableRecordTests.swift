@@ -248,4 +248,59 @@ import Cairn
         #expect(name == "Arthur")
         #expect(extra == 1)
     }
+
+    struct CamelItem: Decodable, FetchableRecord {
+        var firstValue: Int
+        var secondValue: Int
+    }
+
+    /// The same coding keys as CamelItem, read from snake case columns.
+    struct SnakeItem: Decodable, FetchableRecord {
+        var firstValue: Int
+        var secondValue: Int
+        static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+    }
+
+    struct OtherKeysItem: Decodable, FetchableRecord {
+        var second_value: Int
+    }
+
+    /// Records decoded from the row of a cursor share the container of their
+    /// decoder from one step to the next; records of other types, or with
+    /// other strategies, decoded from the same row, get their own.
+    @Test func recordsOfSeveralTypesFromOneCursorRow() throws {
+        try dbQueue.read { db throws in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT 1 AS firstValue, 2 AS secondValue, 10 AS first_value, 20 AS second_value
+                UNION ALL SELECT 3, 4, 30, 40
+                """)
+            var decoded: [[Int]] = []
+            while let row = try rows.next() {
+                let camel = try CamelItem(row: row)
+                let snake = try SnakeItem(row: row)
+                let other = try OtherKeysItem(row: row)
+                let camelAgain = try CamelItem(row: row)
+                decoded.append([camel.firstValue, camel.secondValue, snake.firstValue, snake.secondValue,
+                                other.second_value, camelAgain.firstValue])
+            }
+            #expect(decoded == [[1, 2, 10, 20, 20, 1], [3, 4, 30, 40, 40, 3]])
+        }
+    }
+
+    /// The container a cursor row caches does not retain the row: the row
+    /// and its statement are freed after the cursor.
+    @Test func cursorRowsAreFreedAfterDecoding() throws {
+        weak var weakRow: Row?
+        try dbQueue.read { db throws in
+            try {
+                let rows = try Row.fetchCursor(db, sql: "SELECT 1 AS firstValue, 2 AS secondValue")
+                let row = try #require(try rows.next())
+                weakRow = row
+                #expect(try CamelItem(row: row).secondValue == 2)
+            }()
+            let records = try CamelItem.fetchAll(db, sql: "SELECT 1 AS firstValue, 2 AS secondValue")
+            #expect(records.count == 1)
+        }
+        #expect(weakRow == nil)
+    }
 }

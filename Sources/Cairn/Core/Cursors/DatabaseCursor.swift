@@ -101,10 +101,14 @@ public final class RowCursor: DatabaseCursor {
     init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
         row = try Row.cursorRow(statement: statement, adapter: adapter)
+        // Records decoded from the row at each step share what their
+        // decoder builds.
+        row.cachesDecoding = true
     }
 
     deinit {
         state.finish()
+        row.cachesDecoding = false
     }
 
     /// Returns the next row, or nil when there is no more row.

@@ -51,6 +51,17 @@ public final class Row: @unchecked Sendable {
     /// The number of columns.
     public let count: Int
 
+    /// Whether decoders may cache what they build for this row, which a
+    /// cursor reuses at each step (see `RecordDecoder`). Only cursors turn
+    /// it on, and they turn it off when they end, which frees the cache.
+    /// A cached value must not retain the row.
+    var cachesDecoding = false {
+        didSet { if !cachesDecoding { decodingCache = nil } }
+    }
+
+    /// What a decoder cached for this row, while ``cachesDecoding`` is on.
+    var decodingCache: AnyObject?
+
     /// Creates a view on the current row of a statement.
     @usableFromInline
     init(statement: Statement) {
