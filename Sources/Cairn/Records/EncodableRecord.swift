@@ -189,58 +189,95 @@ extension EncodableRecord where Self: Encodable {
     ///
     /// - Throws: An error when a property cannot be encoded.
     public func encode(to container: inout PersistenceContainer) throws {
-        let encoder = RecordEncoder<Self>()
+        let encoder = RecordEncoder(recordType: Self.self)
         // The encoder fills the container in place (no copy of its storage).
-        swap(&container, &encoder.state.container)
-        defer { swap(&container, &encoder.state.container) }
-        try encode(to: encoder)
-        if let error = encoder.state.error {
+        swap(&container, &encoder.container)
+        defer { swap(&container, &encoder.container) }
+        try withExtendedLifetime(encoder) {
+            try encode(to: encoder)
+        }
+        if let error = encoder.error {
             throw error
         }
     }
 }
 
 /// Encodes an `Encodable` record into a persistence container.
-final class RecordEncoder<Record: EncodableRecord>: Encoder {
-    final class State {
-        // The state is used by one encoding, on one thread: dynamic
-        // exclusivity checks are not needed.
-        @exclusivity(unchecked) var container = PersistenceContainer(reservingCapacity: 0)
-        @exclusivity(unchecked) var error: (any Error)?
+///
+/// The encoder is not generic over the record type: a generic type would
+/// cost lookups of runtime metadata for each encoded record.
+final class RecordEncoder: Encoder {
+    /// The type of the encoded record, which gives the strategies.
+    let recordType: any EncodableRecord.Type
+
+    /// Whether column names are the coding keys (the default strategy).
+    let usesDefaultKeys: Bool
+
+    // The encoder is used by one encoding, on one thread: dynamic
+    // exclusivity checks are not needed.
+    @exclusivity(unchecked) var container = PersistenceContainer(reservingCapacity: 0)
+    @exclusivity(unchecked) var error: (any Error)?
+
+    init(recordType: any EncodableRecord.Type) {
+        self.recordType = recordType
+        if case .useDefaultKeys = recordType.databaseColumnEncodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
     }
 
-    let state = State()
     var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+    var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedContainer<Key>(state: state))
+        KeyedEncodingContainer(KeyedContainer<Key>(unmanagedEncoder: Unmanaged.passUnretained(self)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        state.error = EncodingError.invalidValue(Record.self, EncodingError.Context(
+        error = EncodingError.invalidValue(recordType, EncodingError.Context(
             codingPath: [],
             debugDescription: "a record cannot be encoded in an unkeyed container: encode properties by key"))
         return FailingUnkeyedContainer()
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        state.error = EncodingError.invalidValue(Record.self, EncodingError.Context(
+        error = EncodingError.invalidValue(recordType, EncodingError.Context(
             codingPath: [],
             debugDescription: "a record cannot be encoded as a single value: encode properties by key"))
         return FailingSingleValueContainer()
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let state: State
+        /// The encoder, not retained.
+        ///
+        /// The standard library copies the container for each encoded
+        /// property, and a reference would cost two atomic operations per
+        /// copy. The encoder outlives the container, which is used inside
+        /// `encode(to:)`, while ``EncodableRecord/encode(to:)`` holds the
+        /// encoder. A record that kept the container after its `encode(to:)`
+        /// would break this.
+        let unmanagedEncoder: Unmanaged<RecordEncoder>
         var codingPath: [any CodingKey] { [] }
 
+        /// The encoder (see ``unmanagedEncoder``).
+        var encoder: RecordEncoder { unmanagedEncoder.takeUnretainedValue() }
+
+        var recordType: any EncodableRecord.Type { encoder.recordType }
+
+        @inline(__always)
         func column(_ key: Key) -> String {
-            Record.databaseColumnEncodingStrategy.column(for: key)
+            unmanagedEncoder._withUnsafeGuaranteedRef { encoder in
+                encoder.usesDefaultKeys ? key.stringValue : encoder.recordType.databaseColumnEncodingStrategy.column(for: key)
+            }
         }
 
+        @inline(__always)
         func set(_ value: DatabaseValue, forKey key: Key) {
-            state.container.setValueMatchingExactly(value, forColumn: column(key))
+            let column = column(key)
+            unmanagedEncoder._withUnsafeGuaranteedRef { encoder in
+                encoder.container.setValueMatchingExactly(value, forColumn: column)
+            }
         }
 
         mutating func encodeNil(forKey key: Key) { set(.null, forKey: key) }
@@ -286,9 +323,9 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             if let date = value as? Date {
-                set(Record.databaseDateEncodingStrategy.encode(date), forKey: key)
+                set(recordType.databaseDateEncodingStrategy.encode(date), forKey: key)
             } else if let uuid = value as? UUID {
-                set(Record.databaseUUIDEncodingStrategy.encode(uuid), forKey: key)
+                set(recordType.databaseUUIDEncodingStrategy.encode(uuid), forKey: key)
             } else if let convertible = value as? any DatabaseValueConvertible {
                 set(convertible.databaseValue, forKey: key)
             } else if let single = try SingleValueProbe.databaseValue(of: value) {
@@ -297,7 +334,7 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
                 set(single, forKey: key)
             } else {
                 // Other values are stored as JSON text.
-                let data = try Record.databaseJSONEncoder(for: column(key)).encode(value)
+                let data = try recordType.databaseJSONEncoder(for: column(key)).encode(value)
                 set(String(decoding: data, as: UTF8.self).databaseValue, forKey: key)
             }
         }
@@ -306,15 +343,15 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
             keyedBy keyType: NestedKey.Type,
             forKey key: Key) -> KeyedEncodingContainer<NestedKey>
         {
-            state.error = EncodingError.invalidValue(Record.self, EncodingError.Context(
+            encoder.error = EncodingError.invalidValue(recordType, EncodingError.Context(
                 codingPath: [key],
                 debugDescription: "nested containers are not supported in database rows: "
                     + "encode an Encodable value, which is stored as JSON"))
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(state: State()))
+            return KeyedEncodingContainer(SingleValueProbe.DiscardingKeyedContainer<NestedKey>())
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            state.error = EncodingError.invalidValue(Record.self, EncodingError.Context(
+            encoder.error = EncodingError.invalidValue(recordType, EncodingError.Context(
                 codingPath: [key],
                 debugDescription: "nested containers are not supported in database rows: "
                     + "encode an Encodable value, which is stored as JSON"))
@@ -322,22 +359,22 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         }
 
         mutating func superEncoder() -> any Encoder {
-            SuperEncoder(state: state)
+            SuperEncoder(encoder: encoder)
         }
 
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            SuperEncoder(state: state)
+            SuperEncoder(encoder: encoder)
         }
     }
 
     /// The encoder of a superclass: it shares the container.
     struct SuperEncoder: Encoder {
-        let state: State
+        let encoder: RecordEncoder
         var codingPath: [any CodingKey] { [] }
-        var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+        var userInfo: [CodingUserInfoKey: Any] { encoder.userInfo }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            KeyedEncodingContainer(KeyedContainer<Key>(state: state))
+            encoder.container(keyedBy: type)
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer { FailingUnkeyedContainer() }
@@ -352,10 +389,10 @@ final class RecordEncoder<Record: EncodableRecord>: Encoder {
         mutating func encodeNil() { }
         mutating func encode<T: Encodable>(_ value: T) { }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            KeyedEncodingContainer(KeyedContainer<NestedKey>(state: State()))
+            KeyedEncodingContainer(SingleValueProbe.DiscardingKeyedContainer<NestedKey>())
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-        mutating func superEncoder() -> any Encoder { SuperEncoder(state: State()) }
+        mutating func superEncoder() -> any Encoder { SingleValueProbe.ProbeEncoder() }
     }
 
     /// See ``FailingUnkeyedContainer``.

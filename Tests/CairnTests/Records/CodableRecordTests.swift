@@ -303,4 +303,62 @@ import Cairn
         }
         #expect(weakRow == nil)
     }
+
+    struct NestedItem: Encodable, PersistableRecord {
+        static let databaseTableName = "sparse"
+        enum CodingKeys: String, CodingKey { case a, b }
+        enum InnerKeys: String, CodingKey { case x }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(1, forKey: .a)
+            var nested = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .b)
+            try nested.encode(2, forKey: .x)
+        }
+    }
+
+    struct UnkeyedItem: Encodable, PersistableRecord {
+        static let databaseTableName = "sparse"
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(1)
+        }
+    }
+
+    /// A record that encodes its columns through a super encoder.
+    struct SuperItem: Encodable, PersistableRecord {
+        static let databaseTableName = "sparse"
+        enum CodingKeys: String, CodingKey { case a, c }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(5, forKey: .a)
+            let superEncoder = container.superEncoder()
+            var superContainer = superEncoder.container(keyedBy: CodingKeys.self)
+            try superContainer.encode(50, forKey: .c)
+        }
+    }
+
+    /// Encodings that do not fit a row throw a clear error, and insert
+    /// nothing; a super encoder fills the same row.
+    @Test func encodingErrors() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE sparse (a INT, b TEXT DEFAULT 'default', c INT)")
+            do {
+                try NestedItem().insert(db)
+                Issue.record("expected an error")
+            } catch let EncodingError.invalidValue(_, context) {
+                #expect(context.debugDescription.contains("nested containers are not supported"))
+                #expect(context.codingPath.map(\.stringValue) == ["b"])
+            }
+            do {
+                try UnkeyedItem().insert(db)
+                Issue.record("expected an error")
+            } catch let EncodingError.invalidValue(_, context) {
+                #expect(context.debugDescription.contains("unkeyed container"))
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sparse") == 0)
+
+            try SuperItem().insert(db)
+            #expect(try Row.fetchAll(db, sql: "SELECT a, b, c FROM sparse") == [["a": 5, "b": "default", "c": 50]])
+        }
+    }
 }
