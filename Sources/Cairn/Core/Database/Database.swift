@@ -30,7 +30,10 @@ public final class Database {
     ///     let changes = sqlite3_total_changes(db.sqliteConnection)
     /// }
     /// ```
-    public private(set) var sqliteConnection: SQLiteConnection?
+    ///
+    /// Unchecked exclusivity (as all the state that statements read at each
+    /// execution): the connection is used by one thread at a time.
+    @exclusivity(unchecked) public private(set) var sqliteConnection: SQLiteConnection?
 
     /// The configuration of the connection.
     public let configuration: Configuration
@@ -82,7 +85,7 @@ public final class Database {
 
     /// The region read by the statements of the current observation fetch;
     /// nil when no fetch records its region.
-    var recordedRegion: DatabaseRegion?
+    @exclusivity(unchecked) var recordedRegion: DatabaseRegion?
 
     /// The last INSERT statement of each record type, with what it was built
     /// for. Cleared with the statement cache.
@@ -97,7 +100,7 @@ public final class Database {
     private(set) var accessGeneration: UInt64 = 0
 
     /// The thread that runs the current access, if any.
-    private var accessThread: pthread_t?
+    @exclusivity(unchecked) private var accessThread: pthread_t?
 
     /// Opens a connection.
     ///
@@ -381,7 +384,9 @@ public final class Database {
     /// Called before a statement runs.
     @usableFromInline
     func statementWillExecute(_ statement: Statement) {
-        callbackErrors.error = nil
+        if callbackErrors.error != nil {
+            callbackErrors.error = nil
+        }
         if FTS5TokenizerErrors.hasError {
             _ = FTS5TokenizerErrors.take()
         }
@@ -445,7 +450,9 @@ extension Database: CustomDebugStringConvertible {
 /// Holds the error thrown by a Swift callback during a statement, until the
 /// statement fails and rethrows it.
 final class CallbackErrorStash {
-    var error: (any Error)?
+    /// Unchecked exclusivity: callbacks run on the thread of the statement
+    /// that calls them.
+    @exclusivity(unchecked) var error: (any Error)?
 }
 
 // MARK: - Library setup

@@ -345,8 +345,11 @@ public final class Statement {
     ///
     /// - Throws: A ``DatabaseError`` when the connection is closed or the
     ///   arguments do not fit.
-    @usableFromInline
-    func reset(withArguments arguments: StatementArguments?) throws {
+    /// - Returns: The connection of the statement.
+    @usableFromInline @discardableResult
+    func reset(withArguments arguments: StatementArguments?) throws -> Database {
+        // Reading an unowned reference costs two atomic operations: once.
+        let database = self.database
         try database.checkValidAccess(for: self)
         if let arguments {
             try setArguments(arguments)  // resets
@@ -356,6 +359,7 @@ public final class Statement {
             sqlite3_reset(sqliteStatement)
         }
         database.statementWillExecute(self)
+        return database
     }
 
     /// Executes the statement until it completes; rows, if any, are skipped.
@@ -367,7 +371,7 @@ public final class Statement {
     ///
     /// The corresponding C function is `sqlite3_step`.
     public func execute(arguments: StatementArguments? = nil) throws {
-        try reset(withArguments: arguments)
+        let database = try reset(withArguments: arguments)
         while true {
             switch sqlite3_step(sqliteStatement) {
             case SQLITE_DONE:
