@@ -317,7 +317,15 @@ public final class Statement {
         sqlite3_reset(sqliteStatement)
         let code = bindings.withUnsafeBufferPointer { buffer in
             for index in 0..<buffer.count {
-                let code = buffer[index].bind(to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
+                let parameter = CInt(truncatingIfNeeded: index + 1)
+                let code: CInt
+                // Integers first, without copying the value out of the
+                // buffer.
+                if case .int64(let int64) = buffer[index].storage {
+                    code = sqlite3_bind_int64(sqliteStatement, parameter, int64)
+                } else {
+                    code = buffer[index].bind(to: sqliteStatement, at: parameter)
+                }
                 if code != SQLITE_OK { return code }
             }
             return SQLITE_OK
