@@ -99,10 +99,19 @@ extension EncodableRecord {
 
     /// The encoded values of the record.
     ///
-    /// - Parameter template: The columns the record is expected to encode
-    ///   (see ``PersistenceContainer/init(template:)``).
-    func databaseContainer(template: PersistenceContainer.ColumnTemplate? = nil) throws -> PersistenceContainer {
+    /// - Parameters:
+    ///   - template: The columns the record is expected to encode (see
+    ///     ``PersistenceContainer/init(template:)``).
+    ///   - encoder: An encoder that `Encodable` records may reuse.
+    func databaseContainer(
+        template: PersistenceContainer.ColumnTemplate? = nil,
+        encoder: RecordEncoder? = nil) throws -> PersistenceContainer
+    {
         var container = template.map(PersistenceContainer.init(template:)) ?? PersistenceContainer()
+        container.reusableEncoder = encoder
+        // The container does not keep the encoder, which belongs to the
+        // connection.
+        defer { container.reusableEncoder = nil }
         try encode(to: &container)
         return container
     }
@@ -189,10 +198,23 @@ extension EncodableRecord where Self: Encodable {
     ///
     /// - Throws: An error when a property cannot be encoded.
     public func encode(to container: inout PersistenceContainer) throws {
-        let encoder = RecordEncoder(recordType: Self.self)
+        // The encoder of the previous insert of the record type, when it
+        // serves no other encoding.
+        let encoder: RecordEncoder
+        if let reusable = container.reusableEncoder, !reusable.isInUse, reusable.recordType == Self.self {
+            encoder = reusable
+        } else {
+            encoder = RecordEncoder(recordType: Self.self)
+        }
+        container.reusableEncoder = nil
+        encoder.isInUse = true
         // The encoder fills the container in place (no copy of its storage).
         swap(&container, &encoder.container)
-        defer { swap(&container, &encoder.container) }
+        defer {
+            swap(&container, &encoder.container)
+            encoder.error = nil
+            encoder.isInUse = false
+        }
         try withExtendedLifetime(encoder) {
             try encode(to: encoder)
         }
@@ -218,6 +240,13 @@ final class RecordEncoder: Encoder {
     @exclusivity(unchecked) var container = PersistenceContainer(reservingCapacity: 0)
     @exclusivity(unchecked) var error: (any Error)?
 
+    /// Whether an encoding uses the encoder: a reusable encoder serves one
+    /// encoding at a time.
+    var isInUse = false
+
+    /// The keyed container of the previous encoding.
+    private var cachedContainer: CachedKeyedContainer?
+
     init(recordType: any EncodableRecord.Type) {
         self.recordType = recordType
         if case .useDefaultKeys = recordType.databaseColumnEncodingStrategy {
@@ -231,7 +260,14 @@ final class RecordEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedContainer<Key>(unmanagedEncoder: Unmanaged.passUnretained(self)))
+        // A reusable encoder gives the container of its previous encoding:
+        // building one costs metadata lookups and an allocation.
+        if let cachedContainer, cachedContainer.matches(keyType: Key.self, recordType: ObjectIdentifier(recordType)) {
+            return cachedContainer.container(as: KeyedEncodingContainer<Key>.self)
+        }
+        let container = KeyedEncodingContainer(KeyedContainer<Key>(unmanagedEncoder: Unmanaged.passUnretained(self)))
+        cachedContainer = CachedKeyedContainer(container, keyType: Key.self, recordType: ObjectIdentifier(recordType))
+        return container
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -39,10 +39,9 @@ struct RecordDecoder: Decoder {
         // the runtime metadata lookups, and an allocation.
         if row.cachesDecoding,
            let cached = row.decodingCache as? CachedKeyedContainer,
-           cached.keyType == ObjectIdentifier(Key.self),
-           cached.recordType == ObjectIdentifier(recordType)
+           cached.matches(keyType: Key.self, recordType: ObjectIdentifier(recordType))
         {
-            return cached.container(as: Key.self)
+            return cached.container(as: KeyedDecodingContainer<Key>.self)
         }
         let usesDefaultKeys: Bool
         if case .useDefaultKeys = recordType.databaseColumnDecodingStrategy {
@@ -52,50 +51,9 @@ struct RecordDecoder: Decoder {
         }
         let container = KeyedDecodingContainer(KeyedContainer<Key>(unmanagedRow: Unmanaged.passUnretained(row), recordType: recordType, usesDefaultKeys: usesDefaultKeys))
         if row.cachesDecoding {
-            row.decodingCache = CachedKeyedContainer(container, recordType: ObjectIdentifier(recordType))
+            row.decodingCache = CachedKeyedContainer(container, keyType: Key.self, recordType: ObjectIdentifier(recordType))
         }
         return container
-    }
-
-    /// A keyed container cached by a cursor row.
-    ///
-    /// The class is not generic, so that finding the cache costs no lookup
-    /// of runtime metadata: the container is kept in raw memory, and read
-    /// back after its key type was checked.
-    final class CachedKeyedContainer {
-        /// The type of the coding keys of the container.
-        let keyType: ObjectIdentifier
-        /// The record type whose strategies the container follows.
-        let recordType: ObjectIdentifier
-        /// A `KeyedDecodingContainer<Key>` of `keyType`.
-        private let storage: UnsafeMutableRawPointer
-        /// Deinitializes and frees `storage`.
-        private let release: (UnsafeMutableRawPointer) -> Void
-
-        init<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, recordType: ObjectIdentifier) {
-            typealias Container = KeyedDecodingContainer<Key>
-            self.keyType = ObjectIdentifier(Key.self)
-            self.recordType = recordType
-            let storage = UnsafeMutableRawPointer.allocate(
-                byteCount: MemoryLayout<Container>.size,
-                alignment: MemoryLayout<Container>.alignment)
-            storage.initializeMemory(as: Container.self, to: container)
-            self.storage = storage
-            self.release = { storage in
-                storage.assumingMemoryBound(to: Container.self).deinitialize(count: 1)
-                storage.deallocate()
-            }
-        }
-
-        deinit {
-            release(storage)
-        }
-
-        /// The container. `Key` must be the type of ``keyType``.
-        func container<Key: CodingKey>(as key: Key.Type) -> KeyedDecodingContainer<Key> {
-            assert(ObjectIdentifier(Key.self) == keyType)
-            return storage.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
-        }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -118,7 +76,7 @@ struct RecordDecoder: Decoder {
         /// copy: the container holds no reference at all. The row outlives
         /// the container: the container is used inside `init(from:)`,
         /// which runs while `init(row:)` holds the row, or is cached by the
-        /// row itself (see ``RecordDecoder/CachedKeyedContainer``). A
+        /// row itself (see ``CachedKeyedContainer``). A
         /// record that kept the container after its initializer would
         /// break this.
         let unmanagedRow: Unmanaged<Row>

@@ -60,7 +60,7 @@ extension MutablePersistableRecord {
             // The statement of the previous insert of the record type, whose
             // columns the record probably encodes again.
             let cached = db.insertStatements[ObjectIdentifier(Self.self)]
-            let container = try record.databaseContainer(template: cached?.columns)
+            let container = try record.databaseContainer(template: cached?.columns, encoder: cached?.encoder)
             try record.aroundInsert(db) {
                 didRun = true
                 inserted = try record.insertRow(
@@ -126,7 +126,7 @@ extension MutablePersistableRecord {
             } else {
                 let statement = try db.cachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
                 insert = CachedInsertStatement(
-                    tableName: tableName, resolution: resolution, columns: container.columnTemplate,
+                    recordType: Self.self, tableName: tableName, resolution: resolution, columns: container.columnTemplate,
                     statement: statement, schemaGeneration: db.schemaCache.generation &- 1)
                 db.insertStatements[ObjectIdentifier(Self.self)] = insert
             }

@@ -44,6 +44,11 @@ public struct PersistenceContainer: Sendable {
     /// the same order. Otherwise, each column has a value.
     @usableFromInline var followsTemplate = false
 
+    /// An encoder that the `Encodable` implementation of
+    /// ``EncodableRecord/encode(to:)`` may reuse, set by inserts for the
+    /// time of the encoding only: the encoder belongs to the connection.
+    nonisolated(unsafe) var reusableEncoder: RecordEncoder?
+
     /// The column names, in order.
     public var columns: [String] { columnEntries[..<values.count].map(\.name) }
 
@@ -216,8 +221,14 @@ public struct PersistenceContainer: Sendable {
     /// Sets a value, replacing the value of a column of the exact same name.
     /// Encoders use it: coding keys are unique, and a case-insensitive
     /// search for each key would cost more than the rest of encoding.
+    @inline(__always)
     mutating func setValueMatchingExactly(_ value: DatabaseValue, forColumn column: String) {
         if followsTemplate && setExpectedValue(value, forColumn: column) { return }
+        setValueMatchingExactlyAfterSearch(value, forColumn: column)
+    }
+
+    /// See ``setValueMatchingExactly(_:forColumn:)``.
+    private mutating func setValueMatchingExactlyAfterSearch(_ value: DatabaseValue, forColumn column: String) {
         let key = column.caseInsensitiveKey
         let index = columnEntries.withUnsafeBufferPointer { entries in
             (0..<values.count).first { entries[$0].key == key && entries[$0].name == column }

@@ -361,4 +361,43 @@ import Cairn
             #expect(try Row.fetchAll(db, sql: "SELECT a, b, c FROM sparse") == [["a": 5, "b": "default", "c": 50]])
         }
     }
+
+    /// A record whose encoding may insert another record of the same type,
+    /// or fail.
+    struct NestingItem: Encodable, PersistableRecord {
+        static let databaseTableName = "nesting"
+        nonisolated(unsafe) static var database: Database?
+        var a: Int
+        var nests = false
+        var fails = false
+        enum CodingKeys: String, CodingKey { case a }
+        enum InnerKeys: String, CodingKey { case x }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            if nests, let db = Self.database {
+                try NestingItem(a: a * 10).insert(db)
+            }
+            try container.encode(a, forKey: .a)
+            if fails {
+                _ = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .a)
+            }
+        }
+    }
+
+    /// Inserts reuse the encoder of their record type, one encoding at a
+    /// time: an insert during the encoding of another gets its own encoder,
+    /// and a failed encoding leaves nothing behind for the next one.
+    @Test func encodersServeOneEncodingAtATime() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE nesting (a INT)")
+            NestingItem.database = db
+            defer { NestingItem.database = nil }
+            try NestingItem(a: 1).insert(db)
+            try NestingItem(a: 2, nests: true).insert(db)
+            #expect(throws: EncodingError.self) { try NestingItem(a: 3, fails: true).insert(db) }
+            try NestingItem(a: 4).insert(db)
+            #expect(try Int.fetchAll(db, sql: "SELECT a FROM nesting ORDER BY rowid") == [1, 20, 2, 4])
+        }
+    }
 }

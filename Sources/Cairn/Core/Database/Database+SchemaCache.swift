@@ -38,12 +38,22 @@ final class CachedInsertStatement {
     /// of the record type (see ``PersistenceContainer/init(template:)``).
     let columns: PersistenceContainer.ColumnTemplate
     let statement: Statement
+    /// The encoder that the next `Encodable` record of the type may reuse.
+    let encoder: RecordEncoder
     /// The rowid alias of the table, valid while the schema cache keeps
     /// its generation.
     var rowIDColumn: String?
     var schemaGeneration: UInt64
 
-    init(tableName: String, resolution: Database.ConflictResolution, columns: PersistenceContainer.ColumnTemplate, statement: Statement, schemaGeneration: UInt64) {
+    init(
+        recordType: any EncodableRecord.Type,
+        tableName: String,
+        resolution: Database.ConflictResolution,
+        columns: PersistenceContainer.ColumnTemplate,
+        statement: Statement,
+        schemaGeneration: UInt64)
+    {
+        self.encoder = RecordEncoder(recordType: recordType)
         self.tableName = tableName
         self.resolution = resolution
         self.columns = columns
