@@ -375,13 +375,14 @@ import Cairn
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
+            if fails {
+                // Records an error, thrown after the encoding.
+                _ = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .a)
+            }
             if nests, let db = Self.database {
                 try NestingItem(a: a * 10).insert(db)
             }
             try container.encode(a, forKey: .a)
-            if fails {
-                _ = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .a)
-            }
         }
     }
 
@@ -396,8 +397,10 @@ import Cairn
             try NestingItem(a: 1).insert(db)
             try NestingItem(a: 2, nests: true).insert(db)
             #expect(throws: EncodingError.self) { try NestingItem(a: 3, fails: true).insert(db) }
-            try NestingItem(a: 4).insert(db)
-            #expect(try Int.fetchAll(db, sql: "SELECT a FROM nesting ORDER BY rowid") == [1, 20, 2, 4])
+            // The error of the outer encoding survives the inner one.
+            #expect(throws: EncodingError.self) { try NestingItem(a: 4, nests: true, fails: true).insert(db) }
+            try NestingItem(a: 5).insert(db)
+            #expect(try Int.fetchAll(db, sql: "SELECT a FROM nesting ORDER BY rowid") == [1, 20, 2, 40, 5])
         }
     }
 }
