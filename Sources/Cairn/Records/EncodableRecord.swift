@@ -108,11 +108,13 @@ extension EncodableRecord {
         encoder: RecordEncoder? = nil) throws -> PersistenceContainer
     {
         var container = template.map(PersistenceContainer.init(template:)) ?? PersistenceContainer()
-        container.reusableEncoder = encoder
-        // The container does not keep the encoder, which belongs to the
-        // connection.
-        defer { container.reusableEncoder = nil }
-        try encode(to: &container)
+        if let encoder {
+            try RecordEncoder.withReusable(encoder) {
+                try encode(to: &container)
+            }
+        } else {
+            try encode(to: &container)
+        }
         return container
     }
 }
@@ -201,12 +203,11 @@ extension EncodableRecord where Self: Encodable {
         // The encoder of the previous insert of the record type, when it
         // serves no other encoding.
         let encoder: RecordEncoder
-        if let reusable = container.reusableEncoder, !reusable.isInUse, reusable.recordType == Self.self {
+        if let reusable = RecordEncoder.reusable, !reusable.isInUse, reusable.recordType == Self.self {
             encoder = reusable
         } else {
             encoder = RecordEncoder(recordType: Self.self)
         }
-        container.reusableEncoder = nil
         encoder.isInUse = true
         // The encoder fills the container in place (no copy of its storage).
         swap(&container, &encoder.container)
@@ -246,6 +247,32 @@ final class RecordEncoder: Encoder {
 
     /// The keyed container of the previous encoding.
     private var cachedContainer: CachedKeyedContainer?
+
+    /// The thread-specific key of the reusable encoder (see
+    /// ``withReusable(_:_:)``).
+    private static let reusableKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let code = pthread_key_create(&key, nil)
+        precondition(code == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// The encoder that `Encodable` records may reuse on this thread, if
+    /// any. It is not retained: ``withReusable(_:_:)`` holds it.
+    static var reusable: RecordEncoder? {
+        pthread_getspecific(reusableKey).map { Unmanaged<RecordEncoder>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Runs `body` with an encoder that the `Encodable` implementation of
+    /// ``EncodableRecord/encode(to:)`` may reuse on this thread. Inserts
+    /// offer the encoder of their record type this way: the public
+    /// `encode(to:)` has no other way to receive it.
+    static func withReusable<T>(_ encoder: RecordEncoder, _ body: () throws -> T) rethrows -> T {
+        let previous = pthread_getspecific(reusableKey)
+        pthread_setspecific(reusableKey, Unmanaged.passUnretained(encoder).toOpaque())
+        defer { pthread_setspecific(reusableKey, previous) }
+        return try withExtendedLifetime(encoder) { try body() }
+    }
 
     init(recordType: any EncodableRecord.Type) {
         self.recordType = recordType

@@ -44,11 +44,6 @@ public struct PersistenceContainer: Sendable {
     /// the same order. Otherwise, each column has a value.
     @usableFromInline var followsTemplate = false
 
-    /// An encoder that the `Encodable` implementation of
-    /// ``EncodableRecord/encode(to:)`` may reuse, set by inserts for the
-    /// time of the encoding only: the encoder belongs to the connection.
-    nonisolated(unsafe) var reusableEncoder: RecordEncoder?
-
     /// The column names, in order.
     public var columns: [String] { columnEntries[..<values.count].map(\.name) }
 

@@ -38,8 +38,9 @@ final class CachedInsertStatement {
     /// of the record type (see ``PersistenceContainer/init(template:)``).
     let columns: PersistenceContainer.ColumnTemplate
     let statement: Statement
-    /// The encoder that the next `Encodable` record of the type may reuse.
-    let encoder: RecordEncoder
+    /// The encoder that the next record of the type may reuse, when the
+    /// type is `Encodable`.
+    let encoder: RecordEncoder?
     /// The rowid alias of the table, valid while the schema cache keeps
     /// its generation.
     var rowIDColumn: String?
@@ -53,7 +54,7 @@ final class CachedInsertStatement {
         statement: Statement,
         schemaGeneration: UInt64)
     {
-        self.encoder = RecordEncoder(recordType: recordType)
+        self.encoder = recordType is any Encodable.Type ? RecordEncoder(recordType: recordType) : nil
         self.tableName = tableName
         self.resolution = resolution
         self.columns = columns
