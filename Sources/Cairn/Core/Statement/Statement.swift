@@ -258,10 +258,17 @@ public final class Statement {
             // positional parameters, every parameter name is non-nil.
             sqlite3_reset(sqliteStatement)
             for index in parameterNames.indices {
-                guard let code = arguments.namedValues.bindValue(
-                    forName: parameterNames[index].unsafelyUnwrapped, hint: index,
-                    to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1)) else
-                {
+                // The name is read in place, without a copy of the string:
+                // a non-nil optional string has the layout of a string.
+                assert(parameterNames[index] != nil)
+                let code = parameterNames.withUnsafeBufferPointer { names in
+                    (names.baseAddress.unsafelyUnwrapped + index).withMemoryRebound(to: String.self, capacity: 1) { name in
+                        arguments.namedValues.bindValue(
+                            forName: name.pointee, hint: index,
+                            to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
+                    }
+                }
+                guard let code else {
                     // Bind the current arguments again before the next
                     // execution if some parameters hold new values.
                     if index > 0 { argumentsNeedValidation = true }
