@@ -59,7 +59,7 @@ extension MutablePersistableRecord {
             var inserted: InsertionSuccess?
             // The statement of the previous insert of the record type, whose
             // columns the record probably encodes again.
-            let cached = db.insertStatements[ObjectIdentifier(Self.self)]
+            let cached = db.cachedInsertStatement(forRecordType: ObjectIdentifier(Self.self))
             let container = try record.databaseContainer(template: cached?.columns, encoder: cached?.encoder)
             try record.aroundInsert(db) {
                 didRun = true

@@ -89,7 +89,25 @@ public final class Database {
 
     /// The last INSERT statement of each record type, with what it was built
     /// for. Cleared with the statement cache.
-    @exclusivity(unchecked) var insertStatements: [ObjectIdentifier: CachedInsertStatement] = [:]
+    @exclusivity(unchecked) var insertStatements: [ObjectIdentifier: CachedInsertStatement] = [:] {
+        didSet { lastInsertStatement = nil }
+    }
+
+    /// The entry of `insertStatements` that was used last: a loop of
+    /// inserts of one record type finds it without hashing.
+    @exclusivity(unchecked) private var lastInsertStatement: (recordType: ObjectIdentifier, insert: CachedInsertStatement)?
+
+    /// The cached INSERT statement of a record type, if any.
+    func cachedInsertStatement(forRecordType recordType: ObjectIdentifier) -> CachedInsertStatement? {
+        if let lastInsertStatement, lastInsertStatement.recordType == recordType {
+            return lastInsertStatement.insert
+        }
+        let insert = insertStatements[recordType]
+        if let insert {
+            lastInsertStatement = (recordType, insert)
+        }
+        return insert
+    }
 
     /// Changes at the beginning and at the end of each access, so that a
     /// cursor can tell it is used outside the access that created it.
