@@ -13,7 +13,7 @@ extension FetchableRecord where Self: Decodable {
     /// - Throws: A ``RowDecodingError`` that names the column that cannot be
     ///   decoded.
     public init(row: Row) throws {
-        try self.init(from: RecordDecoder(row: row, recordType: Self.self))
+        try self.init(from: RecordDecoder(unmanagedRow: Unmanaged.passUnretained(row), recordType: Self.self))
     }
 }
 
@@ -23,7 +23,14 @@ extension FetchableRecord where Self: Decodable {
 /// cost a lookup of its runtime metadata for each decoded row, and another
 /// for its keyed container.
 struct RecordDecoder: Decoder {
-    let row: Row
+    /// The row, not retained (two atomic operations less per record): the
+    /// decoder is used inside `init(from:)`, while `init(row:)` holds the
+    /// row. A record that kept the decoder after its initializer would
+    /// break this.
+    let unmanagedRow: Unmanaged<Row>
+
+    /// The row (see ``unmanagedRow``).
+    var row: Row { unmanagedRow.takeUnretainedValue() }
 
     /// The type of the decoded record, which gives the strategies.
     let recordType: any FetchableRecord.Type
@@ -37,19 +44,20 @@ struct RecordDecoder: Decoder {
         // A cursor row decodes the same record type at each step: the
         // container of the previous step serves again. Building one costs
         // the runtime metadata lookups, and an allocation.
-        if row.cachesDecoding,
-           let cached = row.decodingCache as? CachedKeyedContainer,
-           cached.matches(keyType: Key.self, recordType: ObjectIdentifier(recordType))
-        {
+        let cached = unmanagedRow._withUnsafeGuaranteedRef { row in
+            row.cachesDecoding ? row.decodingCache as? CachedKeyedContainer : nil
+        }
+        if let cached, cached.matches(keyType: Key.self, recordType: ObjectIdentifier(recordType)) {
             return cached.container(as: KeyedDecodingContainer<Key>.self)
         }
+        let row = self.row
         let usesDefaultKeys: Bool
         if case .useDefaultKeys = recordType.databaseColumnDecodingStrategy {
             usesDefaultKeys = true
         } else {
             usesDefaultKeys = false
         }
-        let container = KeyedDecodingContainer(KeyedContainer<Key>(unmanagedRow: Unmanaged.passUnretained(row), recordType: recordType, usesDefaultKeys: usesDefaultKeys))
+        let container = KeyedDecodingContainer(KeyedContainer<Key>(unmanagedRow: unmanagedRow, recordType: recordType, usesDefaultKeys: usesDefaultKeys))
         if row.cachesDecoding {
             row.decodingCache = CachedKeyedContainer(container, keyType: Key.self, recordType: ObjectIdentifier(recordType))
         }
@@ -84,7 +92,7 @@ struct RecordDecoder: Decoder {
         /// Whether column names are the coding keys (the default strategy).
         let usesDefaultKeys: Bool
         var codingPath: [any CodingKey] { [] }
-        var decoder: RecordDecoder { RecordDecoder(row: row, recordType: recordType) }
+        var decoder: RecordDecoder { RecordDecoder(unmanagedRow: unmanagedRow, recordType: recordType) }
 
         /// The row (see ``unmanagedRow``).
         var row: Row { unmanagedRow.takeUnretainedValue() }
