@@ -52,6 +52,20 @@ public struct PersistenceContainer: Sendable {
         self.init(reservingCapacity: 16)
     }
 
+    /// Creates a container that holds the values of a row.
+    ///
+    /// ```swift
+    /// let row = try Row.fetchOne(db, sql: "SELECT 1 AS id, 'Arthur' AS name")!
+    /// let container = PersistenceContainer(row)
+    /// print(container.columns) // ["id", "name"]
+    /// ```
+    public init(_ row: Row) {
+        self.init()
+        for (column, value) in row {
+            self[column] = value
+        }
+    }
+
     /// Creates an empty container with room for `capacity` columns.
     init(reservingCapacity capacity: Int) {
         if capacity > 0 {

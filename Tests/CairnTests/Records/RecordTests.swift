@@ -363,6 +363,11 @@ struct Generic<T>: TableRecord { }
         // A value that does not convert reads as nil.
         let notADate: Date? = container["name"]
         #expect(notADate == nil)
+
+        // A container of the values of a row.
+        let rowContainer = PersistenceContainer(["id": 1, "name": "Arthur", "NAME": "ignored"])
+        #expect(rowContainer.columns == ["id", "name"])
+        #expect(rowContainer.values == [1.databaseValue, "ignored".databaseValue])
     }
 
     /// A record whose columns vary from one insert to the next: each
