@@ -12,6 +12,7 @@ extension FetchableRecord where Self: Decodable {
     ///
     /// - Throws: A ``RowDecodingError`` that names the column that cannot be
     ///   decoded.
+    @inlinable
     public init(row: Row) throws {
         try self.init(from: RecordDecoder(unmanagedRow: Unmanaged.passUnretained(row), recordType: Self.self))
     }
@@ -22,12 +23,20 @@ extension FetchableRecord where Self: Decodable {
 /// The decoder is not generic over the record type: a generic type would
 /// cost a lookup of its runtime metadata for each decoded row, and another
 /// for its keyed container.
+@usableFromInline
 struct RecordDecoder: Decoder {
     /// The row, not retained (two atomic operations less per record): the
     /// decoder is used inside `init(from:)`, while `init(row:)` holds the
     /// row. A record that kept the decoder after its initializer would
     /// break this.
     let unmanagedRow: Unmanaged<Row>
+
+    /// Creates the decoder of a record, from a row that outlives it.
+    @usableFromInline
+    init(unmanagedRow: Unmanaged<Row>, recordType: any FetchableRecord.Type) {
+        self.unmanagedRow = unmanagedRow
+        self.recordType = recordType
+    }
 
     /// The row (see ``unmanagedRow``).
     var row: Row { unmanagedRow.takeUnretainedValue() }
@@ -36,10 +45,11 @@ struct RecordDecoder: Decoder {
     let recordType: any FetchableRecord.Type
 
     /// Records are decoded from the top level of a row.
-    var codingPath: [any CodingKey] { [] }
+    @usableFromInline var codingPath: [any CodingKey] { [] }
 
-    var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
+    @usableFromInline var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
 
+    @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         // A cursor row decodes the same record type at each step: the
         // container of the previous step serves again. Building one costs
@@ -64,12 +74,14 @@ struct RecordDecoder: Decoder {
         return container
     }
 
+    @usableFromInline
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
             codingPath: codingPath,
             debugDescription: "a database row cannot be decoded as an unkeyed container: decode properties by key"))
     }
 
+    @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         SingleValueContainer(decoder: self)
     }
