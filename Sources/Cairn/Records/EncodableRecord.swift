@@ -199,29 +199,47 @@ extension EncodableRecord where Self: Encodable {
     /// same column.
     ///
     /// - Throws: An error when a property cannot be encoded.
+    @inlinable
     public func encode(to container: inout PersistenceContainer) throws {
-        // The encoder of the previous insert of the record type, when it
-        // serves no other encoding.
-        let encoder: RecordEncoder
-        if let reusable = RecordEncoder.reusable, !reusable.isInUse, reusable.recordType == Self.self {
-            encoder = reusable
-        } else {
-            encoder = RecordEncoder(recordType: Self.self)
-        }
-        encoder.isInUse = true
-        // The encoder fills the container in place (no copy of its storage).
-        swap(&container, &encoder.container)
-        defer {
-            swap(&container, &encoder.container)
-            encoder.error = nil
-            encoder.isInUse = false
-        }
-        try withExtendedLifetime(encoder) {
+        try encodeRecord(Self.self, into: &container) { encoder in
             try encode(to: encoder)
         }
-        if let error = encoder.error {
-            throw error
-        }
+    }
+}
+
+/// Encodes a record into a container, with `encode`, which receives the
+/// encoder: the `Encodable` implementation of `encode(to:)` of a record.
+///
+/// The function is not generic: the record type's own `encode(to:)` calls
+/// it, and the record's `encode(to: Encoder)` is called directly from
+/// there.
+@usableFromInline
+func encodeRecord(
+    _ recordType: any EncodableRecord.Type,
+    into container: inout PersistenceContainer,
+    _ encode: (any Encoder) throws -> Void) throws
+{
+    // The encoder of the previous insert of the record type, when it
+    // serves no other encoding.
+    let encoder: RecordEncoder
+    if let reusable = RecordEncoder.reusable, !reusable.isInUse, reusable.recordType == recordType {
+        encoder = reusable
+    } else {
+        encoder = RecordEncoder(recordType: recordType)
+    }
+    encoder.isInUse = true
+    // The encoder fills the container in place (no copy of its storage).
+    swap(&container, &encoder.container)
+    defer {
+        swap(&container, &encoder.container)
+        encoder.error = nil
+        encoder.isInUse = false
+    }
+    try withExtendedLifetime(encoder) {
+        try encode(encoder)
+    }
+    if let error = encoder.error {
+        throw error
     }
 }
 
