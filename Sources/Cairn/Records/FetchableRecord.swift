@@ -163,14 +163,10 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
         row = try Row.cursorRow(statement: statement, adapter: adapter)
-        // Records decoded from the row at each step share what their
-        // decoder builds.
-        row.cachesDecoding = true
     }
 
     deinit {
         state.finish()
-        row.cachesDecoding = false
     }
 
     /// Returns the next record, or nil when there is no more row.

@@ -101,14 +101,10 @@ public final class RowCursor: DatabaseCursor {
     init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         state = try DatabaseCursorState(statement: statement, arguments: arguments)
         row = try Row.cursorRow(statement: statement, adapter: adapter)
-        // Records decoded from the row at each step share what their
-        // decoder builds.
-        row.cachesDecoding = true
     }
 
     deinit {
         state.finish()
-        row.cachesDecoding = false
     }
 
     /// Returns the next row, or nil when there is no more row.
@@ -210,9 +206,12 @@ extension Row {
     /// there is an adapter.
     @usableFromInline
     static func cursorRow(statement: Statement, adapter: (any RowAdapter)?) throws -> Row {
-        let row = Row(statement: statement)
-        guard let adapter else { return row }
-        return Row(base: row, layout: try adapter._layout(columnNames: statement.columnNames))
+        let base = Row(statement: statement)
+        let row = try adapter.map { Row(base: base, layout: try $0._layout(columnNames: statement.columnNames)) } ?? base
+        // Records decoded from the row at each step share what their
+        // decoder builds.
+        row.cachesDecoding = true
+        return row
     }
 }
 

@@ -52,14 +52,12 @@ public final class Row: @unchecked Sendable {
     public let count: Int
 
     /// Whether decoders may cache what they build for this row, which a
-    /// cursor reuses at each step (see `RecordDecoder`). Only cursors turn
-    /// it on, and they turn it off when they end, which frees the cache.
-    /// A cached value must not retain the row.
-    var cachesDecoding = false {
-        didSet { if !cachesDecoding { decodingCache = nil } }
-    }
+    /// cursor reuses at each step (see `RecordDecoder`). Only cursor rows
+    /// turn it on (see `Row.cursorRow(statement:adapter:)`). A cached value
+    /// must not retain the row: the cache lives as long as the row.
+    var cachesDecoding = false
 
-    /// What a decoder cached for this row, while ``cachesDecoding`` is on.
+    /// What a decoder cached for this row, when ``cachesDecoding`` is on.
     var decodingCache: AnyObject?
 
     /// Creates a view on the current row of a statement.
