@@ -99,15 +99,21 @@ extension EncodableRecord {
 
     /// The encoded values of the record.
     ///
-    /// - Parameters:
-    ///   - template: The columns the record is expected to encode (see
-    ///     ``PersistenceContainer/init(template:)``).
-    ///   - encoder: An encoder that `Encodable` records may reuse.
-    func databaseContainer(
-        template: PersistenceContainer.ColumnTemplate? = nil,
-        encoder: RecordEncoder? = nil) throws -> PersistenceContainer
-    {
-        var container = template.map(PersistenceContainer.init(template:)) ?? PersistenceContainer()
+    /// - Parameter cached: The insert statement of the previous insert of
+    ///   the record type, if any: the container expects its columns (see
+    ///   ``PersistenceContainer/init(template:)``), reuses the storage of
+    ///   its values, and `Encodable` records reuse its encoder.
+    func databaseContainer(cached: CachedInsertStatement? = nil) throws -> PersistenceContainer {
+        var container: PersistenceContainer
+        let encoder: RecordEncoder?
+        if let cached {
+            container = PersistenceContainer(template: cached.columns)
+            container.recycleValues(from: cached)
+            encoder = cached.encoder
+        } else {
+            container = PersistenceContainer()
+            encoder = nil
+        }
         if let encoder {
             try RecordEncoder.withReusable(encoder) {
                 try encode(to: &container)
@@ -115,6 +121,7 @@ extension EncodableRecord {
         } else {
             try encode(to: &container)
         }
+        container.dropRecycledValues()
         return container
     }
 }

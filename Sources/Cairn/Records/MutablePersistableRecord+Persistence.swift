@@ -60,7 +60,7 @@ extension MutablePersistableRecord {
             // The statement of the previous insert of the record type, whose
             // columns the record probably encodes again.
             let cached = db.cachedInsertStatement(forRecordType: ObjectIdentifier(Self.self))
-            let container = try record.databaseContainer(template: cached?.columns, encoder: cached?.encoder)
+            let container = try record.databaseContainer(cached: cached)
             try record.aroundInsert(db) {
                 didRun = true
                 inserted = try record.insertRow(
@@ -120,17 +120,21 @@ extension MutablePersistableRecord {
                cached.resolution == resolution,
                cached.tableName == tableName,
                container.hasColumns(of: cached.columns),
-               !cached.statement.isIteratedByCursor
+               sqlite3_stmt_busy(cached.statement.sqliteStatement) == 0
             {
                 insert = cached
             } else {
-                let statement = try db.cachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
+                let statement = try db.internalCachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
                 insert = CachedInsertStatement(
                     recordType: Self.self, tableName: tableName, resolution: resolution, columns: container.columnTemplate,
                     statement: statement, schemaGeneration: db.schemaCache.generation &- 1)
                 db.insertStatements[ObjectIdentifier(Self.self)] = insert
             }
-            try insert.statement.execute(arguments: StatementArguments(values: container.values))
+            let values = container.values
+            try insert.statement.execute(values: values)
+            // The next container of the record type reuses the storage of
+            // the values, once this insert is over.
+            insert.recycle(values)
             if resolution == .ignore && db.totalChangesCount == changesBefore {
                 return nil
             }

@@ -33,19 +33,33 @@ public struct PersistenceContainer: Sendable {
     ///
     /// When the container follows a template, these are the columns of a
     /// previous container of the same record type, and only the first
-    /// `values.count` of them have been set (see ``init(template:)``).
+    /// `count` of them have been set (see ``init(template:)``).
     @usableFromInline var columnEntries: [Column] = []
 
-    /// The values, in the order of the columns.
-    public private(set) var values: [DatabaseValue] = []
+    /// The values, in the order of the columns: the first `count` are the
+    /// values of the container.
+    ///
+    /// While the container follows a template, the values beyond `count`
+    /// are those of a previous container, recycled: setting the expected
+    /// column overwrites them in place, without allocating (see
+    /// ``recycleValues(from:)``). Otherwise there is none.
+    @usableFromInline var valueStorage: [DatabaseValue] = []
+
+    /// The number of columns that have a value.
+    @usableFromInline var count = 0
 
     /// Whether `columnEntries` is a template: the columns of a previous
-    /// container, shared, of which the first `values.count` were set in
-    /// the same order. Otherwise, each column has a value.
+    /// container, shared, of which the first `count` were set in the same
+    /// order. Otherwise, each column has a value.
     @usableFromInline var followsTemplate = false
 
+    /// The values, in the order of the columns.
+    public var values: [DatabaseValue] {
+        count == valueStorage.count ? valueStorage : Array(valueStorage[..<count])
+    }
+
     /// The column names, in order.
-    public var columns: [String] { columnEntries[..<values.count].map(\.name) }
+    public var columns: [String] { columnEntries[..<count].map(\.name) }
 
     /// Creates an empty container.
     public init() {
@@ -70,7 +84,7 @@ public struct PersistenceContainer: Sendable {
     init(reservingCapacity capacity: Int) {
         if capacity > 0 {
             columnEntries.reserveCapacity(capacity)
-            values.reserveCapacity(capacity)
+            valueStorage.reserveCapacity(capacity)
         }
     }
 
@@ -86,7 +100,25 @@ public struct PersistenceContainer: Sendable {
     init(template: ColumnTemplate) {
         columnEntries = template.columns
         followsTemplate = true
-        values.reserveCapacity(columnEntries.count)
+    }
+
+    /// Takes the values that an insert statement keeps from its previous
+    /// insert (see ``CachedInsertStatement/recycle(_:)``): the expected
+    /// columns overwrite them in place, without allocating. When no other
+    /// reference to their storage remains, the values are not copied.
+    mutating func recycleValues(from cached: CachedInsertStatement) {
+        swap(&valueStorage, &cached.recycledValues)
+        if valueStorage.isEmpty {
+            valueStorage.reserveCapacity(columnEntries.count)
+        }
+    }
+
+    /// Drops the recycled values that were not overwritten: afterwards,
+    /// `values` is the value storage itself.
+    mutating func dropRecycledValues() {
+        if valueStorage.count > count {
+            valueStorage.removeSubrange(count...)
+        }
     }
 
     /// The columns of a container, to expect in a later one.
@@ -97,8 +129,8 @@ public struct PersistenceContainer: Sendable {
     /// The columns of the container, to expect in a later container of the
     /// same record type.
     var columnTemplate: ColumnTemplate {
-        if columnEntries.count > values.count {
-            return ColumnTemplate(columns: Array(columnEntries[..<values.count]))
+        if columnEntries.count > count {
+            return ColumnTemplate(columns: Array(columnEntries[..<count]))
         }
         return ColumnTemplate(columns: columnEntries)
     }
@@ -106,7 +138,7 @@ public struct PersistenceContainer: Sendable {
     /// Whether the container has the exact columns of `template`, in the
     /// same order.
     func hasColumns(of template: ColumnTemplate) -> Bool {
-        guard values.count == template.columns.count else { return false }
+        guard count == template.columns.count else { return false }
         return columnEntries.withUnsafeBufferPointer { lhs in
             template.columns.withUnsafeBufferPointer { rhs in
                 // A container that followed the template shares its storage.
@@ -119,29 +151,36 @@ public struct PersistenceContainer: Sendable {
         }
     }
 
-    /// Leaves the template: keeps the columns that have been set.
+    /// Leaves the template: keeps the columns that have been set, and drops
+    /// the recycled values.
     @usableFromInline
     mutating func leaveTemplate() {
         followsTemplate = false
-        if columnEntries.count > values.count {
-            columnEntries.removeSubrange(values.count...)
+        if columnEntries.count > count {
+            columnEntries.removeSubrange(count...)
         }
+        dropRecycledValues()
     }
 
     /// Sets the value of the column the template expects next, and returns
     /// true, or returns false when the column is not the expected one.
-    @inline(__always)
-    private mutating func setExpectedValue(_ value: DatabaseValue, forColumn column: String) -> Bool {
-        let position = values.count
+    ///
+    /// Inlined in the `encode(to:)` of records, so that setting a column
+    /// costs a string comparison and a store.
+    @inlinable @inline(__always)
+    mutating func setExpectedValue(_ value: DatabaseValue, forColumn column: String) -> Bool {
+        let position = count
         let isExpected = columnEntries.withUnsafeBufferPointer { entries in
             position < entries.count && entries[position].name == column
         }
-        if isExpected {
-            values.append(value)
-            return true
+        guard isExpected else { return false }
+        if position < valueStorage.count {
+            valueStorage[position] = value
+        } else {
+            valueStorage.append(value)
         }
-        leaveTemplate()
-        return false
+        count = position &+ 1
+        return true
     }
 
     /// The value of a column: nil when the column is missing or NULL.
@@ -177,7 +216,9 @@ public struct PersistenceContainer: Sendable {
             guard let value = databaseValue(forColumn: column), !value.isNull else { return nil }
             return Value.fromDatabaseValue(value)
         }
-        set {
+        // Inlined, so that the caller's column name, usually a literal, is
+        // neither retained nor released.
+        @inline(__always) set {
             setValue(newValue?.databaseValue ?? .null, forColumn: column)
         }
     }
@@ -201,7 +242,7 @@ public struct PersistenceContainer: Sendable {
     var storage: Zip2Sequence<[String], [DatabaseValue]> { zip(columns, values) }
 
     /// Whether the container is empty.
-    var isEmpty: Bool { values.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     /// Whether the container has a column (compared without regard to case).
     public func hasColumn(_ column: String) -> Bool {
@@ -212,18 +253,26 @@ public struct PersistenceContainer: Sendable {
     /// is missing.
     @usableFromInline
     func databaseValue(forColumn column: String) -> DatabaseValue? {
-        index(ofColumn: column).map { values[$0] }
+        index(ofColumn: column).map { valueStorage[$0] }
     }
 
-    @usableFromInline
+    @inlinable @inline(__always)
     mutating func setValue(_ value: DatabaseValue, forColumn column: String) {
         if followsTemplate && setExpectedValue(value, forColumn: column) { return }
+        setValueAfterTemplate(value, forColumn: column)
+    }
+
+    /// Sets a value, replacing the value of a column of the same name
+    /// (compared without regard to ASCII case), once the column is known
+    /// not to be the one a template expects.
+    @usableFromInline
+    mutating func setValueAfterTemplate(_ value: DatabaseValue, forColumn column: String) {
+        if followsTemplate { leaveTemplate() }
         let key = column.caseInsensitiveKey
         if let index = index(ofColumn: column, key: key) {
-            values[index] = value
+            valueStorage[index] = value
         } else {
-            columnEntries.append(Column(name: column, key: key))
-            values.append(value)
+            append(value, forColumn: column, key: key)
         }
     }
 
@@ -238,22 +287,29 @@ public struct PersistenceContainer: Sendable {
 
     /// See ``setValueMatchingExactly(_:forColumn:)``.
     private mutating func setValueMatchingExactlyAfterSearch(_ value: DatabaseValue, forColumn column: String) {
+        if followsTemplate { leaveTemplate() }
         let key = column.caseInsensitiveKey
         let index = columnEntries.withUnsafeBufferPointer { entries in
-            (0..<values.count).first { entries[$0].key == key && entries[$0].name == column }
+            (0..<count).first { entries[$0].key == key && entries[$0].name == column }
         }
         if let index {
-            values[index] = value
+            valueStorage[index] = value
         } else {
-            columnEntries.append(Column(name: column, key: key))
-            values.append(value)
+            append(value, forColumn: column, key: key)
         }
+    }
+
+    /// Appends a column, out of any template.
+    private mutating func append(_ value: DatabaseValue, forColumn column: String, key: UInt64) {
+        columnEntries.append(Column(name: column, key: key))
+        valueStorage.append(value)
+        count += 1
     }
 
     private func index(ofColumn column: String, key: UInt64? = nil) -> Int? {
         let key = key ?? column.caseInsensitiveKey
         return columnEntries.withUnsafeBufferPointer { entries in
-            for index in 0..<values.count where entries[index].key == key {
+            for index in 0..<count where entries[index].key == key {
                 if entries[index].name.equalsIgnoringASCIICase(column) { return index }
             }
             return nil

@@ -429,4 +429,103 @@ struct Generic<T>: TableRecord { }
             ["a": 99, "b": "seven", "c": 1], ["a": 8, "b": "eight", "c": 1],
         ])
     }
+
+    /// A record that hands the containers of its callbacks to a log.
+    struct LoggedRecord: PersistableRecord {
+        static let databaseTableName = "logged"
+        static let containers = Locked<[PersistenceContainer]>([])
+        var a: Int
+        var b: String
+
+        func encode(to container: inout PersistenceContainer) {
+            container["a"] = a
+            container["b"] = b
+        }
+
+        func didInsert(_ inserted: InsertionSuccess) {
+            Self.containers.withLock { $0.append(inserted.persistenceContainer) }
+        }
+
+        func didSave(_ saved: PersistenceSuccess) {
+            Self.containers.withLock { $0.append(saved.persistenceContainer) }
+        }
+    }
+
+    /// Each insert of a record type reuses the storage of the values of the
+    /// previous insert: the containers that callbacks kept must not change.
+    @Test func containersKeptByCallbacksKeepTheirValues() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE logged (a INT, b TEXT)")
+            for index in 0..<4 {
+                try LoggedRecord(a: index, b: "value \(index)").insert(db)
+            }
+        }
+        let containers = LoggedRecord.containers.withLock { $0 }
+        #expect(containers.count == 8)
+        for (index, container) in containers.enumerated() {
+            #expect(container.columns == ["a", "b"])
+            #expect(container.values == [(index / 2).databaseValue, "value \(index / 2)".databaseValue])
+        }
+        let rows = try dbQueue.read { db in try Row.fetchAll(db, sql: "SELECT a, b FROM logged ORDER BY rowid") }
+        #expect(rows == (0..<4).map { (index: Int) -> Row in ["a": index, "b": "value \(index)"] })
+    }
+
+    /// A failed insert throws an error that shows the values, and leaves
+    /// the next inserts of the record type working.
+    @Test func failedInsertShowsItsValues() throws {
+        try dbQueue.write { db throws in
+            try Country(isoCode: "FR", name: "France").insert(db)
+            let error = #expect(throws: DatabaseError.self) {
+                try Country(isoCode: "FR", name: "Élysée").insert(db)
+            }
+            #expect(error?.resultCode == .SQLITE_CONSTRAINT)
+            #expect(error?.arguments == ["FR", "Élysée"])
+            try Country(isoCode: "DE", name: "Germany").insert(db)
+            #expect(try Row.fetchAll(db, sql: "SELECT isoCode, name FROM country ORDER BY isoCode") == [
+                ["isoCode": "DE", "name": "Germany"], ["isoCode": "FR", "name": "France"],
+            ])
+        }
+    }
+
+    /// A node whose insert, through a trigger and an SQL function, inserts
+    /// another node while its own statement runs.
+    struct Node: PersistableRecord {
+        static let databaseTableName = "node"
+        var depth: Int
+
+        func encode(to container: inout PersistenceContainer) {
+            container["depth"] = depth
+        }
+    }
+
+    /// A connection that an SQL function of the test uses, on the
+    /// connection's own thread.
+    final class ConnectionBox: @unchecked Sendable {
+        var db: Database?
+    }
+
+    /// An insert that runs while the statement of the previous insert of
+    /// the same record type is running does not reuse that statement.
+    @Test func insertDuringAnInsertOfTheSameRecordType() throws {
+        try dbQueue.write { db throws in
+            let box = ConnectionBox()
+            box.db = db
+            // Declared pure, so that a trigger may call it.
+            db.add(function: DatabaseFunction("spawn", argumentCount: 1, pure: true) { values in
+                let depth = Int.fromDatabaseValue(values[0]) ?? 0
+                if depth < 3, let db = box.db {
+                    try Node(depth: depth + 1).insert(db)
+                }
+                return depth
+            })
+            try db.execute(sql: """
+                CREATE TABLE node (id INTEGER PRIMARY KEY, depth INT);
+                CREATE TRIGGER nodeSpawn AFTER INSERT ON node BEGIN SELECT spawn(NEW.depth); END;
+                """)
+            try Node(depth: 0).insert(db)
+            try Node(depth: 2).insert(db)
+            box.db = nil
+            #expect(try Int.fetchAll(db, sql: "SELECT depth FROM node ORDER BY depth") == [0, 1, 2, 2, 3, 3])
+        }
+    }
 }

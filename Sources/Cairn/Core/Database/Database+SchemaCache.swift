@@ -41,6 +41,11 @@ final class CachedInsertStatement {
     /// The encoder that the next record of the type may reuse, when the
     /// type is `Encodable`.
     let encoder: RecordEncoder?
+    /// The values of the previous insert, whose storage the next container
+    /// of the record type takes (see
+    /// ``PersistenceContainer/recycleValues(from:)``). Empty when they
+    /// are too large to keep (see ``recycle(_:)``).
+    var recycledValues: [DatabaseValue] = []
     /// The rowid alias of the table, valid while the schema cache keeps
     /// its generation.
     var rowIDColumn: String?
@@ -60,6 +65,30 @@ final class CachedInsertStatement {
         self.columns = columns
         self.statement = statement
         self.schemaGeneration = schemaGeneration
+    }
+
+    /// Keeps the values of an insert, for the next container of the record
+    /// type to reuse their storage.
+    ///
+    /// The values stay in memory until the next insert of the record type.
+    /// Values that hold large strings or blobs are not kept.
+    func recycle(_ values: [DatabaseValue]) {
+        let isSmall = values.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                switch buffer[index].storage {
+                case .null, .int64, .double:
+                    continue
+                case .string(let string):
+                    if string.utf8.count > 256 { return false }
+                case .blob(let data):
+                    if data.count > 256 { return false }
+                }
+            }
+            return true
+        }
+        if isSmall {
+            recycledValues = values
+        }
     }
 }
 

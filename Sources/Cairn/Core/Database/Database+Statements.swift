@@ -77,9 +77,32 @@ extension Database {
         return statement
     }
 
+    /// Returns a prepared statement that only Cairn uses, cached apart from
+    /// the statements of ``cachedStatement(sql:)``: Cairn may leave its
+    /// ``Statement/arguments`` undefined (see ``Statement/execute(values:)``).
+    ///
+    /// A statement that is running (a custom SQL function that runs the
+    /// same SQL again while the statement executes) is not returned: a new
+    /// statement is prepared instead.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    func internalCachedStatement(sql: String) throws -> Statement {
+        if let statement = internalStatementCache[sql] {
+            if sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
+                return statement
+            }
+            return try makeStatement(sql: sql)
+        }
+        let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        internalStatementCache[sql] = statement
+        return statement
+    }
+
     /// Removes the cached statements, so that they are finalized.
     public func clearStatementCache() {
         statementCache.removeAll()
+        internalStatementCache.removeAll()
         insertStatements.removeAll()
     }
 

@@ -51,6 +51,10 @@ public final class Database {
     /// state: dynamic exclusivity checks are not needed.
     @exclusivity(unchecked) var statementCache: [String: Statement] = [:]
 
+    /// The prepared statements of ``internalCachedStatement(sql:)``, which
+    /// users do not reach.
+    @exclusivity(unchecked) var internalStatementCache: [String: Statement] = [:]
+
     /// The error thrown by a Swift callback (an SQL function, for instance)
     /// during the current statement, rethrown when the statement fails.
     let callbackErrors = CallbackErrorStash()

@@ -318,7 +318,7 @@ public final class Statement {
         argumentsNeedValidation = false
     }
 
-    private func bind(_ bindings: [DatabaseValue], arguments: StatementArguments) throws {
+    private func bind(_ bindings: [DatabaseValue], arguments: @autoclosure () -> StatementArguments) throws {
         // A statement cannot be rebound while it is running. Every parameter
         // is bound below: there is no need to clear the previous bindings.
         sqlite3_reset(sqliteStatement)
@@ -341,7 +341,7 @@ public final class Statement {
             // Some parameters hold the new values: bind the current
             // arguments again before the next execution.
             argumentsNeedValidation = true
-            throw bindError(code: code, arguments: arguments)
+            throw bindError(code: code, arguments: arguments())
         }
     }
 
@@ -395,6 +395,52 @@ public final class Statement {
             case SQLITE_ROW:
                 continue
             case let code:
+                try database.statementDidFail(self, withResultCode: code)
+            }
+        }
+    }
+}
+
+extension Statement {
+    /// Executes the statement with one value per parameter, in order, and
+    /// does not keep the values.
+    ///
+    /// Record inserts use it with statements that only they reach (see
+    /// ``Database/internalCachedStatement(sql:)``): the statement does not
+    /// retain the array, so that the next insert can overwrite its storage
+    /// in place. The ``arguments`` of the statement are left undefined; a
+    /// failed execution sets them, so that the error shows the values.
+    ///
+    /// - Throws: A ``DatabaseError`` if the number of values is not the
+    ///   number of parameters, or if the execution fails.
+    func execute(values: [DatabaseValue]) throws {
+        let database = self.database
+        try database.checkValidAccess(for: self)
+        guard values.count == parameterNames.count else {
+            throw database.makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: the statement expects \(parameterNames.count), got \(values.count)",
+                sql: sql, arguments: StatementArguments(values: values))
+        }
+        do {
+            try bind(values, arguments: StatementArguments(values: values))  // resets; the arguments are built on failure only
+        } catch {
+            _arguments = StatementArguments(values: values)
+            throw error
+        }
+        // Whoever executes the statement without arguments next binds its
+        // own arguments again.
+        argumentsNeedValidation = true
+        database.statementWillExecute(self)
+        while true {
+            switch sqlite3_step(sqliteStatement) {
+            case SQLITE_DONE:
+                try database.statementDidExecute(self)
+                return
+            case SQLITE_ROW:
+                continue
+            case let code:
+                _arguments = StatementArguments(values: values)
                 try database.statementDidFail(self, withResultCode: code)
             }
         }
