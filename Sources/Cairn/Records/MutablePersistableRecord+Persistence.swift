@@ -55,29 +55,23 @@ extension MutablePersistableRecord {
         var record = self
         try aroundSave(db) {
             try record.willInsert(db)
-            var didRun = false
-            var inserted: InsertionSuccess?
-            // The statement of the previous insert of the record type, whose
-            // columns the record probably encodes again.
-            let cached = db.cachedInsertStatement(forRecordType: ObjectIdentifier(Self.self))
-            let container = try record.databaseContainer(cached: cached)
+            var result: InsertionResult?
             try record.aroundInsert(db) {
-                didRun = true
-                inserted = try record.insertRow(
-                    db, container: container, cached: cached,
-                    onConflict: conflictResolution, returning: returning)
-                // With the ignore resolution, nothing may have been inserted.
-                return inserted ?? InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container)
+                let inserted = try record.insertRow(db, onConflict: conflictResolution, returning: returning)
+                result = inserted
+                return inserted.success
             }
-            guard didRun else {
+            // Taken out of the variable, so that the success takes the
+            // container without a copy.
+            guard let result = result.take() else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert must call its insert function")
             }
             let success: PersistenceSuccess
-            if let inserted {
-                record.didInsert(inserted)
-                success = PersistenceSuccess(inserted)
+            if result.didInsertRow {
+                record.didInsert(result.success)
+                success = PersistenceSuccess(result.success)
             } else {
-                success = PersistenceSuccess(persistenceContainer: container)
+                success = PersistenceSuccess(persistenceContainer: result.success.persistenceContainer)
             }
             saved = success
             return success
@@ -89,19 +83,16 @@ extension MutablePersistableRecord {
         didSave(saved)
     }
 
-    /// Runs the INSERT statement.
-    ///
-    /// - Parameter cached: The statement of the previous insert of the
-    ///   record type, if any.
-    /// - Returns: The success, or nil when the `ignore` conflict resolution
-    ///   skipped the row (and nothing was inserted).
+    /// Encodes the record, and runs the INSERT statement.
     private func insertRow(
         _ db: Database,
-        container: PersistenceContainer,
-        cached: CachedInsertStatement?,
         onConflict conflictResolution: Database.ConflictResolution?,
-        returning: ((Row) throws -> Void)?) throws -> InsertionSuccess?
+        returning: ((Row) throws -> Void)?) throws -> InsertionResult
     {
+        // The statement of the previous insert of the record type, whose
+        // columns the record probably encodes again.
+        let cached = db.cachedInsertStatement(forRecordType: ObjectIdentifier(Self.self))
+        let container = try databaseContainer(cached: cached)
         let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
         let tableName = Self.databaseTableName
         let changesBefore = db.totalChangesCount
@@ -119,7 +110,8 @@ extension MutablePersistableRecord {
             if let cached,
                cached.resolution == resolution,
                cached.tableName == tableName,
-               container.hasColumns(of: cached.columns),
+               // The container was created with the columns of `cached`.
+               container.followsWholeTemplate || container.hasColumns(of: cached.columns),
                sqlite3_stmt_busy(cached.statement.sqliteStatement) == 0
             {
                 insert = cached
@@ -130,13 +122,16 @@ extension MutablePersistableRecord {
                     statement: statement, schemaGeneration: db.schemaCache.generation &- 1)
                 db.insertStatements[ObjectIdentifier(Self.self)] = insert
             }
-            let values = container.values
-            try insert.statement.execute(values: values)
+            // The container has no recycled value left: its value storage
+            // holds its values (see `databaseContainer(cached:)`).
+            try insert.statement.execute(values: container.valueStorage, in: db)
             // The next container of the record type reuses the storage of
             // the values, once this insert is over.
-            insert.recycle(values)
+            insert.recycle(container.valueStorage)
             if resolution == .ignore && db.totalChangesCount == changesBefore {
-                return nil
+                return InsertionResult(
+                    success: InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container),
+                    didInsertRow: false)
             }
             // The rowid alias is read from the schema cache once per schema
             // generation.
@@ -145,19 +140,25 @@ extension MutablePersistableRecord {
                 insert.rowIDColumn = rowIDColumn == "rowid" ? nil : rowIDColumn
                 insert.schemaGeneration = db.schemaCache.generation
             }
-            return InsertionSuccess(
-                rowID: db.lastInsertedRowID,
-                rowIDColumn: insert.rowIDColumn,
-                persistenceContainer: container)
+            return InsertionResult(
+                success: InsertionSuccess(
+                    rowID: db.lastInsertedRowID,
+                    rowIDColumn: insert.rowIDColumn,
+                    persistenceContainer: container),
+                didInsertRow: true)
         }
         if resolution == .ignore && db.totalChangesCount == changesBefore {
-            return nil
+            return InsertionResult(
+                success: InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container),
+                didInsertRow: false)
         }
         let rowIDColumn = try db.primaryKey(tableName).rowIDColumn
-        return InsertionSuccess(
-            rowID: db.lastInsertedRowID,
-            rowIDColumn: rowIDColumn == "rowid" ? nil : rowIDColumn,
-            persistenceContainer: container)
+        return InsertionResult(
+            success: InsertionSuccess(
+                rowID: db.lastInsertedRowID,
+                rowIDColumn: rowIDColumn == "rowid" ? nil : rowIDColumn,
+                persistenceContainer: container),
+            didInsertRow: true)
     }
 
     /// `INSERT INTO "table" ("a", "b") VALUES (?, ?)`.
@@ -542,4 +543,14 @@ extension PersistableRecord {
         var record = self
         _ = try record.upsertRow(db)
     }
+}
+
+/// What the insert of a record did (see
+/// `MutablePersistableRecord.insertRow(_:onConflict:returning:)`).
+private struct InsertionResult {
+    /// The success given to `aroundInsert`. When no row was inserted, its
+    /// rowid is 0.
+    var success: InsertionSuccess
+    /// False when the `ignore` conflict resolution skipped the row.
+    var didInsertRow: Bool
 }

@@ -115,12 +115,14 @@ public struct PersistenceSuccess: Sendable {
         self.persistenceContainer = persistenceContainer
     }
 
-    init(_ inserted: InsertionSuccess) {
-        var container = inserted.persistenceContainer
+    /// The success of an insert: its container, with the rowid in the
+    /// column that aliases the rowid, if any.
+    @inline(__always)
+    init(_ inserted: consuming InsertionSuccess) {
         if let rowIDColumn = inserted.rowIDColumn {
-            container[rowIDColumn] = inserted.rowID
+            inserted.persistenceContainer[rowIDColumn] = inserted.rowID
         }
-        self.persistenceContainer = container
+        self.persistenceContainer = inserted.persistenceContainer
     }
 }
 

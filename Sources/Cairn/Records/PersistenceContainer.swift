@@ -135,6 +135,13 @@ public struct PersistenceContainer: Sendable {
         return ColumnTemplate(columns: columnEntries)
     }
 
+    /// Whether the container set all the columns of the template it was
+    /// created with (see ``init(template:)``), and no other: it then has
+    /// the exact columns of the template, in the same order.
+    var followsWholeTemplate: Bool {
+        followsTemplate && count == columnEntries.count
+    }
+
     /// Whether the container has the exact columns of `template`, in the
     /// same order.
     func hasColumns(of template: ColumnTemplate) -> Bool {

@@ -79,7 +79,7 @@ extension Database {
 
     /// Returns a prepared statement that only Cairn uses, cached apart from
     /// the statements of ``cachedStatement(sql:)``: Cairn may leave its
-    /// ``Statement/arguments`` undefined (see ``Statement/execute(values:)``).
+    /// ``Statement/arguments`` undefined (see ``Statement/execute(values:in:)``).
     ///
     /// A statement that is running (a custom SQL function that runs the
     /// same SQL again while the statement executes) is not returned: a new

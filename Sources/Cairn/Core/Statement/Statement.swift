@@ -411,10 +411,15 @@ extension Statement {
     /// in place. The ``arguments`` of the statement are left undefined; a
     /// failed execution sets them, so that the error shows the values.
     ///
+    /// - Parameters:
+    ///   - values: The values of the parameters.
+    ///   - database: The connection of the statement, which the caller
+    ///     holds: reading the statement's unowned reference would cost two
+    ///     atomic operations.
     /// - Throws: A ``DatabaseError`` if the number of values is not the
     ///   number of parameters, or if the execution fails.
-    func execute(values: [DatabaseValue]) throws {
-        let database = self.database
+    func execute(values: [DatabaseValue], in database: Database) throws {
+        assert(database === self.database)
         try database.checkValidAccess(for: self)
         guard values.count == parameterNames.count else {
             throw database.makeError(
