@@ -22,6 +22,7 @@ extension MutablePersistableRecord {
     ///     ``persistenceConflictPolicy`` of the record type.
     /// - Throws: A ``DatabaseError``, such as a constraint violation, or the
     ///   error of a callback or of ``EncodableRecord/encode(to:)``.
+    @inlinable
     public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         try performInsert(db, onConflict: conflictResolution, returning: nil)
     }
@@ -34,7 +35,7 @@ extension MutablePersistableRecord {
     /// ```
     ///
     /// - Throws: See ``insert(_:onConflict:)``.
-    @discardableResult
+    @inlinable @discardableResult
     public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
         try record.performInsert(db, onConflict: conflictResolution, returning: nil)
@@ -45,6 +46,12 @@ extension MutablePersistableRecord {
     ///
     /// - Parameter returning: When not nil, called with the row that
     ///   `RETURNING *` returns.
+    ///
+    /// Inlinable: specialized for the record type, the callbacks that the
+    /// type does not customize cost nothing, and the record is copied
+    /// without value witnesses. The encoding and the statement run in
+    /// ``insertRow(_:onConflict:returning:)``, which is not inlined.
+    @inlinable
     mutating func performInsert(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution?,
@@ -84,7 +91,8 @@ extension MutablePersistableRecord {
     }
 
     /// Encodes the record, and runs the INSERT statement.
-    private func insertRow(
+    @usableFromInline
+    func insertRow(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution?,
         returning: ((Row) throws -> Void)?) throws -> InsertionResult
@@ -523,6 +531,7 @@ extension PersistableRecord {
     /// ``MutablePersistableRecord/insert(_:onConflict:)``.
     ///
     /// - Throws: A ``DatabaseError``, or the error of a callback.
+    @inlinable
     public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         var record = self
         try record.performInsert(db, onConflict: conflictResolution, returning: nil)
@@ -547,10 +556,16 @@ extension PersistableRecord {
 
 /// What the insert of a record did (see
 /// `MutablePersistableRecord.insertRow(_:onConflict:returning:)`).
-private struct InsertionResult {
+@usableFromInline
+struct InsertionResult {
     /// The success given to `aroundInsert`. When no row was inserted, its
     /// rowid is 0.
-    var success: InsertionSuccess
+    @usableFromInline var success: InsertionSuccess
     /// False when the `ignore` conflict resolution skipped the row.
-    var didInsertRow: Bool
+    @usableFromInline var didInsertRow: Bool
+
+    init(success: InsertionSuccess, didInsertRow: Bool) {
+        self.success = success
+        self.didInsertRow = didInsertRow
+    }
 }

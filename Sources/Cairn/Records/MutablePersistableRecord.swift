@@ -117,7 +117,7 @@ public struct PersistenceSuccess: Sendable {
 
     /// The success of an insert: its container, with the rowid in the
     /// column that aliases the rowid, if any.
-    @inline(__always)
+    @inlinable @inline(__always)
     init(_ inserted: consuming InsertionSuccess) {
         if let rowIDColumn = inserted.rowIDColumn {
             inserted.persistenceContainer[rowIDColumn] = inserted.rowID
