@@ -343,8 +343,13 @@ extension Row {
     /// rows reads the column directly, after one lookup of its index.
     @inline(__always)
     func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String) throws -> Value {
-        if let sqliteStatement, let statement {
-            guard let index = statement._index(ofColumn: column) else {
+        if let sqliteStatement {
+            // A row of a raw statement has a statement, which it keeps
+            // alive: no need to retain it (two atomic operations).
+            let index = Unmanaged.passUnretained(statement.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                $0._index(ofColumn: column)
+            }
+            guard let index else {
                 throw RowDecodingError.columnNotFound(column, row: self)
             }
             if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
