@@ -257,30 +257,25 @@ public final class Statement {
             // takes its value, bound without an intermediate array. Without
             // positional parameters, every parameter name is non-nil.
             sqlite3_reset(sqliteStatement)
-            for index in parameterNames.indices {
-                // The name is read in place, without a copy of the string:
-                // a non-nil optional string has the layout of a string.
-                assert(parameterNames[index] != nil)
-                let code = parameterNames.withUnsafeBufferPointer { names in
-                    (names.baseAddress.unsafelyUnwrapped + index).withMemoryRebound(to: String.self, capacity: 1) { name in
-                        arguments.namedValues.bindValue(
-                            forName: name.pointee, hint: index,
-                            to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
-                    }
+            // The names are read in place, without copies of the strings.
+            assert(!parameterNames.contains(nil))
+            let failure = parameterNames.withUnsafeBufferPointer { names in
+                names.withMemoryRebound(to: String.self) { names in
+                    arguments.namedValues.bind(parameters: names, to: sqliteStatement)
                 }
-                guard let code else {
+            }
+            if let failure {
+                guard let code = failure.code else {
                     // Bind the current arguments again before the next
                     // execution if some parameters hold new values.
-                    if index > 0 { argumentsNeedValidation = true }
+                    if failure.index > 0 { argumentsNeedValidation = true }
                     throw database.makeError(
                         resultCode: .SQLITE_MISUSE,
-                        message: "missing statement argument: \(parameterNames[index].unsafelyUnwrapped)",
+                        message: "missing statement argument: \(parameterNames[failure.index].unsafelyUnwrapped)",
                         sql: sql, arguments: arguments)
                 }
-                if code != SQLITE_OK {
-                    argumentsNeedValidation = true
-                    throw bindError(code: code, arguments: arguments)
-                }
+                argumentsNeedValidation = true
+                throw bindError(code: code, arguments: arguments)
             }
         } else {
             var consumed = arguments

@@ -295,25 +295,49 @@ struct NamedValues: Hashable, Sendable {
         }
     }
 
-    /// Binds the value for a name, searched from position `hint` first, to
-    /// a statement parameter.
+    /// Binds the value of each parameter, in order, to a statement.
     ///
-    /// - Returns: The result code of `sqlite3_bind_*`, or nil when there is
-    ///   no value for the name.
-    func bindValue(forName name: String, hint: Int, to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt? {
+    /// Statements usually list their parameters in the order of the
+    /// arguments: the value of a parameter is searched at the position of
+    /// the parameter first. The storage is read once for all parameters.
+    ///
+    /// - Parameter names: The names of the parameters, all non-nil, with
+    ///   the layout of strings (a non-nil optional string has the layout of
+    ///   a string).
+    /// - Returns: nil when every parameter is bound. Otherwise, the index of
+    ///   the first parameter that failed, and the result code of
+    ///   `sqlite3_bind_*`, or nil when there is no value for its name.
+    func bind(parameters names: UnsafeBufferPointer<String>, to sqliteStatement: SQLiteStatement) -> (index: Int, code: CInt?)? {
         switch storage {
         case .converted(let elements):
             return elements.withUnsafeBufferPointer { buffer in
-                let position = Self.position(ofName: name, hint: hint, count: buffer.count) { buffer[$0].name == name }
-                return position.map { buffer[$0].value.bind(to: sqliteStatement, at: index) }
+                for index in 0..<names.count {
+                    let name = names[index]
+                    guard let position = Self.position(ofName: name, hint: index, count: buffer.count, hasName: { buffer[$0].name == name }) else {
+                        return (index, nil)
+                    }
+                    let code = buffer[position].value.bind(to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
+                    if code != SQLITE_OK { return (index, code) }
+                }
+                return nil
             }
         case .literal(let elements):
             return elements.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return nil }
-                let position = Self.position(ofName: name, hint: hint, count: buffer.count) {
-                    literalElement(at: base + $0, hasName: name)
+                guard let base = buffer.baseAddress else {
+                    return names.isEmpty ? nil : (0, nil)
                 }
-                return position.map { bindLiteralValue(at: literalValue(at: base + $0), to: sqliteStatement, at: index) }
+                for index in 0..<names.count {
+                    let name = names[index]
+                    guard let position = Self.position(ofName: name, hint: index, count: buffer.count, hasName: {
+                        literalElement(at: base + $0, hasName: name)
+                    }) else {
+                        return (index, nil)
+                    }
+                    let code = bindLiteralValue(
+                        at: literalValue(at: base + position), to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
+                    if code != SQLITE_OK { return (index, code) }
+                }
+                return nil
             }
         }
     }
