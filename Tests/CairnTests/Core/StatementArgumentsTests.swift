@@ -71,6 +71,13 @@ import Cairn
             } throws: { error in
                 (error as? DatabaseError)?.message == "missing statement argument: score"
             }
+            // The same, with a value that is converted as soon as the
+            // arguments are built (Int32 is not kept as given).
+            #expect {
+                try db.execute(sql: "INSERT INTO player (name, score) VALUES (:name, :score)", arguments: ["score": Int32(1)])
+            } throws: { error in
+                (error as? DatabaseError)?.message == "missing statement argument: name"
+            }
             // A multi-statement string with a mismatch in its last statement writes nothing.
             #expect(throws: DatabaseError.self) {
                 try db.execute(sql: """
