@@ -15,11 +15,22 @@ final class CachedKeyedContainer {
     private let storage: UnsafeMutableRawPointer
     /// Deinitializes and frees `storage`.
     private let release: (UnsafeMutableRawPointer) -> Void
+    /// The column plan that the container refers to without retaining it,
+    /// if any: the cache keeps it alive.
+    let plan: DecodingPlan?
 
     /// Keeps a container whose coding keys are `Key`.
-    init<Key: CodingKey, Container>(_ container: Container, keyType: Key.Type, recordType: ObjectIdentifier) {
+    ///
+    /// - Parameter plan: The plan that the container refers to, if any.
+    init<Key: CodingKey, Container>(
+        _ container: Container,
+        keyType: Key.Type,
+        recordType: ObjectIdentifier,
+        plan: DecodingPlan? = nil)
+    {
         self.keyType = ObjectIdentifier(Key.self)
         self.recordType = recordType
+        self.plan = plan
         let storage = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<Container>.size,
             alignment: MemoryLayout<Container>.alignment)
@@ -47,5 +58,79 @@ final class CachedKeyedContainer {
     @inline(__always)
     func container<Container>(as type: Container.Type) -> Container {
         storage.assumingMemoryBound(to: Container.self).pointee
+    }
+}
+
+/// The columns that a `Decodable` record type reads from the rows of a
+/// statement, in the order in which its `init(from:)` reads them.
+///
+/// A record type decodes the same keys in the same order at each row: the
+/// plan remembers, for each read, the coding key and the index of its
+/// column. The next row compares the key with the one of the plan, and
+/// reads the column at once: no column name is built, compared, or looked
+/// up. A key that does not match (a record that reads other keys for some
+/// rows) is looked up by name, and replaces the entry of the plan.
+///
+/// Keys are compared by their bits, so the plan only serves coding key
+/// types that are plain values of at most 8 bytes (such as the synthesized
+/// `CodingKeys` enums): equal bits then mean equal keys.
+final class DecodingPlan {
+    /// A key, by its bits, and the index of its column.
+    struct Entry {
+        var keyBits: UInt64
+        var columnIndex: Int
+    }
+
+    /// The reads of a record, in order.
+    @exclusivity(unchecked) var entries: [Entry] = []
+    /// The position of the next read of the current record.
+    @exclusivity(unchecked) var position = 0
+
+    /// Whether keys of type `Key` can be compared by their bits.
+    static func accepts<Key: CodingKey>(_ keyType: Key.Type) -> Bool {
+        _isPOD(Key.self) && MemoryLayout<Key>.size <= MemoryLayout<UInt64>.size
+    }
+
+    /// The bits of a key of a type that the plan ``accepts(_:)``.
+    @inline(__always)
+    static func bits<Key: CodingKey>(of key: Key) -> UInt64 {
+        // A bit cast of a value of the same size reads the key in place.
+        switch MemoryLayout<Key>.size {
+        case 0: return 0
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+        case 8: return unsafeBitCast(key, to: UInt64.self)
+        default:
+            return withUnsafeBytes(of: key) { bytes in
+                var bits: UInt64 = 0
+                withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: bytes) }
+                return bits
+            }
+        }
+    }
+
+    /// The column index of the next read, if the plan has this key at the
+    /// current position; the position then moves to the next read.
+    @inline(__always)
+    func columnIndex(forKeyBits keyBits: UInt64) -> Int? {
+        let position = self.position
+        return entries.withUnsafeBufferPointer { entries in
+            guard position < entries.count, entries[position].keyBits == keyBits else { return nil }
+            self.position = position &+ 1
+            return entries[position].columnIndex
+        }
+    }
+
+    /// Records the column index of a key at the current position, and
+    /// moves to the next read.
+    func record(keyBits: UInt64, columnIndex: Int) {
+        let entry = Entry(keyBits: keyBits, columnIndex: columnIndex)
+        if position < entries.count {
+            entries[position] = entry
+        } else {
+            entries.append(entry)
+        }
+        position += 1
     }
 }

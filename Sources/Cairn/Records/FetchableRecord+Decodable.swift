@@ -54,10 +54,20 @@ struct RecordDecoder: Decoder {
         // A cursor row decodes the same record type at each step: the
         // container of the previous step serves again. Building one costs
         // the runtime metadata lookups, and an allocation.
-        let cached = unmanagedRow._withUnsafeGuaranteedRef { row in
-            row.cachesDecoding ? row.decodingCache as? CachedKeyedContainer : nil
+        let recordTypeID = ObjectIdentifier(recordType)
+        let keyTypeID = ObjectIdentifier(Key.self)
+        let cached = unmanagedRow._withUnsafeGuaranteedRef { row -> CachedKeyedContainer? in
+            guard row.cachesDecoding else { return nil }
+            return row.decodingCaches.withUnsafeBufferPointer { caches in
+                for cache in caches where cache.keyType == keyTypeID && cache.recordType == recordTypeID {
+                    return cache
+                }
+                return nil
+            }
         }
-        if let cached, cached.matches(keyType: Key.self, recordType: ObjectIdentifier(recordType)) {
+        if let cached {
+            // A new record: its reads start at the beginning of the plan.
+            cached.plan?.position = 0
             return cached.container(as: KeyedDecodingContainer<Key>.self)
         }
         let row = self.row
@@ -67,10 +77,17 @@ struct RecordDecoder: Decoder {
         } else {
             usesDefaultKeys = false
         }
-        let container = KeyedDecodingContainer(KeyedContainer<Key>(unmanagedRow: unmanagedRow, recordType: recordType, usesDefaultKeys: usesDefaultKeys))
-        if row.cachesDecoding {
-            row.decodingCache = CachedKeyedContainer(container, keyType: Key.self, recordType: ObjectIdentifier(recordType))
+        guard row.cachesDecoding && row.decodingCaches.count < Row.maximumDecodingCacheCount else {
+            return KeyedDecodingContainer(KeyedContainer<Key>(
+                unmanagedRow: unmanagedRow, recordType: recordType, usesDefaultKeys: usesDefaultKeys, plan: nil))
         }
+        // The rows of a cursor read columns of the statement by index: a
+        // plan remembers the index of each key.
+        let plan = row.sqliteStatement != nil && DecodingPlan.accepts(Key.self) ? DecodingPlan() : nil
+        let container = KeyedDecodingContainer(KeyedContainer<Key>(
+            unmanagedRow: unmanagedRow, recordType: recordType, usesDefaultKeys: usesDefaultKeys,
+            plan: plan.map(Unmanaged.passUnretained)))
+        row.decodingCaches.append(CachedKeyedContainer(container, keyType: Key.self, recordType: recordTypeID, plan: plan))
         return container
     }
 
@@ -103,6 +120,11 @@ struct RecordDecoder: Decoder {
         let recordType: any FetchableRecord.Type
         /// Whether column names are the coding keys (the default strategy).
         let usesDefaultKeys: Bool
+        /// The column plan of the cursor, not retained: the decoding cache
+        /// of the row, which holds this container, holds the plan. Nil when
+        /// the row is not a cursor row, or when the plan does not accept
+        /// the coding keys (see ``DecodingPlan``).
+        let plan: Unmanaged<DecodingPlan>?
         var codingPath: [any CodingKey] { [] }
         var decoder: RecordDecoder { RecordDecoder(unmanagedRow: unmanagedRow, recordType: recordType) }
 
@@ -113,8 +135,31 @@ struct RecordDecoder: Decoder {
         /// the row.
         @inline(__always)
         func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value {
+            if let plan {
+                let keyBits = DecodingPlan.bits(of: key)
+                let index = try plan._withUnsafeGuaranteedRef { plan in
+                    if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
+                    let index = try columnIndex(key)
+                    plan.record(keyBits: keyBits, columnIndex: index)
+                    return index
+                }
+                return try unmanagedRow._withUnsafeGuaranteedRef { try $0.decodeColumn(atIndex: index) }
+            }
             let column = column(key)
             return try unmanagedRow._withUnsafeGuaranteedRef { try $0.decodeColumn(column) }
+        }
+
+        /// The index of the column of a key, in a cursor row.
+        ///
+        /// - Throws: ``RowDecodingError/columnNotFound(_:row:)``.
+        func columnIndex(_ key: Key) throws -> Int {
+            let column = column(key)
+            return try unmanagedRow._withUnsafeGuaranteedRef { row in
+                guard let index = row.index(forColumn: column) else {
+                    throw RowDecodingError.columnNotFound(column, row: row)
+                }
+                return index
+            }
         }
 
         var allKeys: [Key] {
@@ -339,6 +384,16 @@ struct ColumnDecoder: Decoder {
 }
 
 extension Row {
+    /// Decodes a column of a cursor row, whose index is known.
+    @inline(__always)
+    func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(atIndex index: Int) throws -> Value {
+        // Cursor rows of a column plan have a raw statement.
+        if let value = Value.fromStatement(sqliteStatement.unsafelyUnwrapped, atUncheckedIndex: CInt(index)) {
+            return value
+        }
+        throw RowDecodingError.conversionFailure(Value.self, row: self, columnIndex: index)
+    }
+
     /// Decodes a column for a Decodable record: the fast path of statement
     /// rows reads the column directly, after one lookup of its index.
     @inline(__always)

@@ -287,6 +287,118 @@ import Cairn
         }
     }
 
+    /// A record that reads other columns depending on a value.
+    struct Shape: Decodable, FetchableRecord, Equatable {
+        var kind: String
+        var size: Int
+
+        enum CodingKeys: String, CodingKey {
+            case kind, width, radius
+        }
+
+        init(kind: String, size: Int) {
+            self.kind = kind
+            self.size = size
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            kind = try container.decode(String.self, forKey: .kind)
+            size = try container.decode(Int.self, forKey: kind == "square" ? .width : .radius)
+        }
+    }
+
+    /// Coding keys that are not plain values: looked up by name.
+    struct NameKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// A record whose coding keys are strings.
+    struct NamedKeysShape: Decodable, FetchableRecord, Equatable {
+        var width: Int
+        var radius: Int
+
+        init(width: Int, radius: Int) {
+            self.width = width
+            self.radius = radius
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: NameKey.self)
+            width = try container.decode(Int.self, forKey: NameKey(stringValue: "width"))
+            radius = try container.decode(Int.self, forKey: NameKey(stringValue: "radius"))
+        }
+    }
+
+    /// Cursor rows remember the column of each key that a record type reads,
+    /// in order: a record that reads other keys for some rows still reads
+    /// the right columns.
+    @Test func recordsThatReadOtherColumnsFromRowToRow() throws {
+        let sql = """
+            SELECT 'square' AS kind, 1 AS width, 10 AS radius
+            UNION ALL SELECT 'circle', 2, 20
+            UNION ALL SELECT 'circle', 3, 30
+            UNION ALL SELECT 'square', 4, 40
+            """
+        let expected = [
+            Shape(kind: "square", size: 1), Shape(kind: "circle", size: 20),
+            Shape(kind: "circle", size: 30), Shape(kind: "square", size: 4),
+        ]
+        try dbQueue.read { db throws in
+            #expect(try Shape.fetchAll(db, sql: sql) == expected)
+            #expect(try Array(Shape.fetchCursor(db, sql: sql)) == expected)
+            #expect(try NamedKeysShape.fetchAll(db, sql: sql) == [
+                NamedKeysShape(width: 1, radius: 10), NamedKeysShape(width: 2, radius: 20),
+                NamedKeysShape(width: 3, radius: 30), NamedKeysShape(width: 4, radius: 40),
+            ])
+            // A missing column is reported, at the first row and at later ones.
+            #expect(throws: RowDecodingError.self) {
+                try Shape.fetchAll(db, sql: "SELECT 'square' AS kind, 1 AS radius")
+            }
+            let cursor = try Shape.fetchCursor(db, sql: """
+                SELECT 'square' AS kind, 1 AS width, NULL AS radius UNION ALL SELECT 'circle', 2, NULL
+                """)
+            #expect(try cursor.next() == Shape(kind: "square", size: 1))
+            #expect(throws: RowDecodingError.self) { try cursor.next() }
+        }
+    }
+
+    /// A record that decodes another record from its own decoder, and then
+    /// goes on reading its own keys.
+    struct Outer: Decodable, FetchableRecord {
+        var first: Int
+        var inner: CamelItem
+        var last: Int
+
+        enum CodingKeys: String, CodingKey {
+            case first, last
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            first = try container.decode(Int.self, forKey: .first)
+            inner = try CamelItem(from: decoder)
+            last = try container.decode(Int.self, forKey: .last)
+        }
+    }
+
+    /// The container of a record stays valid while the record decodes
+    /// another record from the same row (each keeps its own cache entry).
+    @Test func recordsThatDecodeOtherRecordsFromTheirRow() throws {
+        try dbQueue.read { db throws in
+            let records = try Outer.fetchAll(db, sql: """
+                SELECT 1 AS first, 2 AS firstValue, 3 AS secondValue, 4 AS last
+                UNION ALL SELECT 5, 6, 7, 8
+                """)
+            #expect(records.map { [$0.first, $0.inner.firstValue, $0.inner.secondValue, $0.last] } == [
+                [1, 2, 3, 4], [5, 6, 7, 8],
+            ])
+        }
+    }
+
     /// The container a cursor row caches does not retain the row: the row
     /// and its statement are freed after the cursor.
     @Test func cursorRowsAreFreedAfterDecoding() throws {

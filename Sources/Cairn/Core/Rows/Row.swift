@@ -57,8 +57,22 @@ public final class Row: @unchecked Sendable {
     /// must not retain the row: the cache lives as long as the row.
     var cachesDecoding = false
 
-    /// What a decoder cached for this row, when ``cachesDecoding`` is on.
-    var decodingCache: AnyObject?
+    /// What decoders cached for this row, when ``cachesDecoding`` is on:
+    /// one keyed container per record type and coding key type, at most
+    /// ``maximumDecodingCacheCount``.
+    ///
+    /// Entries are never replaced: they live as long as the row, because
+    /// the containers refer to their ``DecodingPlan`` without retaining it,
+    /// and a container may still be in use (a record that decodes another
+    /// record from the same row, inside its own `init(from:)`).
+    ///
+    /// Unchecked exclusivity: a row is used by one thread at a time, and
+    /// the lookup calls nothing that could access the caches again.
+    @exclusivity(unchecked) var decodingCaches: [CachedKeyedContainer] = []
+
+    /// The maximum number of ``decodingCaches``: beyond, records decode
+    /// without a cache.
+    static let maximumDecodingCacheCount = 8
 
     /// Creates a view on the current row of a statement.
     @usableFromInline
