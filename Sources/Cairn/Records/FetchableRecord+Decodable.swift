@@ -149,6 +149,39 @@ struct RecordDecoder: Decoder {
             return try unmanagedRow._withUnsafeGuaranteedRef { try $0.decodeColumn(column) }
         }
 
+        /// Reads a column for an optional property: nil when the column is
+        /// missing or NULL.
+        ///
+        /// The standard library's default `decodeIfPresent` would look the
+        /// column up three times (`contains`, `decodeNil`, `decode`).
+        @inline(__always)
+        func decodeColumnIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value? {
+            if let plan {
+                let keyBits = DecodingPlan.bits(of: key)
+                let index = plan._withUnsafeGuaranteedRef { plan -> Int? in
+                    if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
+                    // A missing column is looked up again at each row.
+                    guard let index = row.index(forColumn: column(key)) else { return nil }
+                    plan.record(keyBits: keyBits, columnIndex: index)
+                    return index
+                }
+                guard let index else { return nil }
+                return try unmanagedRow._withUnsafeGuaranteedRef { row in
+                    // Cursor rows of a column plan have a raw statement.
+                    if sqlite3_column_type(row.sqliteStatement.unsafelyUnwrapped, CInt(index)) == SQLITE_NULL {
+                        return nil
+                    }
+                    return try row.decodeColumn(atIndex: index) as Value
+                }
+            }
+            return try unmanagedRow._withUnsafeGuaranteedRef { row in
+                guard let index = row.index(forColumn: column(key)), !row.hasNull(atIndex: index) else {
+                    return nil
+                }
+                return try row.decode(Value.self, atIndex: index)
+            }
+        }
+
         /// The index of the column of a key, in a cursor row.
         ///
         /// - Throws: ``RowDecodingError/columnNotFound(_:row:)``.
@@ -194,6 +227,22 @@ struct RecordDecoder: Decoder {
         func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeColumn(key) }
         func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeColumn(key) }
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeColumn(key) }
+
+        // nil for a missing column or NULL, in one lookup.
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeColumnIfPresent(key) }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeColumnIfPresent(key) }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let index = row.index(forColumn: column(key)), !row.hasNull(atIndex: index) else {

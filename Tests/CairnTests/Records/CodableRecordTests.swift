@@ -118,6 +118,33 @@ import Cairn
         }
     }
 
+    struct OptionalItem: Decodable, FetchableRecord, Equatable {
+        var a: Int?
+        var b: String?
+        var c: Double?
+        var d: Int64?
+    }
+
+    /// Optional properties of standard types are nil for NULL and missing
+    /// columns, from cursor rows and copied rows alike, and a value that
+    /// does not convert is an error.
+    @Test func optionalPropertiesOfStandardTypes() throws {
+        try dbQueue.read { db throws in
+            let sql = "SELECT 1 AS a, 'x' AS b, 1.5 AS c UNION ALL SELECT NULL, NULL, NULL UNION ALL SELECT 3, 'z', NULL"
+            let expected = [
+                OptionalItem(a: 1, b: "x", c: 1.5, d: nil), OptionalItem(a: nil, b: nil, c: nil, d: nil),
+                OptionalItem(a: 3, b: "z", c: nil, d: nil),
+            ]
+            #expect(try OptionalItem.fetchAll(db, sql: sql) == expected)
+            #expect(try Row.fetchAll(db, sql: sql).map(OptionalItem.init(row:)) == expected)
+            #expect(throws: RowDecodingError.self) {
+                try OptionalItem.fetchAll(db, sql: "SELECT 1 AS a UNION ALL SELECT 'not a number'")
+            }
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 'not a number' AS a"))
+            #expect(throws: RowDecodingError.self) { try OptionalItem(row: row) }
+        }
+    }
+
     struct StrategyRecord: Codable, FetchableRecord, PersistableRecord, Equatable {
         static let databaseTableName = "strategy"
         static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
