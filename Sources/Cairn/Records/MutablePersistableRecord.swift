@@ -39,7 +39,8 @@ public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
     /// - Throws: An error that cancels the insertion.
     mutating func willInsert(_ db: Database) throws
 
-    /// Called around the insertion of the record: call `insert` once.
+    /// Called around the insertion of the record: call `insert` once. It
+    /// encodes the record and runs the INSERT statement.
     ///
     /// - Throws: The error of `insert`, or an error that cancels the
     ///   insertion.

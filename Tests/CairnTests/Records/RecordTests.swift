@@ -528,4 +528,69 @@ struct Generic<T>: TableRecord { }
             #expect(try Int.fetchAll(db, sql: "SELECT depth FROM node ORDER BY depth") == [0, 1, 2, 2, 3, 3])
         }
     }
+
+    /// A record that logs its callbacks.
+    struct CallbackRecord: MutablePersistableRecord {
+        static let databaseTableName = "callback"
+        let log: Locked<[String]>
+        var id: Int64?
+        var name: String
+        var callsInsert = true
+
+        func encode(to container: inout PersistenceContainer) {
+            log.withLock { $0.append("encode") }
+            container["id"] = id
+            container["name"] = name
+        }
+
+        func willSave(_ db: Database) throws { log.withLock { $0.append("willSave") } }
+        func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+            log.withLock { $0.append("aroundSave before") }
+            let saved = try save()
+            let id: Int64? = saved.persistenceContainer["id"]
+            log.withLock { $0.append("aroundSave after, id \(id.map(String.init) ?? "nil")") }
+        }
+        func didSave(_ saved: PersistenceSuccess) { log.withLock { $0.append("didSave") } }
+        mutating func willInsert(_ db: Database) throws { log.withLock { $0.append("willInsert") } }
+        func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
+            log.withLock { $0.append("aroundInsert before") }
+            guard callsInsert else { return }
+            let inserted = try insert()
+            log.withLock { $0.append("aroundInsert after, rowid \(inserted.rowID)") }
+        }
+        mutating func didInsert(_ inserted: InsertionSuccess) {
+            id = inserted.rowID
+            log.withLock { $0.append("didInsert") }
+        }
+    }
+
+    /// The callbacks of an insert run in the order of the guides; the
+    /// record is encoded by the insert function that `aroundInsert` calls.
+    @Test func insertCallbacks() throws {
+        let log = Locked<[String]>([])
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE callback (id INTEGER PRIMARY KEY, name TEXT UNIQUE)")
+            var record = CallbackRecord(log: log, id: nil, name: "Arthur")
+            try record.insert(db)
+            #expect(record.id == 1)
+            #expect(log.withLock { $0 } == [
+                "willSave", "aroundSave before", "willInsert", "aroundInsert before", "encode",
+                "aroundInsert after, rowid 1", "didInsert", "aroundSave after, id 1", "didSave",
+            ])
+
+            // The ignore conflict resolution inserts nothing: no didInsert.
+            log.withLock { $0.removeAll() }
+            var duplicate = CallbackRecord(log: log, id: nil, name: "Arthur")
+            try duplicate.insert(db, onConflict: .ignore)
+            #expect(duplicate.id == nil)
+            #expect(!log.withLock { $0 }.contains("didInsert"))
+            #expect(log.withLock { $0 }.last == "didSave")
+
+            // aroundInsert must call its insert function.
+            var lazy = CallbackRecord(log: log, id: nil, name: "Barbara", callsInsert: false)
+            let error = #expect(throws: DatabaseError.self) { try lazy.insert(db) }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM callback") == 1)
+        }
+    }
 }
