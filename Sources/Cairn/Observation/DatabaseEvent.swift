@@ -61,7 +61,10 @@ private enum EventNames {
 
     func hasTableName(_ name: String) -> Bool {
         switch self {
-        case .borrowed(_, let tableName): return sqlite3_stricmp(tableName, name) == 0
+        case .borrowed(_, let tableName):
+            // withCString reads the string in place: passing the string
+            // directly would copy it into a new C string.
+            return name.withCString { sqlite3_stricmp(tableName, $0) } == 0
         case .copied(_, let tableName): return tableName.equalsIgnoringASCIICase(name)
         }
     }

@@ -37,9 +37,21 @@ final class TransactionObservation {
     }
 
     /// Whether the observer wants some of the events of a statement.
+    ///
+    /// When the observer wants all of them, the result shares the storage
+    /// of `eventKinds`: nothing is allocated.
     func observedEventKinds(among eventKinds: [DatabaseEventKind]) -> [DatabaseEventKind] {
         guard !isDisabled, let observer else { return [] }
-        return eventKinds.filter(observer.observes(eventsOfKind:))
+        // Nil while every kind so far is observed.
+        var observed: [DatabaseEventKind]?
+        for (index, eventKind) in eventKinds.enumerated() {
+            if observer.observes(eventsOfKind: eventKind) {
+                observed?.append(eventKind)
+            } else if observed == nil {
+                observed = Array(eventKinds[..<index])
+            }
+        }
+        return observed ?? eventKinds
     }
 }
 
@@ -167,12 +179,14 @@ final class DatabaseObservationBroker {
 
     func statementWillExecute(_ statement: Statement) {
         let eventKinds = statement.databaseEventKinds
-        if eventKinds.isEmpty {
-            statementObservations.removeAll()
-        } else {
-            statementObservations = observations.compactMap { observation in
+        // The storage of the array is kept from one statement to the next.
+        statementObservations.removeAll(keepingCapacity: true)
+        if !eventKinds.isEmpty {
+            for observation in observations {
                 let kinds = observation.observedEventKinds(among: eventKinds)
-                return kinds.isEmpty ? nil : (observation, kinds)
+                if !kinds.isEmpty {
+                    statementObservations.append((observation, kinds))
+                }
             }
         }
         setRowHooks(installed: !statementObservations.isEmpty)
@@ -180,7 +194,7 @@ final class DatabaseObservationBroker {
 
     func statementDidExecute(_ statement: Statement) {
         setRowHooks(installed: false)
-        statementObservations.removeAll()
+        statementObservations.removeAll(keepingCapacity: true)
         switch statement.transactionEffect {
         case .beginSavepoint(let name)?:
             savepoints.append((name, bufferedEvents.count))
@@ -270,7 +284,7 @@ final class DatabaseObservationBroker {
         let isBuffering = !savepoints.isEmpty
         var event: DatabasePreUpdateEvent?
         for (observation, eventKinds) in statementObservations where !observation.isDisabled {
-            guard Self.matches(kind, { sqlite3_stricmp(tableName, $0) == 0 }, eventKinds) else { continue }
+            guard Self.matches(kind, { $0.withCString { sqlite3_stricmp(tableName, $0) } == 0 }, eventKinds) else { continue }
             let currentEvent = event ?? DatabasePreUpdateEvent(
                 connection: connection, kind: kind,
                 databaseName: databaseName, tableName: tableName,
