@@ -30,6 +30,29 @@ import Cairn
         }
     }
 
+    /// Named arguments match their parameters whatever their order, and
+    /// whatever the length of their names (short names are stored in the
+    /// string itself, long ones apart).
+    @Test func namedArgumentsInAnyOrder() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db throws in
+            let statement = try db.cachedStatement(sql: "SELECT :a, :b, :aVeryLongParameterName, :c")
+            let orders: [StatementArguments] = [
+                ["a": 1, "b": 2, "aVeryLongParameterName": 3, "c": 4],
+                ["c": 4, "aVeryLongParameterName": 3, "b": 2, "a": 1],
+                ["b": 2, "a": 1, "c": 4, "aVeryLongParameterName": 3],
+                ["a": 1, "b": 2, "c": 4, "aVeryLongParameterName": 3],
+            ]
+            for arguments in orders {
+                let row = try #require(try Row.fetchOne(statement, arguments: arguments))
+                #expect(Array(row.databaseValues) == [1, 2, 3, 4].map(\.databaseValue), "\(arguments)")
+            }
+            #expect(throws: DatabaseError.self) {
+                try Row.fetchOne(statement, arguments: ["a": 1, "b": 2, "c": 4])
+            }
+        }
+    }
+
     @Test func repeatedNamedArgument() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db throws in

@@ -323,10 +323,22 @@ struct NamedValues: Hashable, Sendable {
             }
         case .literal(let elements):
             return elements.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else {
+                guard let base = buffer.baseAddress, let nameBase = names.baseAddress else {
                     return names.isEmpty ? nil : (0, nil)
                 }
-                for index in 0..<names.count {
+                // Usually, the keys come in the order of the parameters, as
+                // strings with the same bits (short names are stored in the
+                // string itself): those are bound without a search.
+                var index = 0
+                let count = Swift.min(names.count, buffer.count)
+                while index < count && literalElement(at: base + index, hasBitsOf: nameBase + index) {
+                    let code = bindLiteralValue(
+                        at: literalValue(at: base + index), to: sqliteStatement, at: CInt(truncatingIfNeeded: index &+ 1))
+                    if code != SQLITE_OK { return (index, code) }
+                    index &+= 1
+                }
+                // The other parameters are searched by name.
+                for index in index..<names.count {
                     let name = names[index]
                     guard let position = Self.position(ofName: name, hint: index, count: buffer.count, hasName: {
                         literalElement(at: base + $0, hasName: name)
@@ -513,6 +525,24 @@ func literalName(at element: UnsafePointer<NamedValues.LiteralElement>) -> Strin
 func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasName name: String) -> Bool {
     let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
     return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: String.self).pointee == name
+}
+
+/// Whether the name of a dictionary literal element is a string with the
+/// same bits as `name`: then the strings are equal, and nothing is compared
+/// but two words. Equal strings may have other bits (when they are stored
+/// apart): this returns false for them.
+@inline(__always)
+func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasBitsOf name: UnsafePointer<String>) -> Bool {
+    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
+    let lhs = UnsafeRawPointer(element).advanced(by: offset)
+    let rhs = UnsafeRawPointer(name)
+    if MemoryLayout<String>.size == 16 {
+        // 64-bit platforms: two words, compared inline.
+        return lhs.load(as: UInt64.self) == rhs.load(as: UInt64.self)
+            && lhs.load(fromByteOffset: 8, as: UInt64.self) == rhs.load(fromByteOffset: 8, as: UInt64.self)
+    }
+    let size = MemoryLayout<String>.size
+    return UnsafeRawBufferPointer(start: lhs, count: size).elementsEqual(UnsafeRawBufferPointer(start: rhs, count: size))
 }
 
 /// The address of the value of a dictionary literal element, without
