@@ -54,14 +54,21 @@ extension Database {
     /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
     ///   several statements.
     public func cachedStatement(sql: String) throws -> Statement {
-        if let statement = statementCache[sql] {
+        try cachedStatement(sql: sql, in: &statementCache)
+    }
+
+    /// Returns the statement of a cache, preparing and caching it the first
+    /// time; a new statement when the cached one is running (iterated by a
+    /// cursor, or executing).
+    private func cachedStatement(sql: String, in cache: inout [String: Statement]) throws -> Statement {
+        if let statement = cache[sql] {
             if !statement.isIteratedByCursor && sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
                 return statement
             }
             return try makeStatement(sql: sql)
         }
         let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
-        statementCache[sql] = statement
+        cache[sql] = statement
         return statement
     }
 
@@ -88,15 +95,7 @@ extension Database {
     /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
     ///   several statements.
     func internalCachedStatement(sql: String) throws -> Statement {
-        if let statement = internalStatementCache[sql] {
-            if sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
-                return statement
-            }
-            return try makeStatement(sql: sql)
-        }
-        let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
-        internalStatementCache[sql] = statement
-        return statement
+        try cachedStatement(sql: sql, in: &internalStatementCache)
     }
 
     /// Removes the cached statements, so that they are finalized.

@@ -228,7 +228,7 @@ public final class Statement {
             guard arguments.positional.count == parameterNames.count else {
                 throw database.makeError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "wrong number of statement arguments: the statement expects \(parameterNames.count), got \(arguments.positional.count)",
+                    message: argumentCountMessage(arguments.positional.count),
                     sql: sql, arguments: arguments)
             }
             switch arguments.positional {
@@ -382,6 +382,15 @@ public final class Statement {
     /// The corresponding C function is `sqlite3_step`.
     public func execute(arguments: StatementArguments? = nil) throws {
         let database = try reset(withArguments: arguments)
+        try stepToCompletion(database, beforeFailure: { })
+    }
+
+    /// Steps the reset statement until it completes, skipping rows.
+    ///
+    /// - Parameter beforeFailure: Called when a step fails, before the
+    ///   error is built.
+    @inline(__always)
+    private func stepToCompletion(_ database: Database, beforeFailure: () -> Void) throws {
         while true {
             switch sqlite3_step(sqliteStatement) {
             case SQLITE_DONE:
@@ -390,9 +399,15 @@ public final class Statement {
             case SQLITE_ROW:
                 continue
             case let code:
+                beforeFailure()
                 try database.statementDidFail(self, withResultCode: code)
             }
         }
+    }
+
+    /// The message of arguments whose count does not fit the parameters.
+    private func argumentCountMessage(_ count: Int) -> String {
+        "wrong number of statement arguments: the statement expects \(parameterNames.count), got \(count)"
     }
 }
 
@@ -419,7 +434,7 @@ extension Statement {
         guard values.count == parameterNames.count else {
             throw database.makeError(
                 resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: the statement expects \(parameterNames.count), got \(values.count)",
+                message: argumentCountMessage(values.count),
                 sql: sql, arguments: StatementArguments(values: values))
         }
         do {
@@ -432,18 +447,7 @@ extension Statement {
         // own arguments again.
         argumentsNeedValidation = true
         database.statementWillExecute(self)
-        while true {
-            switch sqlite3_step(sqliteStatement) {
-            case SQLITE_DONE:
-                try database.statementDidExecute(self)
-                return
-            case SQLITE_ROW:
-                continue
-            case let code:
-                _arguments = StatementArguments(values: values)
-                try database.statementDidFail(self, withResultCode: code)
-            }
-        }
+        try stepToCompletion(database, beforeFailure: { _arguments = StatementArguments(values: values) })
     }
 }
 
