@@ -53,6 +53,28 @@ import Cairn
         }
     }
 
+    /// Generic code that only knows `some SQLExpressible` interpolates it:
+    /// values become arguments, columns and operations render as SQL.
+    @Test func sqlLiteralInterpolatesAnySQLExpressible() throws {
+        func selecting(_ expression: some SQLExpressible) -> SQL { "SELECT \(expression)" }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: createPlayerTableSQL)
+            let value = try selecting(42).build(db)
+            #expect(value.sql == "SELECT ?")
+            #expect(value.arguments == [42])
+            let optional: Int? = nil
+            #expect(try Int.fetchOne(db.makeStatement(literal: selecting(optional))) == nil)
+            #expect(try selecting(Column("score") + 1).build(db).sql == "SELECT \"score\" + ?")
+            let literal: SQL = "\(1) + \(2)"
+            #expect(try Int.fetchOne(db.makeStatement(literal: selecting(literal))) == 3)
+            // Data stays one BLOB argument, not a list of bytes.
+            let blob = Data([1, 2, 3])
+            let data: SQL = "SELECT \(blob)"
+            #expect(try data.build(db).arguments == [blob])
+        }
+    }
+
     @Test func sqlLiteralComposition() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in

@@ -19,24 +19,52 @@ import Cairn
         #expect(!traced.contains { $0.contains("secret") })
     }
 
-    @Test func expandedSQLWhenArgumentsArePublic() throws {
-        let events = Locked<[Database.TraceEvent.Statement]>([])
+    @Test func expandedSQLAndDescriptionWhenArgumentsArePublic() throws {
+        let events = Locked<[Database.TraceEvent]>([])
         var config = Configuration()
         config.publicStatementArguments = true
         let dbQueue = try DatabaseQueue(configuration: config)
         try dbQueue.inDatabase { db throws in
-            db.trace { event in
-                if case .statement(let statement) = event {
-                    events.withLock { $0.append(statement) }
-                }
-            }
+            db.trace { event in events.withLock { $0.append(event) } }
             try db.execute(sql: "SELECT ?", arguments: ["O'Brien"])
             db.trace(nil)
             try db.execute(sql: "SELECT 2")
         }
         let traced = events.withLock { $0 }
-        #expect(traced.map(\.sql) == ["SELECT ?"])
-        #expect(traced.map(\.expandedSQL) == ["SELECT 'O''Brien'"])
+        #expect(traced.map(\.description) == ["SELECT 'O''Brien'"])
+        #expect(traced.map(\.expandedDescription) == ["SELECT 'O''Brien'"])
+        guard case .statement(let statement) = traced.first else {
+            Issue.record("expected a statement event")
+            return
+        }
+        #expect(statement.sql == "SELECT ?")
+        #expect(statement.expandedSQL == "SELECT 'O''Brien'")
+    }
+
+    /// Without public arguments, descriptions hide the values, and the
+    /// explicitly expanded forms show them.
+    @Test func expandedFormsShowArgumentsWhateverTheConfiguration() throws {
+        let events = Locked<[Database.TraceEvent]>([])
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: "CREATE TABLE t(a)")
+            db.trace(options: [.statement, .profile]) { event in events.withLock { $0.append(event) } }
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [1])
+            try db.execute(sql: "SELECT a FROM t")
+        }
+        let traced = events.withLock { $0 }
+        #expect(traced.count == 4)
+        #expect(traced[0].description == "INSERT INTO t VALUES (?)")
+        #expect(traced[0].expandedDescription == "INSERT INTO t VALUES (1)")
+        #expect(traced[1].description.hasSuffix("s INSERT INTO t VALUES (?)"))
+        #expect(traced[1].expandedDescription.hasSuffix("s INSERT INTO t VALUES (1)"))
+        #expect(traced[2].expandedDescription == "SELECT a FROM t")
+        guard case .profile(let statement, _) = traced[1] else {
+            Issue.record("expected a profile event")
+            return
+        }
+        #expect(statement.expandedSQL == "INSERT INTO t VALUES (1)")
+        #expect(statement.description == "INSERT INTO t VALUES (?)")
     }
 
     @Test func triggersAreTracedAsComments() throws {

@@ -35,24 +35,51 @@ extension Database {
             public let sql: String
 
             /// The SQL of the statement with the values of its arguments in
-            /// place of the parameters, when
-            /// ``Configuration/publicStatementArguments`` is set; otherwise
-            /// the same as ``sql``, so that private data does not leak into
-            /// logs.
+            /// place of its parameters (`sqlite3_expanded_sql`).
+            ///
+            /// - Warning: The expanded SQL contains the argument values, which
+            ///   may be private data: do not write it to logs that others
+            ///   read. ``description`` shows the values only when
+            ///   ``Configuration/publicStatementArguments`` is set.
             public let expandedSQL: String
 
-            /// The expanded SQL when arguments are public, the SQL otherwise.
-            public var description: String { expandedSQL }
+            /// Whether ``description`` shows the argument values.
+            let publicStatementArguments: Bool
+
+            /// The SQL, with argument values only when
+            /// ``Configuration/publicStatementArguments`` is set.
+            public var description: String {
+                publicStatementArguments ? expandedSQL : sql
+            }
         }
 
         /// The SQL of the statement, and the duration of profile events:
         /// `"0.001s SELECT * FROM player"`.
+        ///
+        /// Argument values appear only when
+        /// ``Configuration/publicStatementArguments`` is set: see
+        /// ``expandedDescription`` for a description that always shows them.
         public var description: String {
+            describe(statement: \.description)
+        }
+
+        /// Same as ``description``, but with the values of the arguments
+        /// in place of the parameters, whatever
+        /// ``Configuration/publicStatementArguments`` says:
+        /// `"INSERT INTO player (name) VALUES ('Arthur')"`.
+        ///
+        /// - Warning: It contains the argument values, which may be private
+        ///   data: keep it out of logs that others read.
+        public var expandedDescription: String {
+            describe(statement: \.expandedSQL)
+        }
+
+        private func describe(statement text: KeyPath<Statement, String>) -> String {
             switch self {
             case .statement(let statement):
-                return statement.description
+                return statement[keyPath: text]
             case let .profile(statement, duration):
-                return String(format: "%.3fs ", duration) + statement.description
+                return String(format: "%.3fs ", duration) + statement[keyPath: text]
             }
         }
     }
@@ -68,8 +95,9 @@ extension Database {
     /// }
     /// ```
     ///
-    /// The SQL of statements shows their argument values only when
-    /// ``Configuration/publicStatementArguments`` is set.
+    /// The ``TraceEvent/description`` of events shows argument values only
+    /// when ``Configuration/publicStatementArguments`` is set;
+    /// ``TraceEvent/expandedDescription`` always shows them.
     ///
     /// - Parameters:
     ///   - options: The events to report (default ``TracingOptions/statement``).

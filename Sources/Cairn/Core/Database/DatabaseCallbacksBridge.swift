@@ -9,12 +9,14 @@ let traceCallback: @convention(c) (UInt32, UnsafeMutableRawPointer?, UnsafeMutab
     let sqliteStatement = OpaquePointer(p)
 
     func makeStatement(sql: String) -> Database.TraceEvent.Statement {
+        // Statements without parameters expand to their SQL.
         var expandedSQL = sql
-        if box.publicStatementArguments, let expanded = sqlite3_expanded_sql(sqliteStatement) {
+        if sqlite3_bind_parameter_count(sqliteStatement) > 0, let expanded = sqlite3_expanded_sql(sqliteStatement) {
             expandedSQL = String(cString: expanded)
             sqlite3_free(expanded)
         }
-        return Database.TraceEvent.Statement(sql: sql, expandedSQL: expandedSQL)
+        return Database.TraceEvent.Statement(
+            sql: sql, expandedSQL: expandedSQL, publicStatementArguments: box.publicStatementArguments)
     }
 
     switch Int32(mask) {
@@ -22,7 +24,8 @@ let traceCallback: @convention(c) (UInt32, UnsafeMutableRawPointer?, UnsafeMutab
         // X is the text of the statement, or a comment for trigger statements.
         let text = x.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
         if let text, text.hasPrefix("--") {
-            box.trace(.statement(Database.TraceEvent.Statement(sql: text, expandedSQL: text)))
+            box.trace(.statement(Database.TraceEvent.Statement(
+                sql: text, expandedSQL: text, publicStatementArguments: box.publicStatementArguments)))
         } else {
             let sql = sqlite3_sql(sqliteStatement).map { String(cString: $0) } ?? text ?? ""
             box.trace(.statement(makeStatement(sql: sql)))

@@ -167,6 +167,22 @@ extension SQL: ExpressibleByStringInterpolation {
             elements.append(.sql("?", [value?.databaseValue ?? .null]))
         }
 
+        /// Appends an expression: a value, a column, an operation, or any
+        /// other ``SQLExpressible`` value. Values become statement
+        /// arguments.
+        ///
+        /// ```swift
+        /// let query: SQL = "SELECT * FROM player WHERE \(Column("score") > 1000)"
+        /// // SELECT * FROM player WHERE "score" > ? with arguments [1000]
+        ///
+        /// func select(_ expression: some SQLExpressible) -> SQL {
+        ///     "SELECT \(expression)"
+        /// }
+        /// ```
+        public mutating func appendInterpolation(_ expression: some SQLExpressible) {
+            elements.append(.expression(expression.sqlExpression))
+        }
+
         /// Appends a value that is also a sequence of values, such as `Data`,
         /// as one statement argument.
         public mutating func appendInterpolation<Value>(_ value: Value)

@@ -82,16 +82,6 @@ extension SQLRequest: ExpressibleByStringInterpolation {
 // MARK: - SQL interpolation of query interface values
 
 extension SQL.StringInterpolation {
-    /// Appends an expression: a column, an operation…
-    ///
-    /// ```swift
-    /// let query: SQL = "SELECT * FROM player WHERE \(Column("score") > 1000)"
-    /// // SELECT * FROM player WHERE "score" > ?
-    /// ```
-    public mutating func appendInterpolation(_ expression: some SQLSpecificExpressible) {
-        elements.append(.expression(expression.sqlExpression))
-    }
-
     /// Appends the quoted table name of a record type.
     ///
     /// ```swift
