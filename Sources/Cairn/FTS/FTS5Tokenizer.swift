@@ -343,9 +343,14 @@ private func withCStringArray<T>(_ strings: [String], _ body: (UnsafeMutablePoin
 /// Creates the Swift tokenizers of one registration. FTS5 owns it, and
 /// releases it with `customTokenizerDestroy` when the connection closes.
 private final class FTS5TokenizerConstructor {
-    /// The connection that registered the tokenizer, which outlives the
-    /// registration (SQLite destroys registrations when it closes).
-    unowned(unsafe) let database: Database
+    /// The connection that registered the tokenizer. SQLite destroys the
+    /// registration when the connection closes, and only creates
+    /// tokenizers during its statements: the connection is alive then.
+    /// The reference is weak nevertheless, so that a tokenizer created
+    /// through the raw C interface after the connection is gone fails
+    /// instead of reading freed memory (creation is rare: the cost of a
+    /// weak reference does not matter).
+    weak var database: Database?
     let make: (Database, [String]) throws -> any FTS5CustomTokenizer
 
     init(database: Database, make: @escaping (Database, [String]) throws -> any FTS5CustomTokenizer) {
@@ -381,8 +386,13 @@ private let customTokenizerCreate: @convention(c) (
             arguments.append(argv[index].map { String(cString: $0) } ?? "")
         }
     }
+    guard let database = constructor.database else {
+        FTS5TokenizerErrors.record(DatabaseError(
+            resultCode: .SQLITE_MISUSE, message: "the connection of the tokenizer is closed"))
+        return SQLITE_MISUSE
+    }
     do {
-        let tokenizer = try constructor.make(constructor.database, arguments)
+        let tokenizer = try constructor.make(database, arguments)
         let instance = FTS5TokenizerInstance(tokenizer: tokenizer)
         output.pointee = OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
         return SQLITE_OK

@@ -34,39 +34,53 @@ public enum DatabaseEventKind: Hashable, Sendable {
 }
 
 /// The schema and table names of an event: SQLite's strings during the
-/// callback, Swift strings once copied.
+/// hook call, Swift strings once copied.
 private enum EventNames {
-    /// Pointers to SQLite's strings, valid during the callback.
-    case borrowed(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>)
+    /// Pointers to SQLite's strings, valid while the scope is current: during
+    /// the hook call.
+    case borrowed(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, scope: ScopeToken)
     case copied(databaseName: String, tableName: String)
 
     var databaseName: String {
         switch self {
-        case .borrowed(let databaseName, _): return String(cString: databaseName)
-        case .copied(let databaseName, _): return databaseName
+        case .borrowed(let databaseName, _, let scope):
+            checkEventScope(scope)
+            return String(cString: databaseName)
+        case .copied(let databaseName, _):
+            return databaseName
         }
     }
 
     var tableName: String {
         switch self {
-        case .borrowed(_, let tableName): return String(cString: tableName)
-        case .copied(_, let tableName): return tableName
+        case .borrowed(_, let tableName, let scope):
+            checkEventScope(scope)
+            return String(cString: tableName)
+        case .copied(_, let tableName):
+            return tableName
         }
-    }
-
-    var isCopied: Bool {
-        if case .copied = self { return true }
-        return false
     }
 
     func hasTableName(_ name: String) -> Bool {
         switch self {
-        case .borrowed(_, let tableName):
+        case .borrowed(_, let tableName, let scope):
+            checkEventScope(scope)
             // withCString reads the string in place: passing the string
             // directly would copy it into a new C string.
             return name.withCString { sqlite3_stricmp(tableName, $0) } == 0
-        case .copied(_, let tableName): return tableName.equalsIgnoringASCIICase(name)
+        case .copied(_, let tableName):
+            return tableName.equalsIgnoringASCIICase(name)
         }
+    }
+}
+
+/// Stops the program when an event is used after the observer call that
+/// received it: SQLite's memory it would read may be gone.
+private func checkEventScope(_ scope: ScopeToken) {
+    if _slowPath(!scope.isCurrent) {
+        preconditionFailure(
+            "A transaction event was used after the observer method that received it returned. "
+            + "Events read SQLite's memory during the call: keep event.copy() instead.")
     }
 }
 
@@ -74,15 +88,14 @@ private enum EventNames {
 /// ``TransactionObserver`` receives in
 /// ``TransactionObserver/databaseDidChange(with:)``.
 ///
-/// An event reads the memory of SQLite in place, and is only valid during
-/// the call to the observer: call ``copy()`` to keep it.
+/// During the call to the observer, the event reads SQLite's memory in
+/// place: call ``copy()`` to keep it. An event that was not copied stops the
+/// program if it is used after the call, rather than read memory that
+/// SQLite may have reused. Events are not `Sendable`; their copies can be
+/// sent to another task (``copy()`` returns a `sending` value).
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/update_hook.html>
-public struct DatabaseEvent: @unchecked Sendable {
-    // Unchecked Sendable: a copied event owns its strings; an event that
-    // was not copied is only valid during the callback, on the writer's
-    // thread.
-
+public struct DatabaseEvent {
     /// The kinds of row changes.
     public enum Kind: Int32, Sendable {
         /// An INSERT (`SQLITE_INSERT`).
@@ -103,15 +116,25 @@ public struct DatabaseEvent: @unchecked Sendable {
 
     /// The name of the database schema of the table (`main`, `temp`, or the
     /// name of an attached database).
+    ///
+    /// - Precondition: the event was copied, or the observer call that
+    ///   received it has not returned.
     public var databaseName: String { names.databaseName }
 
     /// The name of the changed table.
+    ///
+    /// - Precondition: the event was copied, or the observer call that
+    ///   received it has not returned.
     public var tableName: String { names.tableName }
 
-    init(kind: Kind, rowID: Int64, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>) {
+    init(
+        kind: Kind, rowID: Int64,
+        databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
+        scope: ScopeToken)
+    {
         self.kind = kind
         self.rowID = rowID
-        self.names = .borrowed(databaseName: databaseName, tableName: tableName)
+        self.names = .borrowed(databaseName: databaseName, tableName: tableName, scope: scope)
     }
 
     /// Creates an event, for tests and for the replay of changes.
@@ -121,9 +144,13 @@ public struct DatabaseEvent: @unchecked Sendable {
         self.names = .copied(databaseName: databaseName, tableName: tableName)
     }
 
-    /// A copy of the event that remains valid after the callback.
-    public func copy() -> DatabaseEvent {
-        names.isCopied ? self : DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName)
+    /// A copy of the event that remains valid after the observer call, and
+    /// that can be sent to another task.
+    ///
+    /// - Precondition: the event was copied, or the observer call that
+    ///   received it has not returned.
+    public func copy() -> sending DatabaseEvent {
+        DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName)
     }
 
     /// Whether the event has the table name `name` (compared without regard
@@ -145,7 +172,9 @@ extension DatabaseEvent: CustomStringConvertible {
 /// ``TransactionObserver/databaseWillChange(with:)``.
 ///
 /// During the call to the observer, the event reads the values in SQLite's
-/// memory, in place; call ``copy()`` to keep it.
+/// memory, in place; call ``copy()`` to keep it. An event that was not
+/// copied stops the program if it is used after the call. Events are not
+/// `Sendable`; their copies can be sent to another task.
 ///
 /// ```swift
 /// func databaseWillChange(with event: DatabasePreUpdateEvent) {
@@ -157,9 +186,7 @@ extension DatabaseEvent: CustomStringConvertible {
 /// ```
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/preupdate_blobwrite.html>
-public struct DatabasePreUpdateEvent: @unchecked Sendable {
-    // Unchecked Sendable: see DatabaseEvent.
-
+public struct DatabasePreUpdateEvent {
     /// The kinds of row changes.
     public typealias Kind = DatabaseEvent.Kind
 
@@ -169,9 +196,15 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
     private let names: EventNames
 
     /// The name of the database schema of the table.
+    ///
+    /// - Precondition: the event was copied, or the observer call that
+    ///   received it has not returned.
     public var databaseName: String { names.databaseName }
 
     /// The name of the changed table.
+    ///
+    /// - Precondition: the event was copied, or the observer call that
+    ///   received it has not returned.
     public var tableName: String { names.tableName }
 
     /// The number of columns of the row.
@@ -188,8 +221,8 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
     public let finalRowID: Int64?
 
     private enum Values {
-        /// Read from SQLite during the callback.
-        case live(SQLiteConnection)
+        /// Read from SQLite while the scope is current: during the hook call.
+        case live(SQLiteConnection, ScopeToken)
         case copied(initial: [DatabaseValue]?, final: [DatabaseValue]?)
     }
 
@@ -198,25 +231,29 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
     init(
         connection: SQLiteConnection, kind: Kind,
         databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
-        initialRowID: Int64, finalRowID: Int64)
+        initialRowID: Int64, finalRowID: Int64, scope: ScopeToken)
     {
         self.kind = kind
-        self.names = .borrowed(databaseName: databaseName, tableName: tableName)
+        self.names = .borrowed(databaseName: databaseName, tableName: tableName, scope: scope)
         self.count = Int(sqlite3_preupdate_count(connection))
         self.depth = sqlite3_preupdate_depth(connection)
         self.initialRowID = kind == .insert ? nil : initialRowID
         self.finalRowID = kind == .delete ? nil : finalRowID
-        self.values = .live(connection)
+        self.values = .live(connection, scope)
     }
 
-    private init(copying event: DatabasePreUpdateEvent) {
-        kind = event.kind
-        names = .copied(databaseName: event.databaseName, tableName: event.tableName)
-        count = event.count
-        depth = event.depth
-        initialRowID = event.initialRowID
-        finalRowID = event.finalRowID
-        values = .copied(initial: event.initialDatabaseValues, final: event.finalDatabaseValues)
+    private init(
+        kind: Kind, databaseName: String, tableName: String, count: Int, depth: CInt,
+        initialRowID: Int64?, finalRowID: Int64?,
+        initialValues: [DatabaseValue]?, finalValues: [DatabaseValue]?)
+    {
+        self.kind = kind
+        self.names = .copied(databaseName: databaseName, tableName: tableName)
+        self.count = count
+        self.depth = depth
+        self.initialRowID = initialRowID
+        self.finalRowID = finalRowID
+        self.values = .copied(initial: initialValues, final: finalValues)
     }
 
     /// The values of the row before the change; nil for an insert.
@@ -248,7 +285,8 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
     public func initialDatabaseValue(atIndex index: Int) -> DatabaseValue? {
         guard kind != .insert, index >= 0, index < count else { return nil }
         switch values {
-        case .live(let connection):
+        case .live(let connection, let scope):
+            checkEventScope(scope)
             var value: OpaquePointer?
             guard sqlite3_preupdate_old(connection, CInt(index), &value) == SQLITE_OK, let value else { return nil }
             return DatabaseValue(sqliteValue: value)
@@ -264,7 +302,8 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
     public func finalDatabaseValue(atIndex index: Int) -> DatabaseValue? {
         guard kind != .delete, index >= 0, index < count else { return nil }
         switch values {
-        case .live(let connection):
+        case .live(let connection, let scope):
+            checkEventScope(scope)
             var value: OpaquePointer?
             guard sqlite3_preupdate_new(connection, CInt(index), &value) == SQLITE_OK, let value else { return nil }
             return DatabaseValue(sqliteValue: value)
@@ -273,12 +312,16 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
         }
     }
 
-    /// A copy of the event that remains valid after the callback.
-    public func copy() -> DatabasePreUpdateEvent {
-        switch values {
-        case .copied: return self
-        case .live: return DatabasePreUpdateEvent(copying: self)
-        }
+    /// A copy of the event that remains valid after the observer call, and
+    /// that can be sent to another task.
+    ///
+    /// - Precondition: the event was copied, or the observer call that
+    ///   received it has not returned.
+    public func copy() -> sending DatabasePreUpdateEvent {
+        DatabasePreUpdateEvent(
+            kind: kind, databaseName: databaseName, tableName: tableName, count: count, depth: depth,
+            initialRowID: initialRowID, finalRowID: finalRowID,
+            initialValues: initialDatabaseValues, finalValues: finalDatabaseValues)
     }
 }
 

@@ -68,13 +68,11 @@ private enum BufferedEvent {
 /// The hooks of changed rows (update and pre-update hooks) are installed
 /// only during the statements whose changes an observer wants to hear about.
 ///
-/// The broker is only used on the thread of the current access of its
-/// connection: its state has unchecked exclusivity.
+/// The broker is owned by its connection, which gives itself to each call
+/// that needs it: the broker keeps no reference to it. It is only used on
+/// the thread of the current access of its connection: the state that each
+/// statement reads has unchecked exclusivity.
 final class DatabaseObservationBroker {
-    /// The connection, which owns the broker: set once, right after the
-    /// connection is created.
-    unowned(unsafe) var database: Database!
-
     @exclusivity(unchecked) private var observations: [TransactionObservation] = []
 
     /// The observations that want the events of the current statement, with
@@ -83,7 +81,7 @@ final class DatabaseObservationBroker {
 
     /// Open savepoints (lowercased names), each with the number of events
     /// buffered when it began.
-    @exclusivity(unchecked) private var savepoints: [(name: String, bufferCount: Int)] = []
+    private var savepoints: [(name: String, bufferCount: Int)] = []
 
     /// The events of the open savepoints, delivered when the outermost
     /// savepoint is released, dropped when savepoints roll back.
@@ -91,31 +89,40 @@ final class DatabaseObservationBroker {
 
     /// How the current transaction ended, as the hooks told; notified after
     /// the statement that ended it.
-    @exclusivity(unchecked) private var transactionCompletion: Database.TransactionCompletion?
+    private var transactionCompletion: Database.TransactionCompletion?
 
     /// The error of an observer that prevented a commit.
-    @exclusivity(unchecked) private var commitError: (any Error)?
+    private var commitError: (any Error)?
 
-    @exclusivity(unchecked) private var transactionHooksInstalled = false
+    private var transactionHooksInstalled = false
     @exclusivity(unchecked) private var rowHooksInstalled = false
 
     /// Whether some observer is registered: the statements of a connection
     /// without observers skip the broker.
     @exclusivity(unchecked) private(set) var isActive = false
 
-    // MARK: Observers
+    /// The scope of the event of the current hook call: events that
+    /// observers receive read SQLite's memory in place, and stop the
+    /// program if they are used after the call (see ``ScopeCell``).
+    let eventCell = ScopeCell.make()
 
-    func add(_ observer: some TransactionObserver, extent: TransactionObservationExtent) {
-        observations.append(TransactionObservation(observer: observer, extent: extent))
-        updateHooks()
+    deinit {
+        eventCell.release()
     }
 
-    func remove(_ observer: some TransactionObserver) {
+    // MARK: Observers
+
+    func add(_ observer: some TransactionObserver, extent: TransactionObservationExtent, in database: Database) {
+        observations.append(TransactionObservation(observer: observer, extent: extent))
+        updateHooks(database.sqliteConnection)
+    }
+
+    func remove(_ observer: some TransactionObserver, in database: Database) {
         let identifier = ObjectIdentifier(observer)
         observations.removeAll { $0.identifier == identifier }
         statementObservations.removeAll { $0.observation.identifier == identifier }
         bufferedEvents.removeAll { $0.observation.identifier == identifier }
-        updateHooks()
+        updateHooks(database.sqliteConnection)
     }
 
     func disableUntilNextTransaction(_ observer: some TransactionObserver) {
@@ -132,10 +139,10 @@ final class DatabaseObservationBroker {
 
     /// Installs the commit and rollback hooks when there are observers, and
     /// removes them when there are none.
-    private func updateHooks() {
+    private func updateHooks(_ connection: SQLiteConnection?) {
         removeDeallocatedObservers()
         isActive = !observations.isEmpty
-        guard let connection = database.sqliteConnection else { return }
+        guard let connection else { return }
         if isActive && !transactionHooksInstalled {
             let context = Unmanaged.passUnretained(self).toOpaque()
             sqlite3_commit_hook(connection, brokerCommitHook, context)
@@ -148,8 +155,8 @@ final class DatabaseObservationBroker {
         }
     }
 
-    private func setRowHooks(installed: Bool) {
-        guard installed != rowHooksInstalled, let connection = database.sqliteConnection else { return }
+    private func setRowHooks(installed: Bool, _ connection: SQLiteConnection?) {
+        guard installed != rowHooksInstalled, let connection else { return }
         if installed {
             let context = Unmanaged.passUnretained(self).toOpaque()
             sqlite3_update_hook(connection, brokerUpdateHook, context)
@@ -163,21 +170,21 @@ final class DatabaseObservationBroker {
 
     /// Called when the connection closes: strongly held observers are
     /// released.
-    func databaseWillClose() {
+    func databaseWillClose(_ database: Database) {
         for observation in observations {
             (observation.observer as? any DatabaseClosingObserver)?.databaseWillClose()
         }
-        setRowHooks(installed: false)
+        setRowHooks(installed: false, database.sqliteConnection)
         observations.removeAll()
         statementObservations.removeAll()
         bufferedEvents.removeAll()
         savepoints.removeAll()
-        updateHooks()
+        updateHooks(database.sqliteConnection)
     }
 
     // MARK: Statements
 
-    func statementWillExecute(_ statement: Statement) {
+    func statementWillExecute(_ statement: Statement, in database: Database) {
         let eventKinds = statement.databaseEventKinds
         // The storage of the array is kept from one statement to the next.
         statementObservations.removeAll(keepingCapacity: true)
@@ -189,11 +196,11 @@ final class DatabaseObservationBroker {
                 }
             }
         }
-        setRowHooks(installed: !statementObservations.isEmpty)
+        setRowHooks(installed: !statementObservations.isEmpty, database.sqliteConnection)
     }
 
-    func statementDidExecute(_ statement: Statement) {
-        setRowHooks(installed: false)
+    func statementDidExecute(_ statement: Statement, in database: Database) {
+        setRowHooks(installed: false, database.sqliteConnection)
         statementObservations.removeAll(keepingCapacity: true)
         switch statement.transactionEffect {
         case .beginSavepoint(let name)?:
@@ -218,19 +225,19 @@ final class DatabaseObservationBroker {
         case .beginTransaction?, nil:
             break
         }
-        notifyTransactionCompletion()
+        notifyTransactionCompletion(database)
     }
 
     /// Called after a statement failed.
     ///
     /// - Returns: The error of an observer that prevented a commit, which
     ///   the statement must throw.
-    func statementDidFail(_ statement: Statement) -> (any Error)? {
-        setRowHooks(installed: false)
+    func statementDidFail(_ statement: Statement, in database: Database) -> (any Error)? {
+        setRowHooks(installed: false, database.sqliteConnection)
         statementObservations.removeAll()
         let error = commitError
         commitError = nil
-        notifyTransactionCompletion()
+        notifyTransactionCompletion(database)
         return error
     }
 
@@ -262,7 +269,14 @@ final class DatabaseObservationBroker {
         transactionCompletion = .rollback
     }
 
-    fileprivate func databaseDidChange(with event: DatabaseEvent) {
+    fileprivate func databaseDidChange(
+        kind: DatabaseEvent.Kind, rowID: Int64,
+        databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>)
+    {
+        // The event is valid during this call only.
+        defer { eventCell.endScope() }
+        let event = DatabaseEvent(
+            kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName, scope: eventCell.token)
         let isBuffering = !savepoints.isEmpty
         for (observation, eventKinds) in statementObservations where !observation.isDisabled {
             guard Self.matches(event.kind, event.hasTableName, eventKinds) else { continue }
@@ -281,6 +295,8 @@ final class DatabaseObservationBroker {
         databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
         initialRowID: Int64, finalRowID: Int64)
     {
+        // The event is valid during this call only.
+        defer { eventCell.endScope() }
         let isBuffering = !savepoints.isEmpty
         var event: DatabasePreUpdateEvent?
         for (observation, eventKinds) in statementObservations where !observation.isDisabled {
@@ -288,7 +304,7 @@ final class DatabaseObservationBroker {
             let currentEvent = event ?? DatabasePreUpdateEvent(
                 connection: connection, kind: kind,
                 databaseName: databaseName, tableName: tableName,
-                initialRowID: initialRowID, finalRowID: finalRowID)
+                initialRowID: initialRowID, finalRowID: finalRowID, scope: eventCell.token)
             event = currentEvent
             if isBuffering {
                 bufferedEvents.append((observation, .willChange(currentEvent.copy())))
@@ -353,7 +369,7 @@ final class DatabaseObservationBroker {
 
     /// Tells observers how the transaction ended, once the statement that
     /// ended it is done.
-    private func notifyTransactionCompletion() {
+    private func notifyTransactionCompletion(_ database: Database) {
         guard let completion = transactionCompletion else { return }
         transactionCompletion = nil
         // Observers may run statements, and add or remove observers: iterate
@@ -370,7 +386,7 @@ final class DatabaseObservationBroker {
             case .rollback: observer.databaseDidRollback(database)
             }
         }
-        updateHooks()
+        updateHooks(database.sqliteConnection)
     }
 
     // MARK: Current broker
@@ -421,7 +437,7 @@ private let brokerUpdateHook: @convention(c) (
           let kind = DatabaseEvent.Kind(rawValue: operation)
     else { return }
     let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-    broker.databaseDidChange(with: DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName))
+    broker.databaseDidChange(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName)
 }
 
 private let brokerPreUpdateHook: @convention(c) (

@@ -168,12 +168,12 @@ extension Database {
         transactionObserver: some TransactionObserver,
         extent: TransactionObservationExtent = .observerLifetime)
     {
-        observationBroker.add(transactionObserver, extent: extent)
+        observationBroker.add(transactionObserver, extent: extent, in: self)
     }
 
     /// Removes a transaction observer.
     public func remove(transactionObserver: some TransactionObserver) {
-        observationBroker.remove(transactionObserver)
+        observationBroker.remove(transactionObserver, in: self)
     }
 
     /// Runs closures after the end of the next transaction: `onCommit` when

@@ -254,6 +254,10 @@ func encodeRecord(
 ///
 /// The encoder is not generic over the record type: a generic type would
 /// cost lookups of runtime metadata for each encoded record.
+///
+/// A record may keep the encoder, or a container, after its `encode(to:)`
+/// returned (Swift allows it): they then throw an `EncodingError`, and never
+/// write into memory that was freed.
 final class RecordEncoder: Encoder {
     /// The type of the encoded record, which gives the strategies.
     let recordType: any EncodableRecord.Type
@@ -267,10 +271,23 @@ final class RecordEncoder: Encoder {
     @exclusivity(unchecked) var error: (any Error)?
 
     /// Whether an encoding uses the encoder: a reusable encoder serves one
-    /// encoding at a time.
-    var isInUse = false
+    /// encoding at a time, and containers kept after their encoding throw.
+    @exclusivity(unchecked) var isInUse = false
 
-    /// The keyed container of the previous encoding.
+    /// The scope cell whose object is the encoder: keyed containers reach
+    /// the encoder through its token, rather than retaining it (the
+    /// container that a reusable encoder keeps would be a retain cycle, and
+    /// a reference would cost two atomic operations each time the standard
+    /// library copies the container). The token stops matching when the
+    /// encoder is deinitialized.
+    @exclusivity(unchecked) private var cell: ScopeCell?
+
+    /// Whether the encoder serves several encodings, one after the other,
+    /// and keeps its keyed container for the next.
+    private let isReusable: Bool
+
+    /// The keyed container of the previous encoding, for a reusable
+    /// encoder.
     private var cachedContainer: CachedKeyedContainer?
 
     /// The thread-specific key of the reusable encoder (see
@@ -283,7 +300,12 @@ final class RecordEncoder: Encoder {
     }()
 
     /// The encoder that `Encodable` records may reuse on this thread, if
-    /// any. It is not retained: ``withReusable(_:_:)`` holds it.
+    /// any.
+    ///
+    /// The slot does not retain the encoder: ``withReusable(_:_:)`` holds
+    /// it while the slot points at it, and restores the previous value of
+    /// the slot before it returns. The slot is thread-specific, so that it
+    /// only points at encoders that a frame of the current thread holds.
     static var reusable: RecordEncoder? {
         pthread_getspecific(reusableKey).map { Unmanaged<RecordEncoder>.fromOpaque($0).takeUnretainedValue() }
     }
@@ -293,31 +315,48 @@ final class RecordEncoder: Encoder {
     /// offer the encoder of their record type this way: the public
     /// `encode(to:)` has no other way to receive it.
     static func withReusable<T>(_ encoder: RecordEncoder, _ body: () throws -> T) rethrows -> T {
+        precondition(encoder.isReusable, "only reusable encoders are offered for reuse")
         let previous = pthread_getspecific(reusableKey)
         pthread_setspecific(reusableKey, Unmanaged.passUnretained(encoder).toOpaque())
         defer { pthread_setspecific(reusableKey, previous) }
         return try withExtendedLifetime(encoder) { try body() }
     }
 
-    init(recordType: any EncodableRecord.Type) {
+    /// Creates an encoder.
+    ///
+    /// - Parameters:
+    ///   - recordType: The type of the encoded records.
+    ///   - reusable: Whether the encoder serves several encodings, one
+    ///     after the other, and keeps its keyed container for the next.
+    init(recordType: any EncodableRecord.Type, reusable: Bool = false) {
         self.recordType = recordType
         if case .useDefaultKeys = recordType.databaseColumnEncodingStrategy {
             usesDefaultKeys = true
         } else {
             usesDefaultKeys = false
         }
+        isReusable = reusable
+        cell = ScopeCell.make(object: self)
+    }
+
+    deinit {
+        cell?.release()
     }
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let token = cell.unsafelyUnwrapped.token
+        guard isReusable else {
+            return KeyedEncodingContainer(KeyedContainer<Key>(encoderToken: token))
+        }
         // A reusable encoder gives the container of its previous encoding:
         // building one costs metadata lookups and an allocation.
         if let cachedContainer, cachedContainer.matches(keyType: Key.self, recordType: ObjectIdentifier(recordType)) {
             return cachedContainer.container(as: KeyedEncodingContainer<Key>.self)
         }
-        let container = KeyedEncodingContainer(KeyedContainer<Key>(unmanagedEncoder: Unmanaged.passUnretained(self)))
+        let container = KeyedEncodingContainer(KeyedContainer<Key>(encoderToken: token))
         cachedContainer = CachedKeyedContainer(container, keyType: Key.self, recordType: ObjectIdentifier(recordType))
         return container
     }
@@ -336,94 +375,118 @@ final class RecordEncoder: Encoder {
         return FailingSingleValueContainer()
     }
 
+    /// The error of an encoder or container used after the `encode(to:)` of
+    /// its record returned.
+    static func usedAfterEncoding(_ value: Any, codingPath: [any CodingKey]) -> EncodingError {
+        EncodingError.invalidValue(value, EncodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "this encoder was used after encode(to:) returned: "
+                + "a record cannot keep its encoder or its containers"))
+    }
+
+    /// A keyed container: plain bits, which the standard library copies
+    /// for each encoded property at no cost.
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        /// The encoder, not retained.
-        ///
-        /// The standard library copies the container for each encoded
-        /// property, and a reference would cost two atomic operations per
-        /// copy. The encoder outlives the container, which is used inside
-        /// `encode(to:)`, while ``EncodableRecord/encode(to:)`` holds the
-        /// encoder. A record that kept the container after its `encode(to:)`
-        /// would break this.
-        let unmanagedEncoder: Unmanaged<RecordEncoder>
+        /// The token of the encoder's cell (see ``RecordEncoder/cell``).
+        let encoderToken: ScopeToken
         var codingPath: [any CodingKey] { [] }
 
-        /// The encoder (see ``unmanagedEncoder``).
-        var encoder: RecordEncoder { unmanagedEncoder.takeUnretainedValue() }
-
-        var recordType: any EncodableRecord.Type { encoder.recordType }
-
+        /// Runs `body` with the encoder, when an encoding uses it.
+        ///
+        /// The encoder is alive while the token matches. It is only used on
+        /// the thread of the encoding: containers are not `Sendable`.
+        ///
+        /// - Throws: An `EncodingError` when the container was kept after
+        ///   the `encode(to:)` of its record returned.
         @inline(__always)
-        func column(_ key: Key) -> String {
-            unmanagedEncoder._withUnsafeGuaranteedRef { encoder in
-                encoder.usesDefaultKeys ? key.stringValue : encoder.recordType.databaseColumnEncodingStrategy.column(for: key)
+        func withEncoder<T>(_ value: @autoclosure () -> Any, _ key: Key, _ body: (RecordEncoder) throws -> T) throws -> T {
+            guard let encoder = encoderToken.objectIfCurrent(as: RecordEncoder.self) else {
+                throw RecordEncoder.usedAfterEncoding(value(), codingPath: [key])
+            }
+            return try encoder._withUnsafeGuaranteedRef { encoder in
+                guard encoder.isInUse else { throw RecordEncoder.usedAfterEncoding(value(), codingPath: [key]) }
+                return try body(encoder)
             }
         }
 
+        /// The encoder, retained, when an encoding uses it; nil otherwise.
+        var liveEncoder: RecordEncoder? {
+            guard let encoder = encoderToken.objectIfCurrent(as: RecordEncoder.self)?.takeUnretainedValue(),
+                  encoder.isInUse
+            else { return nil }
+            return encoder
+        }
+
         @inline(__always)
-        func set(_ value: DatabaseValue, forKey key: Key) {
-            let column = column(key)
-            unmanagedEncoder._withUnsafeGuaranteedRef { encoder in
-                encoder.container.setValueMatchingExactly(value, forColumn: column)
+        func column(_ key: Key, of encoder: RecordEncoder) -> String {
+            encoder.usesDefaultKeys ? key.stringValue : encoder.recordType.databaseColumnEncodingStrategy.column(for: key)
+        }
+
+        @inline(__always)
+        func set(_ value: DatabaseValue, forKey key: Key) throws {
+            try withEncoder(value, key) { encoder in
+                encoder.container.setValueMatchingExactly(value, forColumn: column(key, of: encoder))
             }
         }
 
-        mutating func encodeNil(forKey key: Key) { set(.null, forKey: key) }
-        mutating func encode(_ value: Bool, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: String, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: Double, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: Float, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: Int, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: Int8, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: Int16, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: Int32, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: Int64, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: UInt, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: UInt8, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: UInt16, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: UInt32, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encode(_ value: UInt64, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeNil(forKey key: Key) throws { try set(.null, forKey: key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
 
         // nil is stored as NULL: the column is part of the row.
-        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: String?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) { set(value.databaseValue, forKey: key) }
-        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) { set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
 
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
             // A nil property is stored as NULL.
             if let value {
                 try encode(value, forKey: key)
             } else {
-                set(.null, forKey: key)
+                try set(.null, forKey: key)
             }
         }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            let encoder = try withEncoder(value, key) { $0 }
+            let recordType = encoder.recordType
             if let date = value as? Date {
-                set(recordType.databaseDateEncodingStrategy.encode(date), forKey: key)
+                try set(recordType.databaseDateEncodingStrategy.encode(date), forKey: key)
             } else if let uuid = value as? UUID {
-                set(recordType.databaseUUIDEncodingStrategy.encode(uuid), forKey: key)
+                try set(recordType.databaseUUIDEncodingStrategy.encode(uuid), forKey: key)
             } else if let convertible = value as? any DatabaseValueConvertible {
-                set(convertible.databaseValue, forKey: key)
+                try set(convertible.databaseValue, forKey: key)
             } else if let single = try SingleValueProbe.databaseValue(of: value) {
                 // Values that encode a single value (enums with a raw value,
                 // wrappers…) are stored as that value.
-                set(single, forKey: key)
+                try set(single, forKey: key)
             } else {
                 // Other values are stored as JSON text.
-                let data = try recordType.databaseJSONEncoder(for: column(key)).encode(value)
-                set(String(decoding: data, as: UTF8.self).databaseValue, forKey: key)
+                let data = try recordType.databaseJSONEncoder(for: column(key, of: encoder)).encode(value)
+                try set(String(decoding: data, as: UTF8.self).databaseValue, forKey: key)
             }
         }
 
@@ -431,27 +494,31 @@ final class RecordEncoder: Encoder {
             keyedBy keyType: NestedKey.Type,
             forKey key: Key) -> KeyedEncodingContainer<NestedKey>
         {
-            encoder.error = EncodingError.invalidValue(recordType, EncodingError.Context(
-                codingPath: [key],
-                debugDescription: "nested containers are not supported in database rows: "
-                    + "encode an Encodable value, which is stored as JSON"))
+            if let encoder = liveEncoder {
+                encoder.error = EncodingError.invalidValue(encoder.recordType, EncodingError.Context(
+                    codingPath: [key],
+                    debugDescription: "nested containers are not supported in database rows: "
+                        + "encode an Encodable value, which is stored as JSON"))
+            }
             return KeyedEncodingContainer(SingleValueProbe.DiscardingKeyedContainer<NestedKey>())
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            encoder.error = EncodingError.invalidValue(recordType, EncodingError.Context(
-                codingPath: [key],
-                debugDescription: "nested containers are not supported in database rows: "
-                    + "encode an Encodable value, which is stored as JSON"))
+            if let encoder = liveEncoder {
+                encoder.error = EncodingError.invalidValue(encoder.recordType, EncodingError.Context(
+                    codingPath: [key],
+                    debugDescription: "nested containers are not supported in database rows: "
+                        + "encode an Encodable value, which is stored as JSON"))
+            }
             return FailingUnkeyedContainer()
         }
 
         mutating func superEncoder() -> any Encoder {
-            SuperEncoder(encoder: encoder)
+            liveEncoder.map { SuperEncoder(encoder: $0) } ?? SingleValueProbe.ProbeEncoder()
         }
 
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            SuperEncoder(encoder: encoder)
+            liveEncoder.map { SuperEncoder(encoder: $0) } ?? SingleValueProbe.ProbeEncoder()
         }
     }
 

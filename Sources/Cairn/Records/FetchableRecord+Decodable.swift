@@ -14,7 +14,9 @@ extension FetchableRecord where Self: Decodable {
     ///   decoded.
     @inlinable
     public init(row: Row) throws {
-        try self.init(from: RecordDecoder(unmanagedRow: Unmanaged.passUnretained(row), recordType: Self.self))
+        row._beginDecoding()
+        defer { row._endDecoding() }
+        try self.init(from: RecordDecoder(row: row, recordType: Self.self))
     }
 }
 
@@ -23,26 +25,25 @@ extension FetchableRecord where Self: Decodable {
 /// The decoder is not generic over the record type: a generic type would
 /// cost a lookup of its runtime metadata for each decoded row, and another
 /// for its keyed container.
+///
+/// A record may keep its decoder, or a container, after its `init(from:)`
+/// returned (Swift allows it): they keep working on a copied row, and throw
+/// a `DecodingError` on a cursor row, whose statement has moved on. They
+/// never read a row that was deinitialized.
 @usableFromInline
 struct RecordDecoder: Decoder {
-    /// The row, not retained (two atomic operations less per record): the
-    /// decoder is used inside `init(from:)`, while `init(row:)` holds the
-    /// row. A record that kept the decoder after its initializer would
-    /// break this.
-    let unmanagedRow: Unmanaged<Row>
-
-    /// Creates the decoder of a record, from a row that outlives it.
-    @usableFromInline
-    init(unmanagedRow: Unmanaged<Row>, recordType: any FetchableRecord.Type) {
-        self.unmanagedRow = unmanagedRow
-        self.recordType = recordType
-    }
-
-    /// The row (see ``unmanagedRow``).
-    var row: Row { unmanagedRow.takeUnretainedValue() }
+    /// The row, retained (once per record): a record may keep its decoder.
+    let row: Row
 
     /// The type of the decoded record, which gives the strategies.
     let recordType: any FetchableRecord.Type
+
+    /// Creates the decoder of a record.
+    @usableFromInline
+    init(row: Row, recordType: any FetchableRecord.Type) {
+        self.row = row
+        self.recordType = recordType
+    }
 
     /// Records are decoded from the top level of a row.
     @usableFromInline var codingPath: [any CodingKey] { [] }
@@ -51,26 +52,27 @@ struct RecordDecoder: Decoder {
 
     @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        if row.readsStatement && row.decodingDepth == 0 {
+            throw RecordDecoder.usedAfterDecoding(codingPath: [])
+        }
         // A cursor row decodes the same record type at each step: the
         // container of the previous step serves again. Building one costs
         // the runtime metadata lookups, and an allocation.
         let recordTypeID = ObjectIdentifier(recordType)
         let keyTypeID = ObjectIdentifier(Key.self)
-        let cached = unmanagedRow._withUnsafeGuaranteedRef { row -> CachedKeyedContainer? in
-            guard row.cachesDecoding else { return nil }
-            return row.decodingCaches.withUnsafeBufferPointer { caches in
+        if row.cachesDecoding {
+            let cached = row.decodingCaches.withUnsafeBufferPointer { caches -> CachedKeyedContainer? in
                 for cache in caches where cache.keyType == keyTypeID && cache.recordType == recordTypeID {
                     return cache
                 }
                 return nil
             }
+            if let cached {
+                // A new record: its reads start at the beginning of the plan.
+                cached.plan?.position = 0
+                return cached.container(as: KeyedDecodingContainer<Key>.self)
+            }
         }
-        if let cached {
-            // A new record: its reads start at the beginning of the plan.
-            cached.plan?.position = 0
-            return cached.container(as: KeyedDecodingContainer<Key>.self)
-        }
-        let row = self.row
         let usesDefaultKeys: Bool
         if case .useDefaultKeys = recordType.databaseColumnDecodingStrategy {
             usesDefaultKeys = true
@@ -79,13 +81,13 @@ struct RecordDecoder: Decoder {
         }
         guard row.cachesDecoding && row.decodingCaches.count < Row.maximumDecodingCacheCount else {
             return KeyedDecodingContainer(KeyedContainer<Key>(
-                unmanagedRow: unmanagedRow, recordType: recordType, usesDefaultKeys: usesDefaultKeys, plan: nil))
+                rowToken: row.decodingToken, recordType: recordType, usesDefaultKeys: usesDefaultKeys, plan: nil))
         }
         // The rows of a cursor read columns of the statement by index: a
         // plan remembers the index of each key.
         let plan = row.sqliteStatement != nil && DecodingPlan.accepts(Key.self) ? DecodingPlan() : nil
         let container = KeyedDecodingContainer(KeyedContainer<Key>(
-            unmanagedRow: unmanagedRow, recordType: recordType, usesDefaultKeys: usesDefaultKeys,
+            rowToken: row.decodingToken, recordType: recordType, usesDefaultKeys: usesDefaultKeys,
             plan: plan.map(Unmanaged.passUnretained)))
         row.decodingCaches.append(CachedKeyedContainer(container, keyType: Key.self, recordType: recordTypeID, plan: plan))
         return container
@@ -103,50 +105,87 @@ struct RecordDecoder: Decoder {
         SingleValueContainer(decoder: self)
     }
 
+    /// The error of a decoder or container used after the `init(from:)` of
+    /// its record returned, on a cursor row.
+    static func usedAfterDecoding(codingPath: [any CodingKey]) -> DecodingError {
+        DecodingError.dataCorrupted(DecodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "this decoder was used after init(from:) returned: the row of a cursor "
+                + "changes at each step, and a record cannot keep its decoder or its containers"))
+    }
+
     // MARK: Keyed container
 
+    /// A keyed container: plain bits, which the standard library copies
+    /// for each decoded property at no cost (a reference would cost two
+    /// atomic operations per copy).
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        /// The row, not retained.
-        ///
-        /// The standard library copies the container for each decoded
-        /// property, and a reference would cost two atomic operations per
-        /// copy: the container holds no reference at all. The row outlives
-        /// the container: the container is used inside `init(from:)`,
-        /// which runs while `init(row:)` holds the row, or is cached by the
-        /// row itself (see ``CachedKeyedContainer``). A
-        /// record that kept the container after its initializer would
-        /// break this.
-        let unmanagedRow: Unmanaged<Row>
+        /// The token of the row's decoding cell (see `Row.decodingToken`):
+        /// the container does not retain the row (the row caches the
+        /// containers of cursors, which would be a retain cycle), and the
+        /// token stops matching when the row is deinitialized.
+        let rowToken: ScopeToken
         let recordType: any FetchableRecord.Type
         /// Whether column names are the coding keys (the default strategy).
         let usesDefaultKeys: Bool
         /// The column plan of the cursor, not retained: the decoding cache
-        /// of the row, which holds this container, holds the plan. Nil when
-        /// the row is not a cursor row, or when the plan does not accept
-        /// the coding keys (see ``DecodingPlan``).
+        /// of the row, which holds this container, holds the plan. Only
+        /// read after ``withRow(forKey:_:)`` found the row alive. Nil when
+        /// the row is not a cursor row, or when the plan does not accept the
+        /// coding keys (see ``DecodingPlan``).
         let plan: Unmanaged<DecodingPlan>?
         var codingPath: [any CodingKey] { [] }
-        var decoder: RecordDecoder { RecordDecoder(unmanagedRow: unmanagedRow, recordType: recordType) }
 
-        /// The row (see ``unmanagedRow``).
-        var row: Row { unmanagedRow.takeUnretainedValue() }
+        /// Runs `body` with the row, when the container may read it: the
+        /// row is alive, and a decoding runs when the row reads a statement.
+        ///
+        /// The row is alive while the token matches. It is only used on
+        /// the thread that decodes it: containers are not `Sendable`.
+        ///
+        /// - Throws: A `DecodingError` when the container was kept after the
+        ///   `init(from:)` of its record returned, and its row is gone or has
+        ///   moved on.
+        @inline(__always)
+        func withRow<T>(forKey key: Key, _ body: (Row) throws -> T) throws -> T {
+            guard let row = rowToken.objectIfCurrent(as: Row.self) else {
+                throw RecordDecoder.usedAfterDecoding(codingPath: [key])
+            }
+            return try row._withUnsafeGuaranteedRef { row in
+                if _slowPath(row.decodingDepth == 0 && row.readsStatement) {
+                    throw RecordDecoder.usedAfterDecoding(codingPath: [key])
+                }
+                return try body(row)
+            }
+        }
+
+        /// The row, retained, when the container may read it (see
+        /// ``withRow(forKey:_:)``).
+        func row(codingPath: [any CodingKey]) throws -> Row {
+            guard let row = rowToken.objectIfCurrent(as: Row.self)?.takeUnretainedValue(),
+                  !(row.decodingDepth == 0 && row.readsStatement)
+            else {
+                throw RecordDecoder.usedAfterDecoding(codingPath: codingPath)
+            }
+            return row
+        }
 
         /// Reads a column of a statement row directly, without retaining
         /// the row.
         @inline(__always)
         func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value {
-            if let plan {
-                let keyBits = DecodingPlan.bits(of: key)
-                let index = try plan._withUnsafeGuaranteedRef { plan in
-                    if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
-                    let index = try columnIndex(key)
-                    plan.record(keyBits: keyBits, columnIndex: index)
-                    return index
+            try withRow(forKey: key) { row in
+                if let plan {
+                    let keyBits = DecodingPlan.bits(of: key)
+                    let index = try plan._withUnsafeGuaranteedRef { plan in
+                        if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
+                        let index = try columnIndex(key, in: row)
+                        plan.record(keyBits: keyBits, columnIndex: index)
+                        return index
+                    }
+                    return try row.decodeColumn(atIndex: index)
                 }
-                return try unmanagedRow._withUnsafeGuaranteedRef { try $0.decodeColumn(atIndex: index) }
+                return try row.decodeColumn(column(key))
             }
-            let column = column(key)
-            return try unmanagedRow._withUnsafeGuaranteedRef { try $0.decodeColumn(column) }
         }
 
         /// Reads a column for an optional property: nil when the column is
@@ -156,25 +195,23 @@ struct RecordDecoder: Decoder {
         /// column up three times (`contains`, `decodeNil`, `decode`).
         @inline(__always)
         func decodeColumnIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value? {
-            if let plan {
-                let keyBits = DecodingPlan.bits(of: key)
-                let index = plan._withUnsafeGuaranteedRef { plan -> Int? in
-                    if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
-                    // A missing column is looked up again at each row.
-                    guard let index = row.index(forColumn: column(key)) else { return nil }
-                    plan.record(keyBits: keyBits, columnIndex: index)
-                    return index
-                }
-                guard let index else { return nil }
-                return try unmanagedRow._withUnsafeGuaranteedRef { row in
+            try withRow(forKey: key) { row in
+                if let plan {
+                    let keyBits = DecodingPlan.bits(of: key)
+                    let index = plan._withUnsafeGuaranteedRef { plan -> Int? in
+                        if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
+                        // A missing column is looked up again at each row.
+                        guard let index = row.index(forColumn: column(key)) else { return nil }
+                        plan.record(keyBits: keyBits, columnIndex: index)
+                        return index
+                    }
+                    guard let index else { return nil }
                     // Cursor rows of a column plan have a raw statement.
                     if sqlite3_column_type(row.sqliteStatement.unsafelyUnwrapped, CInt(index)) == SQLITE_NULL {
                         return nil
                     }
                     return try row.decodeColumn(atIndex: index) as Value
                 }
-            }
-            return try unmanagedRow._withUnsafeGuaranteedRef { row in
                 guard let index = row.index(forColumn: column(key)), !row.hasNull(atIndex: index) else {
                     return nil
                 }
@@ -185,18 +222,17 @@ struct RecordDecoder: Decoder {
         /// The index of the column of a key, in a cursor row.
         ///
         /// - Throws: ``RowDecodingError/columnNotFound(_:row:)``.
-        func columnIndex(_ key: Key) throws -> Int {
+        func columnIndex(_ key: Key, in row: Row) throws -> Int {
             let column = column(key)
-            return try unmanagedRow._withUnsafeGuaranteedRef { row in
-                guard let index = row.index(forColumn: column) else {
-                    throw RowDecodingError.columnNotFound(column, row: row)
-                }
-                return index
+            guard let index = row.index(forColumn: column) else {
+                throw RowDecodingError.columnNotFound(column, row: row)
             }
+            return index
         }
 
         var allKeys: [Key] {
-            row.columnNames.compactMap { Key(stringValue: $0) }
+            // Empty when the container may no longer read its row.
+            ((try? row(codingPath: []))?.columnNames ?? []).compactMap { Key(stringValue: $0) }
         }
 
         @inline(__always)
@@ -205,12 +241,16 @@ struct RecordDecoder: Decoder {
         }
 
         func contains(_ key: Key) -> Bool {
-            row.hasColumn(column(key))
+            // False when the container may no longer read its row: decoding
+            // the key then throws.
+            (try? withRow(forKey: key) { $0.hasColumn(column(key)) }) ?? false
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            guard let index = row.index(forColumn: column(key)) else { return true }
-            return row.hasNull(atIndex: index)
+            try withRow(forKey: key) { row in
+                guard let index = row.index(forColumn: column(key)) else { return true }
+                return row.hasNull(atIndex: index)
+            }
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeColumn(key) }
@@ -245,13 +285,15 @@ struct RecordDecoder: Decoder {
         func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeColumnIfPresent(key) }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            let row = try row(codingPath: [key])
             guard let index = row.index(forColumn: column(key)), !row.hasNull(atIndex: index) else {
                 return nil
             }
-            return try decode(type, atIndex: index, key: key)
+            return try decode(type, atIndex: index, key: key, row: row)
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            let row = try row(codingPath: [key])
             let columnName = column(key)
             guard let index = row.index(forColumn: columnName) else {
                 // A missing column decodes as nil when T is optional.
@@ -260,10 +302,10 @@ struct RecordDecoder: Decoder {
                 }
                 throw RowDecodingError.columnNotFound(columnName, row: row)
             }
-            return try decode(type, atIndex: index, key: key)
+            return try decode(type, atIndex: index, key: key, row: row)
         }
 
-        private func decode<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key) throws -> T {
+        private func decode<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key, row: Row) throws -> T {
             // Dates, data and UUIDs follow the strategies of the record.
             if T.self == Date.self {
                 let dbValue: DatabaseValue = row[index]
@@ -325,11 +367,11 @@ struct RecordDecoder: Decoder {
         }
 
         func superDecoder() throws -> any Decoder {
-            decoder
+            RecordDecoder(row: try row(codingPath: []), recordType: recordType)
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder {
-            decoder
+            RecordDecoder(row: try row(codingPath: [key]), recordType: recordType)
         }
     }
 
@@ -341,11 +383,20 @@ struct RecordDecoder: Decoder {
         let decoder: RecordDecoder
         var codingPath: [any CodingKey] { decoder.codingPath }
 
+        /// Whether the container may still read its row (see
+        /// ``RecordDecoder``).
+        var canReadRow: Bool {
+            !decoder.row.readsStatement || decoder.row.decodingDepth > 0
+        }
+
         func decodeNil() -> Bool {
-            decoder.row.isEmpty || decoder.row.hasNull(atIndex: 0)
+            // False when the row can no longer be read: decoding then throws.
+            guard canReadRow else { return false }
+            return decoder.row.isEmpty || decoder.row.hasNull(atIndex: 0)
         }
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            guard canReadRow else { throw RecordDecoder.usedAfterDecoding(codingPath: codingPath) }
             if let convertible = T.self as? any DatabaseValueConvertible.Type {
                 if let value = try convertible.decodeValue(from: decoder.row, atIndex: 0) as? T {
                     return value

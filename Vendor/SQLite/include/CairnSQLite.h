@@ -8,6 +8,7 @@
 
 #include "cairn_sqlite_config.h"
 #include "sqlite3.h"
+#include <stdint.h>
 
 /* SQLITE_TRANSIENT is a cast macro that Swift does not import. */
 static inline sqlite3_destructor_type _cairn_sqlite_transient(void) {
@@ -42,5 +43,42 @@ int _cairn_column_type(sqlite3_stmt *pStmt, int i);
  * The type string must outlive the statement, hence a C helper.
  */
 fts5_api *_cairn_fts5_api(sqlite3 *db);
+
+/*
+ * Relaxed atomic loads and stores of 64-bit words, for the scope cells of
+ * Cairn (Sources/Cairn/Core/Raw/ScopeCell.swift): a value that user code may
+ * keep, or send to another thread, reads the generation of its cell without a
+ * data race. On x86-64 and arm64 they compile to plain loads and stores.
+ */
+static inline uint64_t _cairn_atomic_load_u64(const uint64_t *p) {
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+static inline void _cairn_atomic_store_u64(uint64_t *p, uint64_t value) {
+    __atomic_store_n(p, value, __ATOMIC_RELAXED);
+}
+
+/*
+ * The thread pointer of the current thread, in one instruction, on the
+ * platforms whose ABI gives it a register: a value that tells the current
+ * thread from every other running thread (x86-64 Linux: the thread control
+ * block, which points to itself at %fs:0; arm64 Linux: TPIDR_EL0). Zero
+ * elsewhere: Cairn then uses pthread_self(). Sources/Cairn/Core/Raw/
+ * LayoutAssumptions.swift checks once per process that it tells threads
+ * apart before it relies on it. `volatile`: an async Swift function may
+ * resume on another thread, so two reads must not be merged.
+ */
+static inline uintptr_t _cairn_thread_pointer(void) {
+#if defined(__linux__) && defined(__x86_64__)
+    uintptr_t pointer;
+    __asm__ volatile("mov %%fs:0, %0" : "=r"(pointer));
+    return pointer;
+#elif defined(__linux__) && defined(__aarch64__)
+    uintptr_t pointer;
+    __asm__ volatile("mrs %0, tpidr_el0" : "=r"(pointer));
+    return pointer;
+#else
+    return 0;
+#endif
+}
 
 #endif /* CAIRN_SQLITE_H */

@@ -19,7 +19,8 @@ struct DatabaseCursorState {
     @usableFromInline let statement: Statement
     @usableFromInline let sqliteStatement: SQLiteStatement
     @usableFromInline let database: Database
-    @usableFromInline let accessGeneration: UInt64
+    /// The access that created the cursor.
+    @usableFromInline let accessToken: ScopeToken
     @usableFromInline var isDone = false
 
     /// Resets the statement and sets its arguments; nothing runs yet.
@@ -33,7 +34,7 @@ struct DatabaseCursorState {
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
         self.database = statement.database
-        self.accessGeneration = statement.database.accessGeneration
+        self.accessToken = statement.database.accessCell.token
     }
 
     /// Steps the statement: returns true for a row, false when done.
@@ -43,7 +44,7 @@ struct DatabaseCursorState {
     @inlinable
     mutating func step() throws -> Bool {
         if isDone { return false }
-        database.preconditionValidCursorAccess(generation: accessGeneration)
+        if _slowPath(!accessToken.isCurrent) { Database.cursorAccessFailure() }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
             return true
@@ -64,7 +65,7 @@ struct DatabaseCursorState {
     func finish() {
         if !isDone {
             statement.isIteratedByCursor = false
-            if database.accessGeneration == accessGeneration {
+            if accessToken.isCurrent {
                 sqlite3_reset(sqliteStatement)
             }
         }

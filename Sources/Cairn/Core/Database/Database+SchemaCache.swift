@@ -59,7 +59,7 @@ final class CachedInsertStatement {
         statement: Statement,
         schemaGeneration: UInt64)
     {
-        self.encoder = recordType is any Encodable.Type ? RecordEncoder(recordType: recordType) : nil
+        self.encoder = recordType is any Encodable.Type ? RecordEncoder(recordType: recordType, reusable: true) : nil
         self.tableName = tableName
         self.resolution = resolution
         self.columns = columns

@@ -113,16 +113,14 @@ public final class Database {
         return insert
     }
 
-    /// Changes at the beginning and at the end of each access, so that a
-    /// cursor can tell it is used outside the access that created it.
-    ///
-    /// Unchecked exclusivity: cursors read it at each step, on the thread of
-    /// the access, which is the only one that changes it.
-    @usableFromInline @exclusivity(unchecked)
-    private(set) var accessGeneration: UInt64 = 0
+    /// The scope of the current access: a new scope begins at the beginning
+    /// and at the end of each access, so that cursors and cursor rows can
+    /// tell that they are used outside of the access that created them (see
+    /// ``ScopeCell``). Released when the connection is deinitialized.
+    @usableFromInline let accessCell = ScopeCell.make()
 
     /// The thread that runs the current access, if any.
-    @exclusivity(unchecked) private var accessThread: pthread_t?
+    private var accessThread: pthread_t?
 
     /// Opens a connection.
     ///
@@ -141,7 +139,6 @@ public final class Database {
         self.path = path
         self.description = description
         self.configuration = configuration
-        observationBroker.database = self
 
         var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraOpenFlags
@@ -167,6 +164,7 @@ public final class Database {
     }
 
     deinit {
+        accessCell.release()
         clearStatementCache()
         interruptHandle.withLock { $0 = nil }
         if let sqliteConnection {
@@ -257,7 +255,7 @@ public final class Database {
     /// The corresponding C function is `sqlite3_close`.
     func close() throws {
         guard let connection = sqliteConnection else { return }
-        observationBroker.databaseWillClose()
+        observationBroker.databaseWillClose(self)
         clearStatementCache()
         interruptHandle.withLock { $0 = nil }
         let code = sqlite3_close(connection)
@@ -349,10 +347,10 @@ public final class Database {
         }
         let previousThread = accessThread
         accessThread = current
-        accessGeneration &+= 1
+        accessCell.endScope()
         defer {
             resetBusyStatements()
-            accessGeneration &+= 1
+            accessCell.endScope()
             accessThread = previousThread
         }
         return try body()
@@ -380,9 +378,9 @@ public final class Database {
     }
 
     /// Stops with a clear message when a cursor is used after its access.
-    @inlinable
-    func preconditionValidCursorAccess(generation: UInt64) {
-        precondition(generation == accessGeneration,
+    @usableFromInline
+    static func cursorAccessFailure() -> Never {
+        preconditionFailure(
             "A cursor was used outside of the database access that created it. "
             + "Consume cursors inside the closure of read, write or inDatabase, "
             + "or fetch an array with fetchAll instead.")
@@ -416,7 +414,7 @@ public final class Database {
             recordedRegion!.formUnion(statement.databaseRegion)
         }
         if observationBroker.isActive {
-            observationBroker.statementWillExecute(statement)
+            observationBroker.statementWillExecute(statement, in: self)
         }
     }
 
@@ -427,7 +425,7 @@ public final class Database {
             schemaCache.clear()
         }
         if observationBroker.isActive {
-            observationBroker.statementDidExecute(statement)
+            observationBroker.statementDidExecute(statement, in: self)
         }
     }
 
@@ -440,7 +438,7 @@ public final class Database {
         // The failure may have rolled back a transaction that changed the
         // schema.
         schemaCache.clear()
-        if observationBroker.isActive, let observerError = observationBroker.statementDidFail(statement) {
+        if observationBroker.isActive, let observerError = observationBroker.statementDidFail(statement, in: self) {
             // An observer prevented the commit.
             callbackErrors.error = nil
             throw observerError

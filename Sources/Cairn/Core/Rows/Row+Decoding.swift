@@ -43,6 +43,7 @@ extension Row {
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
         checkIndex(index)
         if let sqliteStatement {
+            _checkStatementAccess()
             if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
                 return value
             }
@@ -97,6 +98,7 @@ extension Row {
             missingColumnFailure(columnName)
         }
         if let sqliteStatement {
+            // index(forColumn:) checked the access of the statement row.
             if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
                 return value
             }
@@ -145,6 +147,7 @@ extension Row {
             throw RowDecodingError.indexOutOfRange(index, row: self)
         }
         if let sqliteStatement {
+            _checkStatementAccess()
             if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
                 return value
             }

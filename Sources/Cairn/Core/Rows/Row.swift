@@ -51,6 +51,47 @@ public final class Row: @unchecked Sendable {
     /// The number of columns.
     public let count: Int
 
+    /// For the row of a statement: the access that made the row, and the
+    /// thread of that access. Nil for copied and adapted rows.
+    ///
+    /// A statement row reads the statement in place, and SQLite's memory
+    /// may only be read on the thread that uses the connection, during the
+    /// access: each read checks both (see ``_checkStatementAccess()``), so
+    /// that a row kept after its access, or sent to another task, stops the
+    /// program with a clear message instead of reading memory that the
+    /// connection changes or frees.
+    @usableFromInline
+    let statementAccess: StatementAccess?
+
+    /// See ``statementAccess``.
+    @usableFromInline
+    struct StatementAccess {
+        /// The access that made the row.
+        @usableFromInline let token: ScopeToken
+        /// The thread pointer of the thread of the access, or `UInt.max`
+        /// when the platform gives no thread pointer (see
+        /// ``ThreadIdentity``): the check then takes its slow path.
+        @usableFromInline let threadPointer: UInt
+        /// The thread of the access, from `pthread_self()`, for the slow
+        /// path.
+        @usableFromInline let pthreadID: UInt
+
+        init(database: Database) {
+            token = database.accessCell.token
+            threadPointer = ThreadIdentity.usesThreadPointer ? UInt(_cairn_thread_pointer()) : UInt.max
+            pthreadID = ThreadIdentity.pthreadID()
+        }
+
+        /// Whether the current thread runs the access that made the row.
+        @inlinable @inline(__always)
+        var isValid: Bool {
+            if _fastPath(UInt(_cairn_thread_pointer()) == threadPointer) {
+                return token.isCurrent
+            }
+            return threadPointer == UInt.max && ThreadIdentity.pthreadID() == pthreadID && token.isCurrent
+        }
+    }
+
     /// Whether decoders may cache what they build for this row, which a
     /// cursor reuses at each step (see `RecordDecoder`). Only cursor rows
     /// turn it on (see `Row.cursorRow(statement:adapter:)`). A cached value
@@ -74,6 +115,53 @@ public final class Row: @unchecked Sendable {
     /// without a cache.
     static let maximumDecodingCacheCount = 8
 
+    /// The scope cell whose object is this row, made for the first cached
+    /// decoding container: cached containers do not retain the row (see
+    /// `RecordDecoder`), and reach it through the token of this cell, which
+    /// stops matching when the row is deinitialized.
+    @exclusivity(unchecked) private var decodingCell: ScopeCell?
+
+    /// The token of ``decodingCell``, made on first use.
+    var decodingToken: ScopeToken {
+        if let decodingCell { return decodingCell.token }
+        let cell = ScopeCell.make(object: self)
+        decodingCell = cell
+        return cell.token
+    }
+
+    /// The number of records being decoded from the row, nested decodings
+    /// included. A decoder or a container that a record kept after its
+    /// `init(from:)` returned only reads a statement row while a decoding
+    /// runs (the statement has moved on otherwise).
+    ///
+    /// Unchecked exclusivity: a row is decoded by one thread at a time, and
+    /// the counter is changed twice per record.
+    @usableFromInline @exclusivity(unchecked) var decodingDepth = 0
+
+    /// Whether the values of the row are read from a running statement
+    /// (cursor rows, and rows adapted from them), rather than copied.
+    var readsStatement: Bool { statement != nil }
+
+    /// Called before a record is decoded from the row.
+    ///
+    /// - Precondition: a statement row is used inside the access that
+    ///   fetched it, on its thread.
+    @inlinable @inline(__always)
+    func _beginDecoding() {
+        if sqliteStatement != nil { _checkStatementAccess() }
+        decodingDepth &+= 1
+    }
+
+    /// Called after a record was decoded from the row.
+    @inlinable @inline(__always)
+    func _endDecoding() {
+        decodingDepth &-= 1
+    }
+
+    deinit {
+        decodingCell?.release()
+    }
+
     /// Creates a view on the current row of a statement.
     @usableFromInline
     init(statement: Statement) {
@@ -81,6 +169,7 @@ public final class Row: @unchecked Sendable {
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
         self.count = statement.columnCount
+        self.statementAccess = StatementAccess(database: statement.database)
     }
 
     /// Creates a row from copied values.
@@ -89,6 +178,7 @@ public final class Row: @unchecked Sendable {
         self.statement = nil
         self.sqliteStatement = nil
         self.count = values.count
+        self.statementAccess = nil
     }
 
     /// Creates a row that presents a base row through a layout.
@@ -97,6 +187,7 @@ public final class Row: @unchecked Sendable {
         self.statement = base.statement
         self.sqliteStatement = nil
         self.count = layout.baseIndexes.count
+        self.statementAccess = nil
     }
 
     /// Creates an empty row.
@@ -130,6 +221,7 @@ public final class Row: @unchecked Sendable {
         case .values:
             return self
         case .statement:
+            _checkStatementAccess()
             return Row(columnNames: columnNames, values: databaseValues)
         case let .adapted(base, layout):
             return Row(adaptedBase: base.copy(), layout: layout)
@@ -141,7 +233,9 @@ public final class Row: @unchecked Sendable {
     /// The names of the columns, in order.
     public var columnNames: [String] {
         switch storage {
-        case .statement: return statement?.columnNames ?? []
+        case .statement:
+            _checkStatementAccess()
+            return statement?.columnNames ?? []
         case .values(let columnNames, _): return columnNames
         case .adapted(_, let layout): return layout.columnNames
         }
@@ -163,6 +257,7 @@ public final class Row: @unchecked Sendable {
     @inlinable @inline(__always)
     public func index(forColumn name: String) -> Int? {
         if sqliteStatement != nil {
+            _checkStatementAccess()
             // A cursor row (the only kind with a raw statement) always has a
             // statement, which the row keeps alive: no need to retain it for
             // the call.
@@ -178,6 +273,7 @@ public final class Row: @unchecked Sendable {
     func _indexOfCopiedColumn(_ name: String) -> Int? {
         switch storage {
         case .statement:
+            _checkStatementAccess()
             return statement?._index(ofColumn: name)
         case .values(let columnNames, _):
             return columnNames.firstIndex { $0.equalsIgnoringASCIICase(name) }
@@ -192,6 +288,7 @@ public final class Row: @unchecked Sendable {
     public func hasNull(atIndex index: Int) -> Bool {
         checkIndex(index)
         if let sqliteStatement {
+            _checkStatementAccess()
             return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL
         }
         return databaseValue(atUncheckedIndex: index).isNull
@@ -205,7 +302,9 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     func columnName(atUncheckedIndex index: Int) -> String {
         switch storage {
-        case .statement: return statement?.columnNames[index] ?? ""
+        case .statement:
+            _checkStatementAccess()
+            return statement?.columnNames[index] ?? ""
         case .values(let columnNames, _): return columnNames[index]
         case .adapted(_, let layout): return layout.columnNames[index]
         }
@@ -216,12 +315,32 @@ public final class Row: @unchecked Sendable {
         switch storage {
         case .statement:
             guard let sqliteStatement else { return .null }
+            _checkStatementAccess()
             return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index))
         case .values(_, let values):
             return values[index]
         case let .adapted(base, layout):
             return base.databaseValue(atUncheckedIndex: layout.baseIndexes[index])
         }
+    }
+
+    /// Stops the program when a statement row is used outside of the access
+    /// that made it, or on another thread (see ``statementAccess``).
+    ///
+    /// - Precondition: the row is a statement row.
+    @inlinable @inline(__always)
+    func _checkStatementAccess() {
+        if _slowPath(!statementAccess.unsafelyUnwrapped.isValid) {
+            _statementAccessFailure()
+        }
+    }
+
+    @usableFromInline
+    func _statementAccessFailure() -> Never {
+        preconditionFailure(
+            "A row of a cursor was used outside of the database access that fetched it, or on another thread. "
+            + "Cursor rows are views on a running statement: copy the rows you keep with row.copy() "
+            + "inside the access, or fetch them with fetchAll.")
     }
 
     @inlinable
@@ -241,6 +360,7 @@ public final class Row: @unchecked Sendable {
     public func dataNoCopy(atIndex index: Int) -> Data? {
         checkIndex(index)
         if let sqliteStatement {
+            _checkStatementAccess()
             let index = CInt(index)
             switch sqlite3_column_type(sqliteStatement, index) {
             case SQLITE_NULL:
