@@ -85,7 +85,7 @@ final class DatabaseObservationBroker {
 
     /// The events of the open savepoints, delivered when the outermost
     /// savepoint is released, dropped when savepoints roll back.
-    @exclusivity(unchecked) private var bufferedEvents: [(observation: TransactionObservation, event: BufferedEvent)] = []
+    private var bufferedEvents: [(observation: TransactionObservation, event: BufferedEvent)] = []
 
     /// How the current transaction ended, as the hooks told; notified after
     /// the statement that ended it.

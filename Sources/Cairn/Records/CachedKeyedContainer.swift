@@ -86,28 +86,16 @@ final class DecodingPlan {
     /// The position of the next read of the current record.
     @exclusivity(unchecked) var position = 0
 
-    /// Whether keys of type `Key` can be compared by their bits.
+    /// Whether keys of type `Key` can be compared by their bits (see
+    /// `CodingKeyBits` in `LayoutAssumptions.swift`).
     static func accepts<Key: CodingKey>(_ keyType: Key.Type) -> Bool {
-        _isPOD(Key.self) && MemoryLayout<Key>.size <= MemoryLayout<UInt64>.size
+        CodingKeyBits.accepts(keyType)
     }
 
     /// The bits of a key of a type that the plan ``accepts(_:)``.
     @inline(__always)
     static func bits<Key: CodingKey>(of key: Key) -> UInt64 {
-        // A bit cast of a value of the same size reads the key in place.
-        switch MemoryLayout<Key>.size {
-        case 0: return 0
-        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
-        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
-        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
-        case 8: return unsafeBitCast(key, to: UInt64.self)
-        default:
-            return withUnsafeBytes(of: key) { bytes in
-                var bits: UInt64 = 0
-                withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: bytes) }
-                return bits
-            }
-        }
+        CodingKeyBits.bits(of: key)
     }
 
     /// The column index of the next read, if the plan has this key at the

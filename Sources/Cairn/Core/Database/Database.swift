@@ -168,10 +168,27 @@ public final class Database {
         clearStatementCache()
         interruptHandle.withLock { $0 = nil }
         if let sqliteConnection {
+            // The callbacks point, unretained, at objects that this
+            // connection owns and that are being deinitialized: remove them,
+            // so that no statement that users still hold can reach them
+            // through the raw C interface.
+            removeCallbacks(sqliteConnection)
             // The v2 variant defers the closing until statements that users
             // still hold are finalized.
             sqlite3_close_v2(sqliteConnection)
         }
+    }
+
+    /// Removes the callbacks whose contexts are owned by the connection
+    /// object: hooks, trace, busy handler and authorizer.
+    private func removeCallbacks(_ connection: SQLiteConnection) {
+        sqlite3_commit_hook(connection, nil, nil)
+        sqlite3_rollback_hook(connection, nil, nil)
+        sqlite3_update_hook(connection, nil, nil)
+        sqlite3_preupdate_hook(connection, nil, nil)
+        sqlite3_trace_v2(connection, 0, nil, nil)
+        sqlite3_busy_handler(connection, nil, nil)
+        sqlite3_set_authorizer(connection, nil, nil)
     }
 
     /// Applies the configuration to a new connection.

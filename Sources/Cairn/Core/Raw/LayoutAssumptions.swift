@@ -86,3 +86,209 @@ enum ThreadIdentity {
         return other != 0 && other == otherAgain && other != first
     }
 }
+
+// MARK: - 2. Optional existentials
+
+/// The probe of assumption 2. The functions below read the elements of
+/// array and dictionary literals of statement arguments in place; they are
+/// only called on the literals that `StatementArguments` kept unconverted,
+/// which it only does when the probe succeeded.
+@usableFromInline
+enum LiteralValueLayout {
+    /// Whether optional existentials have the expected layout.
+    @usableFromInline
+    static let holds: Bool = probe()
+
+    private static func probe() -> Bool {
+        typealias Element = (any DatabaseValueConvertible)?
+        guard MemoryLayout<Element>.size == MemoryLayout<any DatabaseValueConvertible>.size,
+              MemoryLayout<any DatabaseValueConvertible>.size == 5 * MemoryLayout<UnsafeRawPointer>.stride
+        else { return false }
+        let elements: [Element] = [nil, 42, "probe", 1.5, Int64(7)]
+        return elements.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress,
+                  literalTypeWord(at: base) == 0,
+                  literalTypeWord(at: base + 1) == typeWord(Int.self),
+                  literalTypeWord(at: base + 2) == typeWord(String.self),
+                  literalTypeWord(at: base + 3) == typeWord(Double.self),
+                  literalTypeWord(at: base + 4) == typeWord(Int64.self),
+                  UnsafeRawPointer(base + 1).load(as: Int.self) == 42
+            else { return false }
+            let values = (0..<buffer.count).map { databaseValue(at: base + $0) }
+            return values == [.null, 42.databaseValue, "probe".databaseValue, 1.5.databaseValue, 7.databaseValue]
+        }
+    }
+}
+
+/// The type metadata word of an optional existential: zero for nil, and
+/// the type of the value otherwise (assumption 2).
+///
+/// - Precondition: ``LiteralValueLayout/holds``. Reading the word spares
+///   the runtime's generic copies of the optional (about a hundred
+///   instructions per value).
+@inlinable @inline(__always)
+func literalTypeWord(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> UInt {
+    UnsafeRawPointer(pointer).load(fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.stride, as: UInt.self)
+}
+
+/// The type word of `type` (see ``literalTypeWord(at:)``).
+@inlinable @inline(__always)
+func typeWord(_ type: Any.Type) -> UInt {
+    UInt(bitPattern: unsafeBitCast(type, to: UnsafeRawPointer.self))
+}
+
+/// Whether the value of a literal element may be converted later, on
+/// another thread: nil, and values of immutable standard types whose
+/// conversion reads nothing but the value.
+@inlinable @inline(__always)
+func isDeferrableLiteralValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> Bool {
+    let word = literalTypeWord(at: pointer)
+    // Int first: the most frequent.
+    if _fastPath(word == typeWord(Int.self)) { return true }
+    return word == 0
+        || word == typeWord(String.self)
+        || word == typeWord(Double.self)
+        || word == typeWord(Int64.self)
+        || word == typeWord(Bool.self)
+        || word == typeWord(DatabaseValue.self)
+}
+
+/// Returns the database value of an optional value, read in place.
+///
+/// `pointer.pointee?.databaseValue` would copy the optional, then the
+/// existential, through the runtime's generic value witnesses. Instead, the
+/// nil test reads the type word (see ``literalTypeWord(at:)``), an `Int`
+/// is read directly, and the payload of other values is read at the address
+/// of the optional, with the layout of the existential.
+@inlinable @inline(__always)
+func databaseValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> DatabaseValue {
+    let word = literalTypeWord(at: pointer)
+    if word == 0 { return .null }
+    if word == typeWord(Int.self) {
+        // An Int sits at the start of the inline buffer of the existential.
+        return DatabaseValue(storage: .int64(Int64(UnsafeRawPointer(pointer).load(as: Int.self))))
+    }
+    return pointer.withMemoryRebound(to: (any DatabaseValueConvertible).self, capacity: 1) {
+        $0.pointee.databaseValue
+    }
+}
+
+/// Binds the value of a literal element to a statement parameter.
+///
+/// - Returns: The result code of `sqlite3_bind_*`.
+@inline(__always)
+func bindLiteralValue(
+    at pointer: UnsafePointer<(any DatabaseValueConvertible)?>,
+    to sqliteStatement: SQLiteStatement,
+    at index: CInt) -> CInt
+{
+    let word = literalTypeWord(at: pointer)
+    if word == 0 {
+        return sqlite3_bind_null(sqliteStatement, index)
+    }
+    if word == typeWord(Int.self) {
+        return sqlite3_bind_int64(sqliteStatement, index, Int64(UnsafeRawPointer(pointer).load(as: Int.self)))
+    }
+    return databaseValue(at: pointer).bind(to: sqliteStatement, at: index)
+}
+
+// MARK: - 3. String bits
+
+/// The probe of assumption 3.
+enum StringBits {
+    /// Whether equal bits identify equal strings, as far as a probe can
+    /// tell: a copy has the bits of its original, and different strings
+    /// have different bits.
+    static let identifyStrings: Bool = probe()
+
+    private static func probe() -> Bool {
+        func bits(_ string: String) -> [UInt8] { withUnsafeBytes(of: string) { Array($0) } }
+        let short = "name"
+        let long = String(repeating: "long parameter name ", count: 4)
+        let shortCopy = short, longCopy = long
+        return bits(short) == bits(shortCopy) && bits(long) == bits(longCopy)
+            && bits(short) != bits("other") && bits(long) != bits(long + "!")
+    }
+}
+
+/// Whether the name of a dictionary literal element is a string with the
+/// same bits as `name`: then the strings are equal, and nothing is compared
+/// but two words. Equal strings may have other bits (when they are stored
+/// apart): this returns false for them.
+@inline(__always)
+func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasBitsOf name: UnsafePointer<String>) -> Bool {
+    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
+    let lhs = UnsafeRawPointer(element).advanced(by: offset)
+    let rhs = UnsafeRawPointer(name)
+    if MemoryLayout<String>.size == 16 {
+        // 64-bit platforms: two words, compared inline.
+        return lhs.load(as: UInt64.self) == rhs.load(as: UInt64.self)
+            && lhs.load(fromByteOffset: 8, as: UInt64.self) == rhs.load(fromByteOffset: 8, as: UInt64.self)
+    }
+    let size = MemoryLayout<String>.size
+    return UnsafeRawBufferPointer(start: lhs, count: size).elementsEqual(UnsafeRawBufferPointer(start: rhs, count: size))
+}
+
+// MARK: - 4. Coding key bits
+
+/// The bits of coding keys, for the column plans of Decodable records
+/// (assumption 4).
+enum CodingKeyBits {
+    /// Whether keys of type `Key` can be compared by their bits: a trivial
+    /// type of at most 8 bytes, when the probe succeeded.
+    static func accepts<Key: CodingKey>(_ keyType: Key.Type) -> Bool {
+        probeSucceeded && _isPOD(Key.self) && MemoryLayout<Key>.size <= MemoryLayout<UInt64>.size
+    }
+
+    /// The bits of a key of a type that ``accepts(_:)``.
+    @inline(__always)
+    static func bits<Key: CodingKey>(of key: Key) -> UInt64 {
+        // A bit cast of a value of the same size reads the key in place.
+        switch MemoryLayout<Key>.size {
+        case 0: return 0
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+        case 8: return unsafeBitCast(key, to: UInt64.self)
+        default:
+            return withUnsafeBytes(of: key) { bytes in
+                var bits: UInt64 = 0
+                withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: bytes) }
+                return bits
+            }
+        }
+    }
+
+    private enum ProbeKeys: String, CodingKey, CaseIterable {
+        case id, name, score
+    }
+
+    private static let probeSucceeded: Bool = {
+        let keys = ProbeKeys.allCases
+        let bits = keys.map { Self.bits(of: $0) }
+        return _isPOD(ProbeKeys.self) && Set(bits).count == keys.count
+            && keys.map { Self.bits(of: $0) } == bits
+    }()
+}
+
+// MARK: - Probe results
+
+/// The results of the probes of this file, for Cairn's own tests: they
+/// check that the platform of CI takes the fast paths, so that the tests
+/// exercise them. Not a public API.
+@_spi(Diagnostics)
+public enum LayoutProbes {
+    /// Probe 1: the thread pointer tells threads apart.
+    public static var threadPointer: Bool { ThreadIdentity.usesThreadPointer }
+    /// Probe 2: optional existentials have the expected layout.
+    public static var literalValues: Bool { LiteralValueLayout.holds }
+    /// Probe 3: equal string bits mean equal strings.
+    public static var stringBits: Bool { StringBits.identifyStrings }
+    /// Probe 4: the bits of coding keys identify them.
+    public static var codingKeyBits: Bool { CodingKeyBits.accepts(LayoutProbeKey.self) }
+}
+
+/// A coding key for ``LayoutProbes/codingKeyBits``.
+private enum LayoutProbeKey: String, CodingKey {
+    case probe
+}

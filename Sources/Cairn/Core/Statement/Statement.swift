@@ -34,6 +34,10 @@ public final class Statement {
     /// Whether a parameter is positional (`?` or `?NNN`).
     private let hasPositionalParameters: Bool
 
+    /// The names of the parameters when they are all named (empty
+    /// otherwise), for binding named arguments without unwrapping names.
+    private let namedParameterNames: [String]
+
     /// Whether executing the statement changes the schema, or rolls back a
     /// transaction: the schema cache is then cleared.
     let invalidatesSchemaCache: Bool
@@ -105,6 +109,7 @@ public final class Statement {
         }
         self.parameterNames = names
         self.hasPositionalParameters = names.contains { $0 == nil }
+        self.namedParameterNames = hasPositionalParameters ? [] : names.compactMap { $0 }
     }
 
     deinit {
@@ -258,11 +263,8 @@ public final class Statement {
             // positional parameters, every parameter name is non-nil.
             sqlite3_reset(sqliteStatement)
             // The names are read in place, without copies of the strings.
-            assert(!parameterNames.contains(nil))
-            let failure = parameterNames.withUnsafeBufferPointer { names in
-                names.withMemoryRebound(to: String.self) { names in
-                    arguments.namedValues.bind(parameters: names, to: sqliteStatement)
-                }
+            let failure = namedParameterNames.withUnsafeBufferPointer { names in
+                arguments.namedValues.bind(parameters: names, to: sqliteStatement)
             }
             if let failure {
                 guard let code = failure.code else {
@@ -271,7 +273,7 @@ public final class Statement {
                     if failure.index > 0 { argumentsNeedValidation = true }
                     throw database.makeError(
                         resultCode: .SQLITE_MISUSE,
-                        message: "missing statement argument: \(parameterNames[failure.index].unsafelyUnwrapped)",
+                        message: "missing statement argument: \(namedParameterNames[failure.index])",
                         sql: sql, arguments: arguments)
                 }
                 argumentsNeedValidation = true

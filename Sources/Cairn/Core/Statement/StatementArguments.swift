@@ -173,7 +173,8 @@ extension StatementArguments {
 ///
 /// The values of an array literal (`[row, name, score]`) are kept as the
 /// literal gives them, and converted to database values when they are
-/// bound: a statement executed in a loop with literal arguments allocates
+/// bound (when the layout of optional existentials is the expected one: see
+/// `LayoutAssumptions.swift`, which holds the functions that read them): a statement executed in a loop with literal arguments allocates
 /// nothing beyond the literal's own array. Only values of immutable standard
 /// types are kept unconverted (see ``isDeferrableLiteralValue(at:)``), which
 /// keeps arguments `Sendable`: a literal that holds any other value is
@@ -301,9 +302,7 @@ struct NamedValues: Hashable, Sendable {
     /// arguments: the value of a parameter is searched at the position of
     /// the parameter first. The storage is read once for all parameters.
     ///
-    /// - Parameter names: The names of the parameters, all non-nil, with
-    ///   the layout of strings (a non-nil optional string has the layout of
-    ///   a string).
+    /// - Parameter names: The names of the parameters.
     /// - Returns: nil when every parameter is bound. Otherwise, the index of
     ///   the first parameter that failed, and the result code of
     ///   `sqlite3_bind_*`, or nil when there is no value for its name.
@@ -330,7 +329,7 @@ struct NamedValues: Hashable, Sendable {
                 // strings with the same bits (short names are stored in the
                 // string itself): those are bound without a search.
                 var index = 0
-                let count = Swift.min(names.count, buffer.count)
+                let count = StringBits.identifyStrings ? Swift.min(names.count, buffer.count) : 0
                 while index < count && literalElement(at: base + index, hasBitsOf: nameBase + index) {
                     let code = bindLiteralValue(
                         at: literalValue(at: base + index), to: sqliteStatement, at: CInt(truncatingIfNeeded: index &+ 1))
@@ -425,82 +424,6 @@ struct NamedValues: Hashable, Sendable {
 
 // MARK: - Literal values
 
-/// The type metadata word of an optional existential: zero for nil, and
-/// the type of the value otherwise.
-///
-/// The Swift ABI gives an opaque existential the extra inhabitants of its
-/// metadata pointer: the null pointer is the `nil` of the optional. Reading
-/// the word spares the runtime's generic copies of the optional (about a
-/// hundred instructions per value).
-@inlinable @inline(__always)
-func literalTypeWord(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> UInt {
-    let word = UnsafeRawPointer(pointer).load(
-        fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.stride, as: UInt.self)
-    assert((word == 0) == (pointer.pointee == nil), "unexpected layout of an optional existential")
-    return word
-}
-
-/// The type word of `type` (see ``literalTypeWord(at:)``).
-@inlinable @inline(__always)
-func typeWord(_ type: Any.Type) -> UInt {
-    UInt(bitPattern: unsafeBitCast(type, to: UnsafeRawPointer.self))
-}
-
-/// Whether the value of a literal element may be converted later, on
-/// another thread: nil, and values of immutable standard types whose
-/// conversion reads nothing but the value.
-@inlinable @inline(__always)
-func isDeferrableLiteralValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> Bool {
-    let word = literalTypeWord(at: pointer)
-    // Int first: the most frequent.
-    if _fastPath(word == typeWord(Int.self)) { return true }
-    return word == 0
-        || word == typeWord(String.self)
-        || word == typeWord(Double.self)
-        || word == typeWord(Int64.self)
-        || word == typeWord(Bool.self)
-        || word == typeWord(DatabaseValue.self)
-}
-
-/// Returns the database value of an optional value, read in place.
-///
-/// `pointer.pointee?.databaseValue` would copy the optional, then the
-/// existential, through the runtime's generic value witnesses. Instead, the
-/// nil test reads the type word (see ``literalTypeWord(at:)``), an `Int`
-/// is read directly, and the payload of other values is read at the address
-/// of the optional, with the layout of the existential.
-@inlinable @inline(__always)
-func databaseValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> DatabaseValue {
-    let word = literalTypeWord(at: pointer)
-    if word == 0 { return .null }
-    if word == typeWord(Int.self) {
-        // An Int sits at the start of the inline buffer of the existential.
-        return DatabaseValue(storage: .int64(Int64(UnsafeRawPointer(pointer).load(as: Int.self))))
-    }
-    return pointer.withMemoryRebound(to: (any DatabaseValueConvertible).self, capacity: 1) {
-        $0.pointee.databaseValue
-    }
-}
-
-/// Binds the value of a literal element to a statement parameter.
-///
-/// - Returns: The result code of `sqlite3_bind_*`.
-@inline(__always)
-func bindLiteralValue(
-    at pointer: UnsafePointer<(any DatabaseValueConvertible)?>,
-    to sqliteStatement: SQLiteStatement,
-    at index: CInt) -> CInt
-{
-    let word = literalTypeWord(at: pointer)
-    if word == 0 {
-        return sqlite3_bind_null(sqliteStatement, index)
-    }
-    if word == typeWord(Int.self) {
-        return sqlite3_bind_int64(sqliteStatement, index, Int64(UnsafeRawPointer(pointer).load(as: Int.self)))
-    }
-    return databaseValue(at: pointer).bind(to: sqliteStatement, at: index)
-}
-
 /// Converts the elements of an array literal.
 @inlinable
 func convertLiteralValues(_ source: UnsafeBufferPointer<(any DatabaseValueConvertible)?>) -> [DatabaseValue] {
@@ -525,24 +448,6 @@ func literalName(at element: UnsafePointer<NamedValues.LiteralElement>) -> Strin
 func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasName name: String) -> Bool {
     let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
     return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: String.self).pointee == name
-}
-
-/// Whether the name of a dictionary literal element is a string with the
-/// same bits as `name`: then the strings are equal, and nothing is compared
-/// but two words. Equal strings may have other bits (when they are stored
-/// apart): this returns false for them.
-@inline(__always)
-func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasBitsOf name: UnsafePointer<String>) -> Bool {
-    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
-    let lhs = UnsafeRawPointer(element).advanced(by: offset)
-    let rhs = UnsafeRawPointer(name)
-    if MemoryLayout<String>.size == 16 {
-        // 64-bit platforms: two words, compared inline.
-        return lhs.load(as: UInt64.self) == rhs.load(as: UInt64.self)
-            && lhs.load(fromByteOffset: 8, as: UInt64.self) == rhs.load(fromByteOffset: 8, as: UInt64.self)
-    }
-    let size = MemoryLayout<String>.size
-    return UnsafeRawBufferPointer(start: lhs, count: size).elementsEqual(UnsafeRawBufferPointer(start: rhs, count: size))
 }
 
 /// The address of the value of a dictionary literal element, without
@@ -570,6 +475,13 @@ extension StatementArguments: ExpressibleByArrayLiteral {
     /// Creates positional arguments: `["Arthur", 1000, nil]`.
     @inlinable
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+        self.namedValues = NamedValues()
+        guard LiteralValueLayout.holds else {
+            // The layout of optional existentials is not the expected one
+            // (see LayoutAssumptions.swift): plain Swift.
+            self.positional = .converted(elements.map { $0?.databaseValue ?? .null })
+            return
+        }
         let isDeferrable = elements.withUnsafeBufferPointer { source in
             for index in 0..<source.count where !isDeferrableLiteralValue(at: source.baseAddress.unsafelyUnwrapped + index) {
                 return false
@@ -581,7 +493,6 @@ extension StatementArguments: ExpressibleByArrayLiteral {
         } else {
             self.positional = .converted(elements.withUnsafeBufferPointer(convertLiteralValues))
         }
-        self.namedValues = NamedValues()
     }
 }
 
@@ -593,6 +504,14 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
         // Literal keys are unique: no search for an existing name.
         assert(Set(elements.map { $0.0 }).count == elements.count, "Duplicate names in statement arguments literal")
+        self.positional = .converted([])
+        guard LiteralValueLayout.holds else {
+            // See init(arrayLiteral:).
+            self.namedValues = NamedValues(uniqueElements: elements.map {
+                NamedValue(name: $0.0, value: $0.1?.databaseValue ?? .null)
+            })
+            return
+        }
         let isDeferrable = elements.withUnsafeBufferPointer { source in
             for index in 0..<source.count where !isDeferrableLiteralValue(at: literalValue(at: source.baseAddress.unsafelyUnwrapped + index)) {
                 return false
@@ -604,7 +523,6 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
         } else {
             self.namedValues = NamedValues(uniqueElements: elements.withUnsafeBufferPointer(convertLiteralElements))
         }
-        self.positional = .converted([])
     }
 }
 
