@@ -75,9 +75,15 @@ let package = Package(
             dependencies: ["Cairn", "BenchmarkSupport"],
             path: "Benchmarks/PoolBenchmark"
         ),
+        // Test support: a VFS that fails chosen I/O operations on demand.
+        .target(
+            name: "CairnFaultVFS",
+            dependencies: ["CairnSQLite"],
+            path: "Tests/CairnFaultVFS"
+        ),
         .testTarget(
             name: "CairnTests",
-            dependencies: ["Cairn"],
+            dependencies: ["Cairn", "CairnFaultVFS"],
             cSettings: traitCSettings,
             swiftSettings: traitSwiftSettings
         ),
