@@ -60,7 +60,7 @@ public struct DatabaseRegionObservation: Sendable {
     public func start(
         in writer: some DatabaseWriter,
         onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping (Database) -> Void) -> AnyDatabaseCancellable
+        onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable
     {
         let observer = RegionObserver(onChange: onChange)
         let box = UncheckedSendableBox(observer)
@@ -110,10 +110,10 @@ private final class RegionObserver: TransactionObserver, @unchecked Sendable {
     // Unchecked Sendable: created, used and removed on the writer's queue
     // only; the cancellable hands it to the writer's queue.
     var region = DatabaseRegion()
-    let onChange: (Database) -> Void
+    let onChange: @Sendable (Database) -> Void
     private var isChanged = false
 
-    init(onChange: @escaping (Database) -> Void) {
+    init(onChange: @escaping @Sendable (Database) -> Void) {
         self.onChange = onChange
     }
 

@@ -52,7 +52,8 @@ struct RecordDecoder: Decoder {
 
     @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        if row.readsStatement && row.decodingDepth == 0 {
+        // A decoder kept after init(from:) keeps working on a copied row.
+        if row.readsStatement && !row.isBeingDecoded {
             throw RecordDecoder.usedAfterDecoding(codingPath: [])
         }
         // A cursor row decodes the same record type at each step: the
@@ -151,7 +152,9 @@ struct RecordDecoder: Decoder {
                 throw RecordDecoder.usedAfterDecoding(codingPath: [key])
             }
             return try row._withUnsafeGuaranteedRef { row in
-                if _slowPath(row.decodingDepth == 0 && row.readsStatement) {
+                // Only a statement row has a decoding depth; containers are
+                // not Sendable: this runs on the thread that decodes the row.
+                if _slowPath(row.readsStatement && row.decodingDepth == 0) {
                     throw RecordDecoder.usedAfterDecoding(codingPath: [key])
                 }
                 return try body(row)
@@ -162,7 +165,7 @@ struct RecordDecoder: Decoder {
         /// ``withRow(forKey:_:)``).
         func row(codingPath: [any CodingKey]) throws -> Row {
             guard let row = rowToken.objectIfCurrent(as: Row.self)?.takeUnretainedValue(),
-                  !(row.decodingDepth == 0 && row.readsStatement)
+                  !(row.readsStatement && row.decodingDepth == 0)
             else {
                 throw RecordDecoder.usedAfterDecoding(codingPath: codingPath)
             }
@@ -339,7 +342,7 @@ struct RecordDecoder: Decoder {
                 throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
             }
             // Other values are stored as JSON.
-            guard let data = row.dataNoCopy(atIndex: index) else {
+            guard let data = row._borrowedData(atIndex: index) else {
                 throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
             }
             do {
@@ -386,7 +389,7 @@ struct RecordDecoder: Decoder {
         /// Whether the container may still read its row (see
         /// ``RecordDecoder``).
         var canReadRow: Bool {
-            !decoder.row.readsStatement || decoder.row.decodingDepth > 0
+            !decoder.row.readsStatement || decoder.row.isBeingDecoded
         }
 
         func decodeNil() -> Bool {

@@ -37,6 +37,43 @@ import Cairn
         }
     }
 
+    @Test func blobOfACursorRowIsCopied() throws {
+        // dataNoCopy hands out Data, which may be kept: a cursor row copies
+        // the bytes that SQLite frees when the statement moves on.
+        let dbQueue = try DatabaseQueue()
+        let (data, hex) = try dbQueue.read { db in
+            let cursor = try Row.fetchCursor(db, sql: "SELECT randomblob(4096) AS b")
+            let row = try #require(try cursor.next())
+            let data = try #require(row.dataNoCopy(atIndex: 0))
+            return (data, data.map { String(format: "%02x", $0) }.joined())
+        }
+        // Read after the statement was reset (AddressSanitizer checks it).
+        #expect(data.count == 4096)
+        #expect(data.map { String(format: "%02x", $0) }.joined() == hex)
+    }
+
+    @Test func adaptedRowDecodedOnAnotherThreadStopsTheProgram() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            struct Probe: Decodable, FetchableRecord {
+                var a: Int
+            }
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.read { db in
+                let cursor = try Row.fetchCursor(db, sql: "SELECT 0, 1 AS a", adapter: SuffixRowAdapter(fromIndex: 1))
+                let row = try #require(try cursor.next())
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    _ = try? Probe(row: row)
+                    done.signal()
+                }.start()
+                done.wait()
+            }
+        }.map { result in
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(message.contains("or on another thread"))
+        }
+    }
+
     @Test func rowUsedAfterItsAccessStopsTheProgram() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let dbQueue = try DatabaseQueue()

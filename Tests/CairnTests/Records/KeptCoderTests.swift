@@ -128,6 +128,32 @@ import Cairn
         #expect(keeper.kept.contains(.id))
     }
 
+    /// Copied rows are Sendable: several threads decode one at once (the
+    /// thread sanitizer lane of CI checks that they do not race), and the
+    /// containers kept from it throw once the row is gone.
+    @Test func copiedRowDecodedByManyThreadsAtOnce() async throws {
+        var keeper: ContainerKeeper?
+        do {
+            let row: Row = ["id": 1, "name": "Arthur", "score": 10]
+            let names = try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try (0..<50).map { _ in try ContainerKeeper(row: row).name }
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(names.count == 400)
+            #expect(names.allSatisfy { $0 == "Arthur" })
+            keeper = try ContainerKeeper(row: row)
+            // The row is alive: the kept container keeps working.
+            #expect(try keeper?.kept.decode(Int.self, forKey: .score) == 10)
+        }
+        // The row is gone: it throws.
+        let kept = try #require(keeper).kept
+        #expect(performing: { try kept.decode(Int.self, forKey: .score) }, throws: isUsedAfterDecoding)
+    }
+
     @Test func singleValueContainerKeptFromCursorRowsThrows() throws {
         let dbQueue = try makeDatabase()
         let keepers = try dbQueue.read { db in

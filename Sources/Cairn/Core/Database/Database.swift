@@ -397,7 +397,7 @@ public final class Database {
     /// Stops with a clear message when a cursor is used after its access.
     @usableFromInline
     static func cursorAccessFailure() -> Never {
-        preconditionFailure(
+        fatalError(
             "A cursor was used outside of the database access that created it. "
             + "Consume cursors inside the closure of read, write or inDatabase, "
             + "or fetch an array with fetchAll instead.")

@@ -43,16 +43,16 @@ struct ScopeCell {
             words.initialize(repeating: 0, count: 2)
             return words
         }()
-        let cell = ScopeCell(words: words)
-        words[1] = object.map { UInt64(UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque())) } ?? 0
-        return cell
+        let address = object.map { UInt64(UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque())) } ?? 0
+        _cairn_atomic_store_u64(words + 1, address)
+        return ScopeCell(words: words)
     }
 
     /// Ends the current scope, and gives the cell back to the pool: the
     /// tokens of the cell no longer match.
     func release() {
         endScope()
-        words[1] = 0
+        _cairn_atomic_store_u64(words + 1, 0)
         scopeCellPool.withLock { $0.append(words) }
     }
 
@@ -96,7 +96,9 @@ struct ScopeToken: Equatable {
     /// caller's invariant, documented where tokens are read.
     @inline(__always)
     func objectIfCurrent<T: AnyObject>(as type: T.Type) -> Unmanaged<T>? {
-        guard isCurrent, let pointer = UnsafeRawPointer(bitPattern: UInt(words[1])) else { return nil }
+        guard isCurrent, let pointer = UnsafeRawPointer(bitPattern: UInt(_cairn_atomic_load_u64(words + 1))) else {
+            return nil
+        }
         return Unmanaged<T>.fromOpaque(pointer)
     }
 }

@@ -51,8 +51,9 @@ public final class Row: @unchecked Sendable {
     /// The number of columns.
     public let count: Int
 
-    /// For the row of a statement: the access that made the row, and the
-    /// thread of that access. Nil for copied and adapted rows.
+    /// For the row of a statement, or a row adapted from it: the access that
+    /// made the row, and the thread of that access. Nil for copied rows,
+    /// whose values are immutable.
     ///
     /// A statement row reads the statement in place, and SQLite's memory
     /// may only be read on the thread that uses the connection, during the
@@ -115,32 +116,56 @@ public final class Row: @unchecked Sendable {
     /// without a cache.
     static let maximumDecodingCacheCount = 8
 
-    /// The scope cell whose object is this row, made for the first cached
-    /// decoding container: cached containers do not retain the row (see
-    /// `RecordDecoder`), and reach it through the token of this cell, which
-    /// stops matching when the row is deinitialized.
+    /// The scope cell whose object is this row, for the keyed containers of
+    /// the records decoded from a statement row: they do not retain the row
+    /// (the row caches them: a retain cycle), and reach it through the token
+    /// of this cell, which stops matching when the row is deinitialized.
+    ///
+    /// For a statement row, only the thread of its access touches it
+    /// (``_beginDecoding()`` checks the access). A copied row may be decoded
+    /// by several threads at once: its cell is made under a lock.
     @exclusivity(unchecked) private var decodingCell: ScopeCell?
 
     /// The token of ``decodingCell``, made on first use.
     var decodingToken: ScopeToken {
+        if statementAccess != nil {
+            return makeDecodingToken()
+        }
+        // Several threads may decode a copied row at once: one cell only.
+        return Row.copiedRowCellLock.withLock { _ in makeDecodingToken() }
+    }
+
+    private func makeDecodingToken() -> ScopeToken {
         if let decodingCell { return decodingCell.token }
         let cell = ScopeCell.make(object: self)
         decodingCell = cell
         return cell.token
     }
 
-    /// The number of records being decoded from the row, nested decodings
-    /// included. A decoder or a container that a record kept after its
-    /// `init(from:)` returned only reads a statement row while a decoding
-    /// runs (the statement has moved on otherwise).
+    /// Serializes the creation of the decoding cells of copied rows.
+    private static let copiedRowCellLock = Locked<Void>(())
+
+    /// The number of records being decoded from a statement row, nested
+    /// decodings included. A decoder or a container that a record kept after
+    /// its `init(from:)` returned reads the row only while a decoding runs
+    /// (the statement has moved on otherwise). Always zero for copied rows.
     ///
-    /// Unchecked exclusivity: a row is decoded by one thread at a time, and
-    /// the counter is changed twice per record.
+    /// Unchecked exclusivity: only the thread of the access of the row
+    /// changes it (see ``decodingCell``), twice per record.
     @usableFromInline @exclusivity(unchecked) var decodingDepth = 0
 
     /// Whether the values of the row are read from a running statement
     /// (cursor rows, and rows adapted from them), rather than copied.
-    var readsStatement: Bool { statement != nil }
+    var readsStatement: Bool { statementAccess != nil }
+
+    /// Whether a kept decoder or container may read this statement row now:
+    /// on the thread of its access, during the access, while a record is
+    /// being decoded from it.
+    ///
+    /// - Precondition: the row is a statement row.
+    var isBeingDecoded: Bool {
+        statementAccess.unsafelyUnwrapped.isValid && decodingDepth > 0
+    }
 
     /// Called before a record is decoded from the row.
     ///
@@ -148,14 +173,18 @@ public final class Row: @unchecked Sendable {
     ///   fetched it, on its thread.
     @inlinable @inline(__always)
     func _beginDecoding() {
-        if sqliteStatement != nil { _checkStatementAccess() }
-        decodingDepth &+= 1
+        if statementAccess != nil {
+            _checkStatementAccess()
+            decodingDepth &+= 1
+        }
     }
 
     /// Called after a record was decoded from the row.
     @inlinable @inline(__always)
     func _endDecoding() {
-        decodingDepth &-= 1
+        if statementAccess != nil {
+            decodingDepth &-= 1
+        }
     }
 
     deinit {
@@ -187,7 +216,8 @@ public final class Row: @unchecked Sendable {
         self.statement = base.statement
         self.sqliteStatement = nil
         self.count = layout.baseIndexes.count
-        self.statementAccess = nil
+        // An adapted cursor row reads the statement through its base.
+        self.statementAccess = base.statementAccess
     }
 
     /// Creates an empty row.
@@ -337,7 +367,7 @@ public final class Row: @unchecked Sendable {
 
     @usableFromInline
     func _statementAccessFailure() -> Never {
-        preconditionFailure(
+        fatalError(
             "A row of a cursor was used outside of the database access that fetched it, or on another thread. "
             + "Cursor rows are views on a running statement: copy the rows you keep with row.copy() "
             + "inside the access, or fetch them with fetchAll.")
@@ -350,14 +380,36 @@ public final class Row: @unchecked Sendable {
 
     // MARK: Data without copy
 
-    /// The BLOB at `index`, as `Data` that shares the statement's memory
-    /// when the row comes from a cursor, or nil if the value is NULL.
+    /// The BLOB at `index`, or nil if the value is NULL. Text is returned as
+    /// its UTF-8 bytes.
     ///
-    /// The data is valid only until the cursor steps again: copy it to keep
-    /// it. Text is returned as its UTF-8 bytes.
+    /// A copied row returns the data it holds, without copy. A cursor row
+    /// returns a copy of the bytes of the statement: `Data` can be kept and
+    /// sent anywhere, and SQLite frees the bytes when the cursor steps, so
+    /// sharing them would let a legal program read freed memory.
     ///
     /// - Precondition: `index` is a valid column index.
     public func dataNoCopy(atIndex index: Int) -> Data? {
+        guard let data = _borrowedData(atIndex: index) else { return nil }
+        if sqliteStatement != nil {
+            return Data(data)
+        }
+        return data
+    }
+
+    /// The BLOB of the leftmost column of this name, or nil if the column
+    /// is missing or NULL (see ``dataNoCopy(atIndex:)``).
+    public func dataNoCopy(named columnName: String) -> Data? {
+        guard let index = index(forColumn: columnName) else { return nil }
+        return dataNoCopy(atIndex: index)
+    }
+
+    /// The BLOB at `index`, sharing the statement's memory for a cursor row:
+    /// valid only until the cursor steps, for Cairn's own use inside one
+    /// call (decoding JSON, for instance). It must not escape.
+    ///
+    /// - Precondition: `index` is a valid column index.
+    func _borrowedData(atIndex index: Int) -> Data? {
         checkIndex(index)
         if let sqliteStatement {
             _checkStatementAccess()
@@ -372,15 +424,6 @@ public final class Row: @unchecked Sendable {
             }
         }
         return Data.fromDatabaseValue(databaseValue(atUncheckedIndex: index))
-    }
-
-    /// The BLOB of the leftmost column of this name, without copy when the
-    /// row comes from a cursor, or nil if the column is missing or NULL.
-    ///
-    /// The data is valid only until the cursor steps again.
-    public func dataNoCopy(named columnName: String) -> Data? {
-        guard let index = index(forColumn: columnName) else { return nil }
-        return dataNoCopy(atIndex: index)
     }
 }
 
