@@ -132,7 +132,9 @@ public final class Row: @unchecked Sendable {
             return makeDecodingToken()
         }
         // Several threads may decode a copied row at once: one cell only.
-        return Row.copiedRowCellLock.withLock { _ in makeDecodingToken() }
+        Row.copiedRowCellLock.lock()
+        defer { Row.copiedRowCellLock.unlock() }
+        return makeDecodingToken()
     }
 
     private func makeDecodingToken() -> ScopeToken {
@@ -143,7 +145,7 @@ public final class Row: @unchecked Sendable {
     }
 
     /// Serializes the creation of the decoding cells of copied rows.
-    private static let copiedRowCellLock = Locked<Void>(())
+    private static let copiedRowCellLock = NSLock()
 
     /// The number of records being decoded from a statement row, nested
     /// decodings included. A decoder or a container that a record kept after
