@@ -427,7 +427,11 @@ struct NamedValues: Hashable, Sendable {
 /// Converts the elements of an array literal.
 @inlinable
 func convertLiteralValues(_ source: UnsafeBufferPointer<(any DatabaseValueConvertible)?>) -> [DatabaseValue] {
-    [DatabaseValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
+    // An empty array is the shared empty storage, whose header
+    // `unsafeUninitializedCapacity` would write (a data race with other
+    // threads that read it).
+    if source.isEmpty { return [] }
+    return [DatabaseValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
         for index in 0..<source.count {
             (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
                 to: databaseValue(at: source.baseAddress.unsafelyUnwrapped + index))
@@ -461,7 +465,9 @@ func literalValue(at element: UnsafePointer<NamedValues.LiteralElement>) -> Unsa
 /// Converts the elements of a dictionary literal.
 @inlinable
 func convertLiteralElements(_ source: UnsafeBufferPointer<NamedValues.LiteralElement>) -> [NamedValue] {
-    [NamedValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
+    // See convertLiteralValues.
+    if source.isEmpty { return [] }
+    return [NamedValue](unsafeUninitializedCapacity: source.count) { buffer, initializedCount in
         for index in 0..<source.count {
             let element = source.baseAddress.unsafelyUnwrapped + index
             (buffer.baseAddress.unsafelyUnwrapped + index).initialize(
