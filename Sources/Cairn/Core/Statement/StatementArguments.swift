@@ -479,26 +479,41 @@ func convertLiteralElements(_ source: UnsafeBufferPointer<NamedValues.LiteralEle
 
 extension StatementArguments: ExpressibleByArrayLiteral {
     /// Creates positional arguments: `["Arthur", 1000, nil]`.
-    @inlinable
+    @inlinable @inline(__always)
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        self.namedValues = NamedValues()
-        guard LiteralValueLayout.holds else {
-            // The layout of optional existentials is not the expected one
-            // (see LayoutAssumptions.swift): plain Swift.
-            self.positional = .converted(elements.map { $0?.databaseValue ?? .null })
-            return
+        // The values are read with the layout of optional existentials,
+        // when the probe accepts it.
+        if LiteralValueLayout.holds && Self.areDeferrableLiteralValues(elements) {
+            self.positional = .literal(elements)
+        } else {
+            self.positional = .converted(Self.convert(elements))
         }
-        let isDeferrable = elements.withUnsafeBufferPointer { source in
+        self.namedValues = NamedValues()
+    }
+
+    /// Whether all the values of an array literal are deferrable (see
+    /// ``isDeferrableLiteralValue(at:)``).
+    ///
+    /// - Precondition: ``LiteralValueLayout/holds``.
+    @inlinable @inline(__always)
+    static func areDeferrableLiteralValues(_ elements: [(any DatabaseValueConvertible)?]) -> Bool {
+        elements.withUnsafeBufferPointer { source in
             for index in 0..<source.count where !isDeferrableLiteralValue(at: source.baseAddress.unsafelyUnwrapped + index) {
                 return false
             }
             return true
         }
-        if isDeferrable {
-            self.positional = .literal(elements)
-        } else {
-            self.positional = .converted(elements.withUnsafeBufferPointer(convertLiteralValues))
+    }
+
+    /// The values of an array literal, converted: in place when the layout
+    /// of optional existentials is the expected one (see
+    /// `LayoutAssumptions.swift`), with plain Swift otherwise.
+    @usableFromInline
+    static func convert(_ elements: [(any DatabaseValueConvertible)?]) -> [DatabaseValue] {
+        guard LiteralValueLayout.holds else {
+            return elements.map { $0?.databaseValue ?? .null }
         }
+        return elements.withUnsafeBufferPointer(convertLiteralValues)
     }
 }
 
