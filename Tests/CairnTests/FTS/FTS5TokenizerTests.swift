@@ -439,3 +439,23 @@ final class ByteTokenizer: FTS5CustomTokenizer {
         }
     }
 }
+
+/// Tokenizers that user code keeps after their connection is gone keep
+/// working: they own what they use, and never reach the deinitialized
+/// connection (the AddressSanitizer lane of CI checks it).
+@Suite struct KeptTokenizerTests {
+    @Test func tokenizersOutliveTheirConnection() throws {
+        let (swiftTokenizer, builtInTokenizer) = try {
+            var config = Configuration()
+            config.prepareDatabase { db in db.add(tokenizer: MyTokenizer.self) }
+            let dbQueue = try DatabaseQueue(configuration: config)
+            return try dbQueue.inDatabase { db in
+                (try db.makeTokenizer(FTS5TokenizerDescriptor(components: ["custom"])),
+                 try db.makeTokenizer(.unicode61()))
+            }
+        }()
+        // The queue, its connection and its registrations are gone.
+        #expect(try swiftTokenizer.tokenize(query: "Jérôme Lemoine").map(\.token) == ["jerome", "lemoine"])
+        #expect(try builtInTokenizer.tokenize(document: "SQLite Database").map(\.token) == ["sqlite", "database"])
+    }
+}
