@@ -73,7 +73,8 @@ final class CachedKeyedContainer {
 ///
 /// Keys are compared by their bits, so the plan only serves coding key
 /// types that are plain values of at most 8 bytes (such as the synthesized
-/// `CodingKeys` enums): equal bits then mean equal keys.
+/// `CodingKeys` enums): equal bits then mean equal keys (see `CodingKeyBits`
+/// in `LayoutAssumptions.swift`).
 final class DecodingPlan {
     /// A key, by its bits, and the index of its column.
     struct Entry {
@@ -85,18 +86,6 @@ final class DecodingPlan {
     @exclusivity(unchecked) var entries: [Entry] = []
     /// The position of the next read of the current record.
     @exclusivity(unchecked) var position = 0
-
-    /// Whether keys of type `Key` can be compared by their bits (see
-    /// `CodingKeyBits` in `LayoutAssumptions.swift`).
-    static func accepts<Key: CodingKey>(_ keyType: Key.Type) -> Bool {
-        CodingKeyBits.accepts(keyType)
-    }
-
-    /// The bits of a key of a type that the plan ``accepts(_:)``.
-    @inline(__always)
-    static func bits<Key: CodingKey>(of key: Key) -> UInt64 {
-        CodingKeyBits.bits(of: key)
-    }
 
     /// The column index of the next read, if the plan has this key at the
     /// current position; the position then moves to the next read.

@@ -86,7 +86,7 @@ struct RecordDecoder: Decoder {
         }
         // The rows of a cursor read columns of the statement by index: a
         // plan remembers the index of each key.
-        let plan = row.sqliteStatement != nil && DecodingPlan.accepts(Key.self) ? DecodingPlan() : nil
+        let plan = row.sqliteStatement != nil && CodingKeyBits.accepts(Key.self) ? DecodingPlan() : nil
         let container = KeyedDecodingContainer(KeyedContainer<Key>(
             rowToken: row.decodingToken, recordType: recordType, usesDefaultKeys: usesDefaultKeys,
             plan: plan.map(Unmanaged.passUnretained)))
@@ -133,7 +133,7 @@ struct RecordDecoder: Decoder {
         /// of the row, which holds this container, holds the plan. Only
         /// read after ``withRow(forKey:_:)`` found the row alive. Nil when
         /// the row is not a cursor row, or when the plan does not accept the
-        /// coding keys (see ``DecodingPlan``).
+        /// coding keys (see ``DecodingPlan`` and `CodingKeyBits`).
         let plan: Unmanaged<DecodingPlan>?
         var codingPath: [any CodingKey] { [] }
 
@@ -178,7 +178,7 @@ struct RecordDecoder: Decoder {
         func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value {
             try withRow(forKey: key) { row in
                 if let plan {
-                    let keyBits = DecodingPlan.bits(of: key)
+                    let keyBits = CodingKeyBits.bits(of: key)
                     let index = try plan._withUnsafeGuaranteedRef { plan in
                         if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
                         let index = try columnIndex(key, in: row)
@@ -200,7 +200,7 @@ struct RecordDecoder: Decoder {
         func decodeColumnIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value? {
             try withRow(forKey: key) { row in
                 if let plan {
-                    let keyBits = DecodingPlan.bits(of: key)
+                    let keyBits = CodingKeyBits.bits(of: key)
                     let index = plan._withUnsafeGuaranteedRef { plan -> Int? in
                         if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
                         // A missing column is looked up again at each row.

@@ -71,6 +71,8 @@ enum ThreadIdentity {
     private static func probeThreadPointer() -> Bool {
         let first = UInt(_cairn_thread_pointer())
         guard first != 0, first == UInt(_cairn_thread_pointer()) else { return false }
+        // Unchecked Sendable: the probe thread writes the pointers before
+        // it signals, and this thread reads them after the wait.
         final class Result: @unchecked Sendable {
             var pointers: (UInt, UInt) = (0, 0)
         }
@@ -134,6 +136,8 @@ func literalTypeWord(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>)
 /// The type word of `type` (see ``literalTypeWord(at:)``).
 @inlinable @inline(__always)
 func typeWord(_ type: Any.Type) -> UInt {
+    // A metatype of a concrete type is its metadata pointer (checked by the
+    // probe of assumption 2, LayoutProbeTests).
     UInt(bitPattern: unsafeBitCast(type, to: UnsafeRawPointer.self))
 }
 
@@ -168,6 +172,10 @@ func databaseValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -
         // An Int sits at the start of the inline buffer of the existential.
         return DatabaseValue(storage: .int64(Int64(UnsafeRawPointer(pointer).load(as: Int.self))))
     }
+    // A non-nil optional existential is the existential itself (no tag:
+    // assumption 2). Only literals kept when the probe succeeded reach this
+    // point; StatementArgumentsTests and LayoutProbeTests run it under
+    // AddressSanitizer in CI.
     return pointer.withMemoryRebound(to: (any DatabaseValueConvertible).self, capacity: 1) {
         $0.pointee.databaseValue
     }
@@ -217,6 +225,7 @@ enum StringBits {
 /// apart): this returns false for them.
 @inline(__always)
 func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasBitsOf name: UnsafePointer<String>) -> Bool {
+    // A stored tuple element always has an offset.
     let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
     let lhs = UnsafeRawPointer(element).advanced(by: offset)
     let rhs = UnsafeRawPointer(name)
@@ -243,7 +252,9 @@ enum CodingKeyBits {
     /// The bits of a key of a type that ``accepts(_:)``.
     @inline(__always)
     static func bits<Key: CodingKey>(of key: Key) -> UInt64 {
-        // A bit cast of a value of the same size reads the key in place.
+        // A bit cast of a value of the same size reads the key in place:
+        // only trivial types of these sizes get here (accepts(_:)), whose
+        // bits are their value. CodableRecordTests, LayoutProbeTests.
         switch MemoryLayout<Key>.size {
         case 0: return 0
         case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))

@@ -73,7 +73,7 @@ struct ScopeCell {
 /// The scope a value was made in (see ``ScopeCell``): plain bits, which cost
 /// nothing to copy.
 @usableFromInline
-struct ScopeToken: Equatable {
+struct ScopeToken {
     @usableFromInline let words: UnsafeMutablePointer<UInt64>
     @usableFromInline let generation: UInt64
 

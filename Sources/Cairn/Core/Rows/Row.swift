@@ -166,6 +166,7 @@ public final class Row: @unchecked Sendable {
     ///
     /// - Precondition: the row is a statement row.
     var isBeingDecoded: Bool {
+        // Callers test readsStatement first: statementAccess is not nil.
         statementAccess.unsafelyUnwrapped.isValid && decodingDepth > 0
     }
 
@@ -362,11 +363,15 @@ public final class Row: @unchecked Sendable {
     /// - Precondition: the row is a statement row.
     @inlinable @inline(__always)
     func _checkStatementAccess() {
+        // Only called where the row reads a statement (a `.statement`
+        // storage, a raw statement, or a statement access): not nil.
         if _slowPath(!statementAccess.unsafelyUnwrapped.isValid) {
             _statementAccessFailure()
         }
     }
 
+    /// A programmer error that cannot be thrown from the non-throwing row
+    /// API: `fatalError` prints its message in release builds too.
     @usableFromInline
     func _statementAccessFailure() -> Never {
         fatalError(

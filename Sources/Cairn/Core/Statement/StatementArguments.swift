@@ -173,9 +173,10 @@ extension StatementArguments {
 ///
 /// The values of an array literal (`[row, name, score]`) are kept as the
 /// literal gives them, and converted to database values when they are
-/// bound (when the layout of optional existentials is the expected one: see
-/// `LayoutAssumptions.swift`, which holds the functions that read them): a statement executed in a loop with literal arguments allocates
-/// nothing beyond the literal's own array. Only values of immutable standard
+/// bound: a statement executed in a loop with literal arguments allocates
+/// nothing beyond the literal's own array. This needs the layout of
+/// optional existentials that `LayoutAssumptions.swift` probes, and whose
+/// readers it holds: without it, literals are converted at once. Only values of immutable standard
 /// types are kept unconverted (see ``isDeferrableLiteralValue(at:)``), which
 /// keeps arguments `Sendable`: a literal that holds any other value is
 /// converted at once.
