@@ -289,9 +289,20 @@ struct RecordDecoder: Decoder {
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             let row = try row(codingPath: [key])
-            guard let index = row.index(forColumn: column(key)), !row.hasNull(atIndex: index) else {
+            guard let index = row.index(forColumn: column(key)) else {
+                // The records of joined requests: scopes and prefetched rows.
+                if !(T.self is any DatabaseValueConvertible.Type) {
+                    if let scope = row.scopesTree[key.stringValue] {
+                        guard scope.containsNonNullValue else { return nil }
+                        return try RecordDecoder.decodeRecord(T.self, from: scope, recordType: recordType)
+                    }
+                    if let rows = row.prefetchedRows[key.stringValue] {
+                        return try RecordDecoder.decodeCollection(T.self, from: rows, recordType: recordType, key: key)
+                    }
+                }
                 return nil
             }
+            guard !row.hasNull(atIndex: index) else { return nil }
             return try decode(type, atIndex: index, key: key, row: row)
         }
 
@@ -303,9 +314,35 @@ struct RecordDecoder: Decoder {
                 if let optional = T.self as? any _OptionalDecodable.Type, let value = optional.nilValue as? T {
                     return value
                 }
+                if !(T.self is any DatabaseValueConvertible.Type) {
+                    return try decodeRecord(type, forKey: key, row: row, columnName: columnName)
+                }
                 throw RowDecodingError.columnNotFound(columnName, row: row)
             }
             return try decode(type, atIndex: index, key: key, row: row)
+        }
+
+        /// Decodes a record that is not stored in a column: from the scope
+        /// of its key (an included association), from the prefetched rows
+        /// of its key (`including(all:)`), or from the row itself (the
+        /// base record of a joined request: `BookInfo.book`).
+        private func decodeRecord<T: Decodable>(_ type: T.Type, forKey key: Key, row: Row, columnName: String) throws -> T {
+            let name = key.stringValue
+            if let scope = row.scopesTree[name] {
+                return try RecordDecoder.decodeRecord(T.self, from: scope, recordType: recordType)
+            }
+            if let rows = row.prefetchedRows[name] {
+                return try RecordDecoder.decodeCollection(T.self, from: rows, recordType: recordType, key: key)
+            }
+            do {
+                return try RecordDecoder.decodeRecord(T.self, from: row, recordType: recordType)
+            } catch let error as RowDecodingError {
+                // The row has scopes: say which, when the key matches none.
+                let scopes = row.scopesTree.names
+                let prefetched = row.prefetchedRows.keys
+                guard case .keyNotFound = error, !(scopes.isEmpty && prefetched.isEmpty) else { throw error }
+                throw RowDecodingError.missingScope(name, columnName: columnName, row: row, scopes: scopes, prefetchedKeys: prefetched)
+            }
         }
 
         private func decode<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key, row: Row) throws -> T {
@@ -375,6 +412,104 @@ struct RecordDecoder: Decoder {
 
         func superDecoder(forKey key: Key) throws -> any Decoder {
             RecordDecoder(row: try row(codingPath: [key]), recordType: recordType)
+        }
+    }
+
+    // MARK: Records of joined requests
+
+    /// Decodes a record from a row: with `init(row:)` for a
+    /// ``FetchableRecord``, and with a decoder of the row otherwise.
+    static func decodeRecord<T: Decodable>(_ type: T.Type, from row: Row, recordType: any FetchableRecord.Type) throws -> T {
+        if let fetchable = T.self as? any FetchableRecord.Type {
+            // The cast succeeds: the record is a T.
+            return try fetchable.init(row: row) as! T
+        }
+        row._beginDecoding()
+        defer { row._endDecoding() }
+        return try T(from: RecordDecoder(row: row, recordType: recordType))
+    }
+
+    /// Decodes a collection (an array, a set…) of records from prefetched
+    /// rows.
+    static func decodeCollection<T: Decodable>(_ type: T.Type, from rows: [Row], recordType: any FetchableRecord.Type, key: some CodingKey) throws -> T {
+        try T(from: PrefetchedRowsDecoder(rows: rows, recordType: recordType, codingPath: [key]))
+    }
+
+    /// Decodes a collection from prefetched rows: an unkeyed container of
+    /// records.
+    struct PrefetchedRowsDecoder: Decoder {
+        let rows: [Row]
+        let recordType: any FetchableRecord.Type
+        let codingPath: [any CodingKey]
+        var userInfo: [CodingUserInfoKey: Any] { recordType.databaseDecodingUserInfo }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            throw DecodingError.typeMismatch([String: Any].self, DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "prefetched rows decode as a collection (an array or a set), not as a keyed value"))
+        }
+
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            RowsContainer(rows: rows, recordType: recordType, codingPath: codingPath)
+        }
+
+        func singleValueContainer() throws -> any SingleValueDecodingContainer {
+            throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "prefetched rows decode as a collection (an array or a set), not as a single value"))
+        }
+    }
+
+    /// The rows of a prefetched association, one record each.
+    struct RowsContainer: UnkeyedDecodingContainer {
+        let rows: [Row]
+        let recordType: any FetchableRecord.Type
+        let codingPath: [any CodingKey]
+        var currentIndex = 0
+        var count: Int? { rows.count }
+        var isAtEnd: Bool { currentIndex >= rows.count }
+
+        init(rows: [Row], recordType: any FetchableRecord.Type, codingPath: [any CodingKey]) {
+            self.rows = rows
+            self.recordType = recordType
+            self.codingPath = codingPath
+        }
+
+        private mutating func nextRow() throws -> Row {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(Row.self, DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "no more prefetched rows"))
+            }
+            defer { currentIndex += 1 }
+            return rows[currentIndex]
+        }
+
+        mutating func decodeNil() throws -> Bool { false }
+
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            let row = try nextRow()
+            if let convertible = T.self as? any DatabaseValueConvertible.Type {
+                // A collection of values: the first column of each row.
+                guard !row.isEmpty, let value = try convertible.decodeValue(from: row, atIndex: 0) as? T else {
+                    throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: 0)
+                }
+                return value
+            }
+            return try RecordDecoder.decodeRecord(T.self, from: row, recordType: recordType)
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            let row = try nextRow()
+            return try RecordDecoder(row: row, recordType: recordType).container(keyedBy: type)
+        }
+
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
+                codingPath: codingPath, debugDescription: "a prefetched row cannot be decoded as a collection"))
+        }
+
+        mutating func superDecoder() throws -> any Decoder {
+            RecordDecoder(row: try nextRow(), recordType: recordType)
         }
     }
 

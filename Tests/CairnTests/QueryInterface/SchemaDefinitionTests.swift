@@ -45,9 +45,9 @@ import Cairn
         }
         #expect(statements == [
             #"CREATE TABLE "team" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL UNIQUE ON CONFLICT REPLACE COLLATE NOCASE)"#,
-            #"CREATE TABLE IF NOT EXISTS "player" ("uuid" TEXT PRIMARY KEY NOT NULL, "name" TEXT NOT NULL DEFAULT 'Anonymous', "score" INTEGER NOT NULL CHECK ("score" >= 0) DEFAULT 0, "bonus" INTEGER DEFAULT ((1 + 1)), "total" INTEGER GENERATED ALWAYS AS ("score" + "bonus") STORED, "email" TEXT, "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "mentorId" TEXT REFERENCES "player"("uuid") ON DELETE SET NULL, UNIQUE ("name", "email"), CHECK ("name" <> ''))"#,
+            #"CREATE TABLE IF NOT EXISTS "player" ("uuid" TEXT PRIMARY KEY NOT NULL, "name" TEXT NOT NULL DEFAULT 'Anonymous', "score" INTEGER NOT NULL CHECK ("score" >= 0) DEFAULT 0, "bonus" INTEGER DEFAULT ((1 + 1)), "total" INTEGER GENERATED ALWAYS AS ("score" + "bonus") STORED, "email" TEXT, "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "mentorUuid" TEXT REFERENCES "player"("uuid") ON DELETE SET NULL, UNIQUE ("name", "email"), CHECK ("name" <> ''))"#,
             #"CREATE INDEX IF NOT EXISTS "player_on_teamId" ON "player"("teamId")"#,
-            #"CREATE INDEX IF NOT EXISTS "player_on_mentorId" ON "player"("mentorId")"#,
+            #"CREATE INDEX IF NOT EXISTS "player_on_mentorUuid" ON "player"("mentorUuid")"#,
             #"CREATE INDEX IF NOT EXISTS "player_on_email" ON "player"("email")"#,
         ])
         try dbQueue.write { db throws in

@@ -120,6 +120,32 @@ extension Database {
         return columns
     }
 
+    /// The number of columns that `SELECT table.*` selects (generated
+    /// columns included, hidden columns of virtual tables excluded), read
+    /// once per schema.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    func selectedColumnCount(in tableName: String) throws -> Int {
+        try checkSchemaCacheVersion()
+        let key = tableName.lowercased()
+        if let count = schemaCache.selectedColumnCounts[key] { return count }
+        let count = try columns(in: tableName).count
+        schemaCache.selectedColumnCounts[key] = count
+        return count
+    }
+
+    /// The foreign keys of a table, read once per schema.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    func cachedForeignKeys(on tableName: String) throws -> [ForeignKeyInfo] {
+        try checkSchemaCacheVersion()
+        let key = tableName.lowercased()
+        if let foreignKeys = schemaCache.foreignKeys[key] { return foreignKeys }
+        let foreignKeys = try self.foreignKeys(on: tableName)
+        schemaCache.foreignKeys[key] = foreignKeys
+        return foreignKeys
+    }
+
     // MARK: Primary key
 
     /// The primary key of a table.

@@ -13,6 +13,12 @@ import Foundation
 /// The schema information of a connection.
 final class SchemaCache {
     @exclusivity(unchecked) var primaryKeys: [String: PrimaryKeyInfo] = [:]
+    /// The number of columns that `table.*` selects, by lowercased table
+    /// name: joined requests split their rows with it.
+    var selectedColumnCounts: [String: Int] = [:]
+    /// The foreign keys of tables, by lowercased table name: associations
+    /// infer their join conditions from them.
+    var foreignKeys: [String: [ForeignKeyInfo]] = [:]
     /// The schema version the cache was filled with, when checked.
     var schemaVersion: Int?
     /// Whether the schema version must be checked before the cache is used.
@@ -23,6 +29,8 @@ final class SchemaCache {
 
     func clear() {
         primaryKeys.removeAll()
+        selectedColumnCounts.removeAll()
+        foreignKeys.removeAll()
         schemaVersion = nil
         generation &+= 1
     }

@@ -113,6 +113,25 @@ extension RowDecodingError {
             "no such column: \(columnName)", row: row, columnName: columnName, columnIndex: nil))
     }
 
+    /// The error for a record that a joined request does not provide: the
+    /// key matches no column, scope or prefetched rows.
+    static func missingScope(
+        _ key: String,
+        columnName: String,
+        row: Row,
+        scopes: Set<String>,
+        prefetchedKeys: Set<String>) -> RowDecodingError
+    {
+        var description = "no such column, scope or prefetched rows: \(key)"
+        description += " - the row has the scopes [\(scopes.sorted().joined(separator: ", "))]"
+        if !prefetchedKeys.isEmpty {
+            description += " and the prefetched rows [\(prefetchedKeys.sorted().joined(separator: ", "))]"
+        }
+        description += ": make the key of the association match the coding key, with forKey(_:)"
+        return .keyNotFound(.columnName(columnName), context(
+            description, row: row, columnName: columnName, columnIndex: nil))
+    }
+
     /// The error for a column index out of the row's bounds.
     @usableFromInline
     static func indexOutOfRange(_ index: Int, row: Row) -> RowDecodingError {

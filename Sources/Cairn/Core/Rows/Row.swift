@@ -93,6 +93,13 @@ public final class Row: @unchecked Sendable {
         }
     }
 
+    /// The rows prefetched for this row by `including(all:)`, keyed by
+    /// association key, and those of its scopes (see ``prefetchedRows``).
+    ///
+    /// Set once, by the request that fetched the row, before the row is
+    /// handed to the caller; never changed afterwards.
+    var prefetchTree: PrefetchedRowsTree?
+
     /// Whether decoders may cache what they build for this row, which a
     /// cursor reuses at each step (see `RecordDecoder`). Only cursor rows
     /// turn it on (see `Row.cursorRow(statement:adapter:)`). A cached value
@@ -257,7 +264,9 @@ public final class Row: @unchecked Sendable {
             _checkStatementAccess()
             return Row(columnNames: columnNames, values: databaseValues)
         case let .adapted(base, layout):
-            return Row(adaptedBase: base.copy(), layout: layout)
+            let copy = Row(adaptedBase: base.copy(), layout: layout)
+            copy.prefetchTree = prefetchTree
+            return copy
         }
     }
 
@@ -515,6 +524,40 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
         }.joined(separator: " ") + "]"
     }
 
-    /// Same as ``description``.
-    public var debugDescription: String { description }
+    /// The columns and values, and, for the rows of joined requests, the
+    /// fetched row, the scopes and the prefetched rows:
+    ///
+    /// ```
+    /// ▿ [id:1 authorId:2 title:"Moby-Dick"]
+    ///   unadapted: [id:1 authorId:2 title:"Moby-Dick" id:2 name:"Herman Melville"]
+    ///   - author: [id:2 name:"Herman Melville"]
+    ///   + prizes: 3 rows
+    /// ```
+    public var debugDescription: String {
+        let scopes = self.scopes
+        let prefetched = prefetchTree?.rows ?? [:]
+        guard case .adapted(let base, _) = storage else {
+            guard !prefetched.isEmpty else { return description }
+            return (["▿ " + description] + prefetchedLines(prefetched, indent: "  ")).joined(separator: "\n")
+        }
+        var lines = ["▿ " + description, "  unadapted: " + base.description]
+        lines.append(contentsOf: scopeLines(scopes, indent: "  "))
+        lines.append(contentsOf: prefetchedLines(prefetched, indent: "  "))
+        return lines.joined(separator: "\n")
+    }
+
+    private func scopeLines(_ scopes: ScopesView, indent: String) -> [String] {
+        scopes.flatMap { name, row -> [String] in
+            [indent + "- " + name + ": " + row.description]
+                + row.scopeLines(row.scopes, indent: indent + "  ")
+                + row.prefetchedLines(row.prefetchTree?.rows ?? [:], indent: indent + "  ")
+        }
+    }
+
+    private func prefetchedLines(_ prefetched: [String: [Row]], indent: String) -> [String] {
+        prefetched.keys.sorted().map { key in
+            let count = prefetched[key]!.count
+            return indent + "+ " + key + ": \(count) row" + (count == 1 ? "" : "s")
+        }
+    }
 }

@@ -244,7 +244,9 @@ extension Row {
             guard case .adapted(let base, let layout) = row.storage,
                   let scope = layout.scopes[name]
             else { return nil }
-            return Row(base: base, layout: scope)
+            let scopeRow = Row(base: base, layout: scope)
+            scopeRow.prefetchTree = row.prefetchTree?.scopes[name]
+            return scopeRow
         }
 
         /// Iterates the (name, row) pairs of the scopes.
@@ -257,5 +259,113 @@ extension Row {
     public var unadapted: Row {
         if case .adapted(let base, _) = storage { return base }
         return self
+    }
+
+    /// The row without its scopes and prefetched rows: only its own
+    /// columns.
+    ///
+    /// ```swift
+    /// // SELECT "book".*, "author".* FROM "book" JOIN "author" ON ...
+    /// let row = try Row.fetchOne(db, Book.including(required: Book.author))!
+    /// row.unscoped   // the columns of the book
+    /// ```
+    public var unscoped: Row {
+        guard case .adapted(let base, let layout) = storage else {
+            guard prefetchTree != nil else { return self }
+            return Row(columnNames: columnNames, values: databaseValues)
+        }
+        return Row(base: base, layout: RowLayout(baseIndexes: layout.baseIndexes, columnNames: layout.columnNames))
+    }
+
+    /// The scopes of the row and of its scopes, searched breadth-first:
+    /// `scopesTree["country"]` finds the "country" scope of the "author"
+    /// scope of a book row.
+    public var scopesTree: ScopesTreeView {
+        ScopesTreeView(row: self)
+    }
+
+    /// The scopes of a row, and the scopes of its scopes.
+    public struct ScopesTreeView {
+        let row: Row
+
+        /// The names of all scopes, at any depth.
+        public var names: Set<String> {
+            var names: Set<String> = []
+            var queue = [row]
+            while !queue.isEmpty {
+                let current = queue.removeFirst()
+                for (name, scope) in current.scopes {
+                    names.insert(name)
+                    queue.append(scope)
+                }
+            }
+            return names
+        }
+
+        /// The nearest scope of this name (breadth-first), or nil.
+        public subscript(_ name: String) -> Row? {
+            var queue = [row]
+            while !queue.isEmpty {
+                let current = queue.removeFirst()
+                if let scope = current.scopes[name] { return scope }
+                queue.append(contentsOf: current.scopes.map(\.row))
+            }
+            return nil
+        }
+    }
+
+    /// The rows that `including(all:)` prefetched for this row, keyed by
+    /// association key.
+    ///
+    /// ```swift
+    /// let row = try Row.fetchOne(db, Author.including(all: Author.books))!
+    /// let bookRows = row.prefetchedRows["books"]!   // [Row]
+    /// ```
+    public var prefetchedRows: PrefetchedRowsView {
+        PrefetchedRowsView(row: self)
+    }
+
+    /// The rows prefetched for a row.
+    public struct PrefetchedRowsView {
+        let row: Row
+
+        /// The association keys of the prefetched rows of the row.
+        public var keys: Set<String> {
+            Set(row.prefetchTree?.rows.keys ?? [:].keys)
+        }
+
+        /// Whether the row has no prefetched rows.
+        public var isEmpty: Bool { keys.isEmpty }
+
+        /// The prefetched rows of this key: those of the row, or of its
+        /// nearest scope that has some (breadth-first); nil if none has.
+        public subscript(_ key: String) -> [Row]? {
+            var queue = [row]
+            while !queue.isEmpty {
+                let current = queue.removeFirst()
+                if let rows = current.prefetchTree?.rows[key] { return rows }
+                queue.append(contentsOf: current.scopes.map(\.row))
+            }
+            return nil
+        }
+    }
+}
+
+/// The rows prefetched for a row, and for its scopes.
+struct PrefetchedRowsTree: Sendable {
+    /// The prefetched rows of the row, keyed by association key.
+    var rows: [String: [Row]] = [:]
+
+    /// The prefetched rows of the scopes of the row, keyed by scope name.
+    var scopes: [String: PrefetchedRowsTree] = [:]
+
+    /// Sets the rows of `key`, for the scope at `path` (empty for the row
+    /// itself).
+    mutating func set(_ prefetched: [Row], forKey key: String, scopePath path: ArraySlice<String>) {
+        guard let first = path.first else {
+            rows[key] = prefetched
+            return
+        }
+        scopes[first, default: PrefetchedRowsTree()].set(prefetched, forKey: key, scopePath: path.dropFirst())
     }
 }

@@ -196,6 +196,10 @@ extension SQLExpression {
         }
     }
 
+    /// The parent precedence given to the operands of `AND` and `OR`: they
+    /// are parenthesized when they are operations, or raw SQL.
+    static let logicalOperandPrecedence = 25
+
     static func precedence(ofBinaryOperator op: String) -> Int {
         switch op {
         case "||", "->", "->>": return 80
@@ -215,19 +219,30 @@ extension SQLExpression {
     /// - Parameter parentPrecedence: The precedence of the operator the
     ///   expression is an operand of; the expression is parenthesized when
     ///   its own precedence is not higher.
+    ///
+    /// An operand of `AND` and `OR` that is itself an operation is always
+    /// parenthesized, whatever its precedence: `("a" = ?) AND ("b" > ?)`.
     func sql(_ context: SQLGenerationContext, parentPrecedence: Int = -1) throws -> String {
-        let wrapped = precedence <= parentPrecedence
-        func wrap(_ sql: String) -> String { wrapped ? "(\(sql))" : sql }
         let own = precedence
+        let wrapped = own <= parentPrecedence || (parentPrecedence == SQLExpression.logicalOperandPrecedence && own < 100)
+        func wrap(_ sql: String) -> String { wrapped ? "(\(sql))" : sql }
+        // The operands of AND and OR are parenthesized when they are
+        // operations (see above).
+        let operandPrecedence: Int
+        if case let .associative(op, _) = impl, op == .and || op == .or {
+            operandPrecedence = SQLExpression.logicalOperandPrecedence
+        } else {
+            operandPrecedence = own
+        }
 
         switch impl {
         case let .column(name, qualifier):
-            if let qualifier {
+            if let qualifier = qualifier ?? context.defaultQualifier {
                 return qualifier.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
             }
             return name.quotedDatabaseIdentifier
         case let .rowID(qualifier):
-            if let qualifier {
+            if let qualifier = qualifier ?? context.defaultQualifier {
                 return qualifier.quotedDatabaseIdentifier + ".rowid"
             }
             return "rowid"
@@ -238,7 +253,9 @@ extension SQLExpression {
             let rendered = try sql.sql(context)
             // Raw SQL may hold any operation: parenthesize it when it is an
             // operand, unless it is a single token.
-            if parentPrecedence >= 0 && rendered.contains(where: \.isWhitespace) {
+            if parentPrecedence == SQLExpression.logicalOperandPrecedence
+                || (parentPrecedence >= 0 && rendered.contains(where: \.isWhitespace))
+            {
                 return "(\(rendered))"
             }
             return rendered
@@ -252,7 +269,7 @@ extension SQLExpression {
                 + (try rhs.sql(context, parentPrecedence: own)))
         case let .associative(op, operands):
             return wrap(try operands
-                .map { try $0.sql(context, parentPrecedence: own) }
+                .map { try $0.sql(context, parentPrecedence: operandPrecedence) }
                 .joined(separator: " \(op.sql) "))
         case let .isIn(expression, values, negated):
             if values.isEmpty {

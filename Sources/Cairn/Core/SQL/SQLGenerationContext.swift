@@ -15,6 +15,32 @@ final class SQLGenerationContext {
     /// statements (CREATE TABLE, CREATE VIEW…) cannot have parameters.
     let inlinesArguments: Bool
 
+    /// The name that qualifies the unqualified columns of the expressions
+    /// being rendered, or nil to leave them unqualified.
+    ///
+    /// A request that joins several tables sets it while it renders the
+    /// parts of each table (`"book"."title"`), and restores it afterwards,
+    /// so that a subquery renders its own columns with its own qualifier.
+    var defaultQualifier: String?
+
+    /// The names that table aliases resolve to in the query being rendered,
+    /// keyed by the identity of the alias (see `TableAlias`).
+    var aliasNames: [ObjectIdentifier: String] = [:]
+
+    /// The names of the tables that the relation being rendered joins,
+    /// keyed by association key: association aggregates refer to the
+    /// joined table through its key (`COUNT(DISTINCT "book"."id")`).
+    var joinedTableNames: [String: String] = [:]
+
+    /// Runs `body` with another default qualifier, and restores the
+    /// current one.
+    func withDefaultQualifier<T>(_ qualifier: String?, _ body: () throws -> T) rethrows -> T {
+        let saved = defaultQualifier
+        defaultQualifier = qualifier
+        defer { defaultQualifier = saved }
+        return try body()
+    }
+
     init(_ db: Database, inlinesArguments: Bool = false) {
         self.db = db
         self.inlinesArguments = inlinesArguments

@@ -38,7 +38,7 @@ public struct SQLSelection: SQLSelectable, Sendable {
     func sql(_ context: SQLGenerationContext) throws -> String {
         switch impl {
         case .allColumns(let qualifier):
-            return qualifier.map { $0.quotedDatabaseIdentifier + ".*" } ?? "*"
+            return (qualifier ?? context.defaultQualifier).map { $0.quotedDatabaseIdentifier + ".*" } ?? "*"
         case .expression(let expression):
             return try expression.sql(context)
         case let .aliased(expression, alias):

@@ -53,6 +53,14 @@ extension SQLRelation {
                 message: "cannot \(operation) the rows of a request with DISTINCT, GROUP BY or HAVING",
                 sql: nil, arguments: nil)
         }
+        if limit != nil || !children.isEmpty {
+            // A joined relation selects its rows by rowid.
+            var relation = self
+            relation.children.removeAll { $0.kind == .prefetch }
+            let rowID = SQLSelection(impl: .expression(SQLExpression(impl: .rowID(qualifier: nil))))
+            let subquery = try relation.selectSQL(context, selection: [rowID])
+            return " WHERE rowid IN (" + subquery + ")"
+        }
         if limit != nil {
             let subquery = try selectSQL(context, selection: [SQLSelection(impl: .expression(SQLExpression(impl: .rowID(qualifier: nil))))])
             return " WHERE rowid IN (" + subquery + ")"

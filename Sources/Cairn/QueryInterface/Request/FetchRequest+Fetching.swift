@@ -6,6 +6,7 @@ extension FetchRequest where RowDecoder == Row {
     /// - Throws: A ``DatabaseError``.
     public func fetchCursor(_ db: Database) throws -> RowCursor {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
+        try prepared.checkCursorAllowed()
         return try Row.fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
@@ -17,24 +18,21 @@ extension FetchRequest where RowDecoder == Row {
     ///
     /// - Throws: A ``DatabaseError``.
     public func fetchAll(_ db: Database) throws -> [Row] {
-        let prepared = try makePreparedRequest(db, forSingleResult: false)
-        return try Row.fetchAll(prepared.statement, adapter: prepared.adapter)
+        try makePreparedRequest(db, forSingleResult: false).fetchAllRows(db)
     }
 
     /// Returns a set of the rows of the request.
     ///
     /// - Throws: A ``DatabaseError``.
     public func fetchSet(_ db: Database) throws -> Set<Row> {
-        let prepared = try makePreparedRequest(db, forSingleResult: false)
-        return try Row.fetchSet(prepared.statement, adapter: prepared.adapter)
+        Set(try makePreparedRequest(db, forSingleResult: false).fetchAllRows(db))
     }
 
     /// Returns the first row of the request, or nil.
     ///
     /// - Throws: A ``DatabaseError``.
     public func fetchOne(_ db: Database) throws -> Row? {
-        let prepared = try makePreparedRequest(db, forSingleResult: true)
-        return try Row.fetchOne(prepared.statement, adapter: prepared.adapter)
+        try makePreparedRequest(db, forSingleResult: true).fetchOneRow(db)
     }
 }
 
@@ -44,6 +42,7 @@ extension Row {
     /// - Throws: A ``DatabaseError``.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        try prepared.checkCursorAllowed()
         return try fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
@@ -51,24 +50,21 @@ extension Row {
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
-        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchAll(prepared.statement, adapter: prepared.adapter)
+        try request.makePreparedRequest(db, forSingleResult: false).fetchAllRows(db)
     }
 
     /// Returns a set of the rows of a request.
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
-        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchSet(prepared.statement, adapter: prepared.adapter)
+        Set(try request.makePreparedRequest(db, forSingleResult: false).fetchAllRows(db))
     }
 
     /// Returns the first row of a request, or nil.
     ///
     /// - Throws: A ``DatabaseError``.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
-        let prepared = try request.makePreparedRequest(db, forSingleResult: true)
-        return try fetchOne(prepared.statement, adapter: prepared.adapter)
+        try request.makePreparedRequest(db, forSingleResult: true).fetchOneRow(db)
     }
 }
 
@@ -216,5 +212,34 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self> {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
         return try fetchCursor(prepared.statement, adapter: prepared.adapter)
+    }
+}
+
+extension PreparedRequest {
+    /// Fetches all rows, with their prefetched rows.
+    func fetchAllRows(_ db: Database) throws -> [Row] {
+        let rows = try Row.fetchAll(statement, adapter: adapter)
+        if let supplementaryFetch, !rows.isEmpty {
+            try supplementaryFetch(db, rows)
+        }
+        return rows
+    }
+
+    /// Fetches the first row, with its prefetched rows.
+    func fetchOneRow(_ db: Database) throws -> Row? {
+        guard let row = try Row.fetchOne(statement, adapter: adapter) else { return nil }
+        try supplementaryFetch?(db, [row])
+        return row
+    }
+
+    /// Throws when the request prefetches rows, which a cursor cannot do:
+    /// the prefetched rows are fetched once all rows are known.
+    func checkCursorAllowed() throws {
+        guard supplementaryFetch != nil else { return }
+        throw statement.database.makeError(
+            resultCode: .SQLITE_MISUSE,
+            message: "a cursor cannot fetch the rows of a request that prefetches associated records "
+                + "with including(all:): use fetchAll, fetchSet or fetchOne",
+            sql: statement.sql, arguments: nil)
     }
 }

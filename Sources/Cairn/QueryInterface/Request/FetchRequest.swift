@@ -64,6 +64,10 @@ public struct PreparedRequest {
     /// The adapter of the fetched rows, if any.
     public var adapter: (any RowAdapter)?
 
+    /// Fetches the rows that `including(all:)` prefetches, and attaches them
+    /// to the fetched rows; nil when the request prefetches nothing.
+    var supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)?
+
     /// Creates a prepared request.
     public init(statement: Statement, adapter: (any RowAdapter)? = nil) {
         self.statement = statement

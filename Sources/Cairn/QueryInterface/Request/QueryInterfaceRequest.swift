@@ -34,38 +34,6 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     // MARK: Selection
 
-    /// Replaces the selection.
-    ///
-    /// ```swift
-    /// // SELECT "id", "name" FROM "player"
-    /// let request = Player.select(Column("id"), Column("name"))
-    /// ```
-    public func select(_ selection: any SQLSelectable...) -> Self {
-        select(selection)
-    }
-
-    /// Replaces the selection.
-    public func select(_ selection: [any SQLSelectable]) -> Self {
-        mapRelation {
-            $0.selection = selection.map(\.sqlSelection)
-            $0.hasCustomSelection = true
-        }
-    }
-
-    /// Replaces the selection with raw SQL.
-    ///
-    /// ```swift
-    /// let request = Player.select(sql: "id, name")
-    /// ```
-    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        select(SQL(sql: sql, arguments: arguments))
-    }
-
-    /// Replaces the selection with an SQL literal.
-    public func select(literal sqlLiteral: SQL) -> Self {
-        select(sqlLiteral)
-    }
-
     /// Replaces the selection, and the type of the fetched values.
     ///
     /// ```swift
@@ -87,52 +55,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         select([SQL(sql: sql, arguments: arguments)], as: type)
     }
 
-    /// Appends to the selection.
-    ///
-    /// ```swift
-    /// // SELECT *, ("score" + "bonus") AS "total" FROM "player"
-    /// let request = Player.annotated(with: (Column("score") + Column("bonus")).forKey("total"))
-    /// ```
-    public func annotated(with selection: any SQLSelectable...) -> Self {
-        annotated(with: selection)
-    }
-
-    /// Appends to the selection.
-    public func annotated(with selection: [any SQLSelectable]) -> Self {
-        mapRelation { $0.selection.append(contentsOf: selection.map(\.sqlSelection)) }
-    }
-
-    /// Makes the selection DISTINCT.
-    public func distinct() -> Self {
-        mapRelation { $0.isDistinct = true }
-    }
-
     // MARK: Filtering
-
-    /// Adds a condition, joined with AND to the existing ones.
-    ///
-    /// ```swift
-    /// // SELECT * FROM "player" WHERE "score" > ? AND "name" IS NOT NULL
-    /// let request = Player.filter(Column("score") > 1000).filter(Column("name") != nil)
-    /// ```
-    public func filter(_ predicate: some SQLExpressible) -> Self {
-        let expression = predicate.sqlExpression
-        return mapRelation { $0.filters.append { _ in expression } }
-    }
-
-    /// Adds a condition written in SQL.
-    ///
-    /// ```swift
-    /// let request = Player.filter(sql: "score > ?", arguments: [1000])
-    /// ```
-    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        filter(SQL(sql: sql, arguments: arguments))
-    }
-
-    /// Adds a condition written as an SQL literal.
-    public func filter(literal sqlLiteral: SQL) -> Self {
-        filter(sqlLiteral)
-    }
 
     /// Adds a condition that needs the database to be built.
     func filter(_ promise: @escaping SQLRelation.Promise<SQLExpression>) -> Self {
@@ -147,8 +70,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// ```
     public func matching(_ pattern: (some DatabaseValueConvertible)?) -> Self {
         guard let pattern else { return none() }
-        let tableName = relation.alias ?? relation.tableName
-        return filter(SQLExpression(impl: .binary("MATCH", .column(tableName), .value(pattern.databaseValue))))
+        let tableName = relation.tableName
+        let match = SQL(elements: [.deferred { context in
+            // The table itself, or the name that qualifies it.
+            (context.defaultQualifier ?? tableName).quotedDatabaseIdentifier
+        }])
+        return filter(SQLExpression(impl: .binary("MATCH", .literal(match), .value(pattern.databaseValue))))
     }
 
     /// A request that fetches nothing.
@@ -156,110 +83,19 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         filter(SQLExpression.false)
     }
 
-    // MARK: Ordering
-
-    /// Replaces the ordering.
+    /// Returns the same request, fetching values of another type: the
+    /// records that decode the rows of a joined request, for instance.
     ///
     /// ```swift
-    /// // SELECT * FROM "player" ORDER BY "score" DESC, "name"
-    /// let request = Player.order(Column("score").desc, Column("name"))
+    /// struct BookInfo: Decodable, FetchableRecord {
+    ///     var book: Book
+    ///     var author: Author
+    /// }
+    /// let request = Book.including(required: Book.author).asRequest(of: BookInfo.self)
+    /// let bookInfos = try request.fetchAll(db)   // [BookInfo]
     /// ```
-    public func order(_ orderings: any SQLOrderingTerm...) -> Self {
-        order(orderings)
-    }
-
-    /// Replaces the ordering.
-    public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
-        mapRelation {
-            $0.ordering = orderings.map(\.sqlOrdering)
-            $0.isReversed = false
-        }
-    }
-
-    /// Replaces the ordering with raw SQL.
-    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        order([SQL(sql: sql, arguments: arguments)])
-    }
-
-    /// Replaces the ordering with an SQL literal.
-    public func order(literal sqlLiteral: SQL) -> Self {
-        order([sqlLiteral])
-    }
-
-    /// Reverses the ordering. A request without ordering is sorted by
-    /// primary key, descending.
-    ///
-    /// Orderings written in raw SQL cannot be reversed: they are kept as
-    /// they are.
-    public func reversed() -> Self {
-        mapRelation { $0.isReversed.toggle() }
-    }
-
-    /// Removes the ordering.
-    public func unordered() -> Self {
-        mapRelation {
-            $0.ordering = []
-            $0.isReversed = false
-        }
-    }
-
-    // MARK: Grouping
-
-    /// Groups the rows: `GROUP BY ...`.
-    ///
-    /// ```swift
-    /// // SELECT "teamId", MAX("score") FROM "player" GROUP BY "teamId"
-    /// let request = Player.select(Column("teamId"), max(Column("score"))).group(Column("teamId"))
-    /// ```
-    public func group(_ expressions: any SQLExpressible...) -> Self {
-        group(expressions)
-    }
-
-    /// Groups the rows: `GROUP BY ...`.
-    public func group(_ expressions: [any SQLExpressible]) -> Self {
-        let expressions = expressions.map(\.sqlExpression)
-        return mapRelation { $0.groupExpressions = [{ _ in expressions }] }
-    }
-
-    /// Groups the rows with raw SQL.
-    public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        group([SQL(sql: sql, arguments: arguments)])
-    }
-
-    /// Adds a condition on groups: `HAVING ...`, joined with AND.
-    public func having(_ predicate: some SQLExpressible) -> Self {
-        let expression = predicate.sqlExpression
-        return mapRelation { $0.havingExpressions.append(expression) }
-    }
-
-    /// Adds a condition on groups, written in SQL.
-    public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        having(SQL(sql: sql, arguments: arguments))
-    }
-
-    // MARK: Limit
-
-    /// Limits the number of fetched rows: `LIMIT limit OFFSET offset`.
-    public func limit(_ limit: Int, offset: Int? = nil) -> Self {
-        mapRelation { $0.limit = (limit, offset) }
-    }
-
-    // MARK: Aliases
-
-    /// Gives the table an alias, so that expressions can refer to it.
-    ///
-    /// ```swift
-    /// let alias = TableAlias(name: "p")
-    /// // SELECT "p".* FROM "player" "p" WHERE "p"."score" > ?
-    /// let request = Player.aliased(alias).filter(alias[Column("score")] > 1000)
-    /// ```
-    public func aliased(_ alias: TableAlias) -> Self {
-        alias.bind(to: relation.tableName)
-        let name = alias.resolvedName
-        return mapRelation { relation in
-            relation.alias = name
-            relation.selection = relation.selection.map { $0.qualified(with: name) }
-        }
+    public func asRequest<T>(of type: T.Type) -> QueryInterfaceRequest<T> {
+        QueryInterfaceRequest<T>(relation: relation)
     }
 
     // MARK: FetchRequest
@@ -273,10 +109,28 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// See ``FetchRequest/makePreparedRequest(_:forSingleResult:)``.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
         let context = SQLGenerationContext(db)
-        let sql = try relation.selectSQL(context, singleResult: singleResult)
+        let query = try ResolvedQuery(relation, context)
+        let sql = try query.selectSQL(singleResult: singleResult, selection: nil, extraSelection: [])
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(context.arguments)
-        return PreparedRequest(statement: statement)
+        var prepared = PreparedRequest(statement: statement, adapter: try query.rowAdapter(columnCount: statement.columnCount))
+        if relation.hasPrefetchedChildren {
+            let relation = self.relation
+            prepared.supplementaryFetch = { db, rows in
+                try relation.prefetch(db, into: rows, scopePath: [])
+            }
+        }
+        return prepared
+    }
+
+    /// The region that the request reads: the tables and columns of its
+    /// statement, and of the queries that prefetch associated records.
+    ///
+    /// - Throws: A ``DatabaseError`` when the request cannot be prepared.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        var region = try makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
+        try relation.formPrefetchRegion(db, into: &region)
+        return region
     }
 
     /// Returns the number of rows the request would fetch.
@@ -352,63 +206,5 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let sql = try relation.updateSQL(context, conflictResolution: conflictResolution, assignments: assignments)
         try db.execute(sql: sql, arguments: context.arguments)
         return db.changesCount
-    }
-}
-
-// MARK: - Table aliases
-
-/// A name for a table in a request, that lets expressions refer to its
-/// columns unambiguously.
-///
-/// ```swift
-/// let alias = TableAlias(name: "p")
-/// let request = Player.aliased(alias).filter(alias[Column("score")] > 1000)
-/// ```
-///
-/// An alias created without a name takes the name of the table of the
-/// request it aliases.
-public final class TableAlias: Sendable {
-    private let state: Locked<String?>
-
-    /// Creates an alias.
-    ///
-    /// - Parameter name: The name of the alias in the SQL; nil uses the name
-    ///   of the table.
-    public init(name: String? = nil) {
-        state = Locked(name)
-    }
-
-    func bind(to tableName: String) {
-        state.withLock { name in
-            if name == nil { name = tableName }
-        }
-    }
-
-    var resolvedName: String {
-        state.load() ?? ""
-    }
-
-    /// A column of the aliased table: `"alias"."column"`.
-    public subscript(_ column: some ColumnExpression) -> SQLExpression {
-        let name = column.name
-        return .literal(SQL(elements: [.deferred { [state] _ in
-            guard let alias = state.load() else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE,
-                    message: "a TableAlias without name is used before the request it aliases")
-            }
-            return alias.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
-        }]))
-    }
-
-    /// A column of the aliased table, by name.
-    public subscript(_ columnName: String) -> SQLExpression {
-        self[Column(columnName)]
-    }
-
-    /// All columns of the aliased table: `"alias".*`.
-    public var allColumns: SQLSelection {
-        SQLSelection(impl: .literal(SQL(elements: [.deferred { [state] _ in
-            (state.load() ?? "").quotedDatabaseIdentifier + ".*"
-        }])))
     }
 }

@@ -1,5 +1,11 @@
 /// The parts of a SELECT query built by the query interface, and their
 /// rendering as SQL.
+///
+/// A relation may join other relations, its children, keyed by association
+/// key (see ``Association``). Each child is joined, included (its columns
+/// are selected in a scope of the fetched rows), used as an annotation (its
+/// columns are appended to the selection), or prefetched with an extra
+/// query (`including(all:)`).
 struct SQLRelation: Sendable {
     /// A part of the query that may need the database to be built (the
     /// primary key of a table, for instance).
@@ -8,8 +14,8 @@ struct SQLRelation: Sendable {
     /// The table.
     var tableName: String
 
-    /// The table alias, if any.
-    var alias: String?
+    /// The alias given by the user, if any.
+    var alias: AliasIdentity?
 
     /// The selection.
     var selection: [SQLSelection]
@@ -17,17 +23,26 @@ struct SQLRelation: Sendable {
     /// Whether the selection was set by `select` (not the default one).
     var hasCustomSelection = false
 
-    /// The conditions of the WHERE clause, joined with AND.
+    /// The conditions of the WHERE clause (or of the ON clause of a joined
+    /// relation), joined with AND.
     var filters: [Promise<SQLExpression>] = []
 
     /// The ORDER BY terms.
     var ordering: [SQLOrdering] = []
+
+    /// Whether the relation is sorted by primary key (`orderByPrimaryKey()`),
+    /// instead of ``ordering``.
+    var ordersByPrimaryKey = false
 
     /// Whether the ordering is reversed.
     var isReversed = false
 
     /// The GROUP BY expressions.
     var groupExpressions: [Promise<[SQLExpression]>] = []
+
+    /// Whether the relation is grouped by primary key when it has no
+    /// other grouping: association aggregates need it.
+    var groupsByPrimaryKey = false
 
     /// The conditions of the HAVING clause, joined with AND.
     var havingExpressions: [SQLExpression] = []
@@ -38,8 +53,110 @@ struct SQLRelation: Sendable {
     /// Whether the selection is DISTINCT.
     var isDistinct = false
 
-    /// The name that qualifies the table in the query.
-    var qualifier: String { alias ?? tableName }
+    /// The joined relations, in the order they were added. Keys are
+    /// unique: a relation joined again under the same key is merged.
+    var children: [Child] = []
+
+    /// A mistake found while the relation was built (two different tables
+    /// under one association key, for instance), thrown when it renders.
+    var buildError: String?
+
+    init(tableName: String, selection: [SQLSelection]) {
+        self.tableName = tableName
+        self.selection = selection
+    }
+
+    // MARK: Children
+
+    /// A relation joined to its parent.
+    struct Child: Sendable {
+        /// How the child is joined.
+        enum Kind: Sendable {
+            /// `JOIN`: rows without a match are excluded.
+            case required
+            /// `LEFT JOIN`: rows without a match have NULL columns.
+            case optional
+            /// Fetched by an extra query, and attached to the rows as
+            /// prefetched rows (`including(all:)`).
+            case prefetch
+        }
+
+        /// What the child selects.
+        enum Mode: Sendable, Comparable {
+            /// Nothing (`joining`).
+            case join
+            /// Its columns, appended to the columns of the parent
+            /// (`annotated(withRequired:)`).
+            case annotation
+            /// Its columns, in a scope of the fetched rows (`including`).
+            case scope
+        }
+
+        /// The association key.
+        var key: String
+        var kind: Kind
+        var mode: Mode
+        /// How the child table matches its parent.
+        var condition: JoinCondition
+        var relation: SQLRelation
+        /// For a prefetched child: the steps of its association, from the
+        /// parent (see `SQLRelation.prefetch`).
+        var prefetchSteps: [AssociationStep]? = nil
+    }
+
+    /// Adds a child, or merges it with the child of the same key: required
+    /// wins over optional, including over joining, all filters apply, and
+    /// the last ordering and selection win.
+    mutating func add(_ child: Child) {
+        guard let index = children.firstIndex(where: { $0.key == child.key }) else {
+            children.append(child)
+            return
+        }
+        var existing = children[index]
+        guard existing.relation.tableName == child.relation.tableName else {
+            buildError = "the association key \"\(child.key)\" is used for two different tables, "
+                + "\"\(existing.relation.tableName)\" and \"\(child.relation.tableName)\": "
+                + "give one of the associations another key with forKey(_:)"
+            return
+        }
+        if (existing.kind == .prefetch) != (child.kind == .prefetch) {
+            buildError = "the association key \"\(child.key)\" is used both with including(all:) and "
+                + "with another joining method: give one of the associations another key with forKey(_:)"
+            return
+        }
+        if child.kind == .required { existing.kind = .required }
+        existing.mode = max(existing.mode, child.mode)
+        existing.relation.merge(child.relation)
+        children[index] = existing
+    }
+
+    /// Merges the refinements of another relation of the same table.
+    mutating func merge(_ other: SQLRelation) {
+        filters.append(contentsOf: other.filters)
+        if other.hasCustomSelection {
+            selection = other.selection
+            hasCustomSelection = true
+        }
+        if !other.ordering.isEmpty || other.ordersByPrimaryKey {
+            ordering = other.ordering
+            ordersByPrimaryKey = other.ordersByPrimaryKey
+            isReversed = other.isReversed
+        }
+        if alias == nil { alias = other.alias }
+        if let otherAlias = other.alias, let alias, otherAlias !== alias {
+            // Both aliases name this table.
+            otherAlias.redirect(to: alias)
+        }
+        if buildError == nil { buildError = other.buildError }
+        for child in other.children {
+            add(child)
+        }
+    }
+
+    /// Whether a child, at any depth, is prefetched.
+    var hasPrefetchedChildren: Bool {
+        children.contains { $0.kind == .prefetch || $0.relation.hasPrefetchedChildren }
+    }
 
     // MARK: Rendering
 
@@ -48,42 +165,346 @@ struct SQLRelation: Sendable {
     /// - Parameters:
     ///   - context: The context that collects the arguments.
     ///   - singleResult: Whether to add `LIMIT 1` when there is no limit.
-    ///   - selection: A selection that replaces the relation's own.
+    ///   - selection: A selection that replaces the relation's own, and
+    ///     the columns of its children.
+    ///   - extraSelection: Columns appended to the selection, unqualified
+    ///     (prefetch queries append the columns that match rows with their
+    ///     parent).
     func selectSQL(
         _ context: SQLGenerationContext,
         singleResult: Bool = false,
-        selection: [SQLSelection]? = nil) throws -> String
+        selection: [SQLSelection]? = nil,
+        extraSelection: [SQLSelection] = []) throws -> String
     {
-        let selection = selection ?? self.selection
-        var sql = "SELECT "
-        if isDistinct { sql += "DISTINCT " }
-        sql += try selection.map { try $0.sql(context) }.joined(separator: ", ")
-        sql += " FROM " + tableName.quotedDatabaseIdentifier
-        if let alias, alias != tableName {
-            sql += " " + alias.quotedDatabaseIdentifier
+        let query = try ResolvedQuery(self, context)
+        return try query.selectSQL(singleResult: singleResult, selection: selection, extraSelection: extraSelection)
+    }
+
+    /// Renders the conditions of the WHERE clause, or nil when there is none.
+    func whereSQL(_ context: SQLGenerationContext) throws -> String? {
+        guard !filters.isEmpty else { return nil }
+        let conditions = try filters.map { try $0(context.db) }
+        return try SQLExpression.associative(.and, conditions).sql(context)
+    }
+
+    /// The primary key of the table, as expressions: the `rowid` of a table
+    /// without explicit primary key.
+    static func primaryKeyExpressions(_ db: Database, tableName: String) throws -> [SQLExpression] {
+        let primaryKey = try db.primaryKey(tableName)
+        if primaryKey.isRowID && primaryKey.columns == ["rowid"] {
+            return [SQLExpression(impl: .rowID(qualifier: nil))]
         }
-        sql += try clausesSQL(context, singleResult: singleResult)
+        return primaryKey.columns.map { SQLExpression.column($0) }
+    }
+
+    /// The ORDER BY terms of this relation only, reversed when needed. A
+    /// reversed request without ordering is sorted by primary key,
+    /// descending.
+    func effectiveOrdering(_ db: Database) throws -> [SQLOrdering] {
+        var ordering = self.ordering
+        if ordersByPrimaryKey || (isReversed && ordering.isEmpty) {
+            ordering = try SQLRelation.primaryKeyExpressions(db, tableName: tableName)
+                .map { SQLOrdering(impl: .asc($0)) }
+        }
+        guard isReversed else { return ordering }
+        return ordering.map(\.reversed)
+    }
+
+    /// Whether the relation selects whole rows of its table, without
+    /// grouping, distinct, limit or joins: counting and deleting can then
+    /// use the table directly.
+    var isPlainTableRelation: Bool {
+        !isDistinct && groupExpressions.isEmpty && !groupsByPrimaryKey && havingExpressions.isEmpty
+            && limit == nil && children.allSatisfy { $0.kind == .prefetch }
+    }
+
+    /// Renders `SELECT COUNT(*) ...` for the relation.
+    func countSQL(_ context: SQLGenerationContext) throws -> String {
+        var relation = self
+        relation.children.removeAll { $0.kind == .prefetch }
+        if relation.isPlainTableRelation {
+            relation.ordering = []
+            relation.ordersByPrimaryKey = false
+            relation.isReversed = false
+            return try relation.selectSQL(context, selection: [SQLSelection(impl: .expression(SQLExpression(impl: .countAll)))])
+        }
+        if isDistinct, groupExpressions.isEmpty, !groupsByPrimaryKey, havingExpressions.isEmpty, limit == nil,
+           relation.children.isEmpty, selection.count == 1, case .expression(let expression) = selection[0].impl
+        {
+            // SELECT COUNT(DISTINCT expr) FROM ...
+            relation.isDistinct = false
+            relation.ordering = []
+            relation.ordersByPrimaryKey = false
+            relation.isReversed = false
+            let count = SQLExpression.function("COUNT", [expression], isDistinct: true)
+            return try relation.selectSQL(context, selection: [SQLSelection(impl: .expression(count))])
+        }
+        return "SELECT COUNT(*) FROM (" + (try relation.selectSQL(context)) + ")"
+    }
+}
+
+// MARK: - Join conditions
+
+/// How a joined table matches its parent: pairs of columns that must be
+/// equal, resolved from the database schema when the query renders.
+struct JoinCondition: Sendable {
+    /// Returns the pairs (column of the joined table, column of the parent
+    /// table).
+    let columnPairs: SQLRelation.Promise<[(joined: String, parent: String)]>
+
+    /// The condition seen from the other side: the parent is joined to
+    /// the child.
+    var reversed: JoinCondition {
+        let columnPairs = self.columnPairs
+        return JoinCondition { db in try columnPairs(db).map { (joined: $0.parent, parent: $0.joined) } }
+    }
+
+    /// The expression of the condition, for a joined table and its parent,
+    /// with the given names.
+    func expression(_ db: Database, joinedName: String, parentName: String) throws -> SQLExpression {
+        let conditions = try columnPairs(db).map { pair in
+            SQLExpression(impl: .binary("=",
+                SQLRelation.column(pair.joined, qualifier: joinedName),
+                SQLRelation.column(pair.parent, qualifier: parentName)))
+        }
+        return .associative(.and, conditions)
+    }
+}
+
+extension SQLRelation {
+    /// A qualified column; `rowid` is the hidden row id.
+    static func column(_ name: String, qualifier: String?) -> SQLExpression {
+        if name.equalsIgnoringASCIICase("rowid") {
+            return SQLExpression(impl: .rowID(qualifier: qualifier))
+        }
+        return .column(name, qualifier: qualifier)
+    }
+}
+
+// MARK: - Resolved query
+
+/// A relation and its joined children, with the name of each table in the
+/// query: the table name, or a numbered name when the table is joined
+/// several times (`"person1"`, `"person2"`), or the name of a table alias.
+struct ResolvedQuery {
+    /// A table of the query.
+    struct Node {
+        var relation: SQLRelation
+        /// The keys from the root (empty for the root).
+        var path: [String]
+        /// The name that qualifies the columns of the table.
+        var name: String
+        /// Nil for the root.
+        var child: SQLRelation.Child?
+        /// The index of the parent node (nil for the root).
+        var parentIndex: Int?
+        /// Whether the join, or the join of an ancestor, is optional.
+        var isBehindOptional: Bool
+    }
+
+    let context: SQLGenerationContext
+    /// The root first, then the joined tables depth-first.
+    private(set) var nodes: [Node] = []
+
+    /// The key of a joined association refined with a limit, DISTINCT,
+    /// GROUP BY or HAVING, which only `including(all:)` supports.
+    private var unsupportedJoin: String?
+
+    init(_ relation: SQLRelation, _ context: SQLGenerationContext) throws {
+        self.context = context
+        if let buildError = relation.buildError {
+            throw context.db.makeError(resultCode: .SQLITE_MISUSE, message: buildError, sql: nil, arguments: nil)
+        }
+        collect(relation, path: [], child: nil, parentIndex: nil, isBehindOptional: false)
+        if let unsupportedJoin {
+            throw context.db.makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "the association \"\(unsupportedJoin)\" is refined with limit, distinct, group, having "
+                    + "or an aggregate: it can only be used with including(all:)",
+                sql: nil, arguments: nil)
+        }
+        try resolveNames()
+    }
+
+    private mutating func collect(_ relation: SQLRelation, path: [String], child: SQLRelation.Child?, parentIndex: Int?, isBehindOptional: Bool) {
+        let index = nodes.count
+        nodes.append(Node(relation: relation, path: path, name: relation.tableName, child: child,
+                          parentIndex: parentIndex, isBehindOptional: isBehindOptional))
+        for child in relation.children where child.kind != .prefetch {
+            let joined = child.relation
+            if joined.limit != nil || joined.isDistinct || !joined.groupExpressions.isEmpty
+                || !joined.havingExpressions.isEmpty || joined.groupsByPrimaryKey
+            {
+                unsupportedJoin = child.key
+            }
+            collect(child.relation, path: path + [child.key], child: child, parentIndex: index,
+                    isBehindOptional: isBehindOptional || child.kind == .optional)
+        }
+    }
+
+    /// Names the tables: aliases with a name keep it, tables that appear
+    /// once keep their name, the others are numbered.
+    private mutating func resolveNames() throws {
+        var used = Set<String>()
+        for node in nodes {
+            if let name = node.relation.alias?.userName {
+                guard used.insert(name.lowercased()).inserted else {
+                    throw context.db.makeError(
+                        resultCode: .SQLITE_MISUSE,
+                        message: "the table alias \"\(name)\" names two tables of the request",
+                        sql: nil, arguments: nil)
+                }
+            }
+        }
+        var counts: [String: Int] = [:]
+        for node in nodes where node.relation.alias?.userName == nil {
+            counts[node.relation.tableName.lowercased(), default: 0] += 1
+        }
+        var numbers: [String: Int] = [:]
+        for index in nodes.indices {
+            let relation = nodes[index].relation
+            if let name = relation.alias?.userName {
+                nodes[index].name = name
+            } else {
+                let table = relation.tableName
+                let key = table.lowercased()
+                if counts[key] == 1 && !used.contains(key) {
+                    nodes[index].name = table
+                    used.insert(key)
+                } else {
+                    var number = numbers[key, default: 0]
+                    var name: String
+                    repeat {
+                        number += 1
+                        name = table + String(number)
+                    } while used.contains(name.lowercased())
+                    numbers[key] = number
+                    used.insert(name.lowercased())
+                    nodes[index].name = name
+                }
+            }
+            if let alias = relation.alias {
+                alias.bind(to: relation.tableName)
+                context.aliasNames[ObjectIdentifier(alias.resolved)] = nodes[index].name
+            }
+        }
+    }
+
+    /// Whether columns must be qualified: the query joins tables, or the
+    /// root has an alias.
+    var qualifiesColumns: Bool {
+        nodes.count > 1 || nodes[0].relation.alias != nil
+    }
+
+    var root: Node { nodes[0] }
+
+    /// Runs `body` with the default qualifier of a node, and the names of
+    /// its joined children, for association aggregates.
+    func withNode<T>(_ index: Int, _ body: () throws -> T) throws -> T {
+        let qualifier = qualifiesColumns ? nodes[index].name : nil
+        let savedNames = context.joinedTableNames
+        var names: [String: String] = [:]
+        for node in nodes where node.parentIndex == index {
+            names[node.path.last!] = node.name
+        }
+        context.joinedTableNames = names
+        defer { context.joinedTableNames = savedNames }
+        return try context.withDefaultQualifier(qualifier, body)
+    }
+
+    /// The selected columns of each node: those of the root and its
+    /// annotations first, then the scopes, depth-first.
+    func selectionSQL() throws -> [String] {
+        var parts: [String] = []
+        for index in nodes.indices where index == 0 || nodes[index].child?.mode == .annotation {
+            parts += try withNode(index) { try nodes[index].relation.selection.map { try $0.sql(context) } }
+        }
+        for index in nodes.indices where nodes[index].child?.mode == .scope {
+            parts += try withNode(index) { try nodes[index].relation.selection.map { try $0.sql(context) } }
+        }
+        return parts
+    }
+
+    func selectSQL(singleResult: Bool, selection: [SQLSelection]?, extraSelection: [SQLSelection]) throws -> String {
+        let relation = root.relation
+        var sql = "SELECT "
+        if relation.isDistinct { sql += "DISTINCT " }
+        var parts: [String]
+        if let selection {
+            parts = try withNode(0) { try selection.map { try $0.sql(context) } }
+        } else {
+            parts = try selectionSQL()
+        }
+        parts += try withNode(0) { try extraSelection.map { try $0.sql(context) } }
+        sql += parts.joined(separator: ", ")
+        sql += " FROM " + (try fromSQL())
+        sql += try clausesSQL(singleResult: singleResult)
+        return sql
+    }
+
+    /// The table and its joins.
+    func fromSQL() throws -> String {
+        var sql = tableSQL(nodes[0])
+        for index in nodes.indices.dropFirst() {
+            let node = nodes[index]
+            let child = node.child!
+            let parent = nodes[node.parentIndex!]
+            if child.kind == .required && parent.isBehindOptional {
+                throw context.db.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "not implemented: chaining a required association behind an optional association "
+                        + "(\"\(child.key)\" is required, and joined to the optional \"\(parent.path.last ?? "")\")",
+                    sql: nil, arguments: nil)
+            }
+            sql += child.kind == .required ? " JOIN " : " LEFT JOIN "
+            sql += tableSQL(node)
+            var conditions = [try child.condition.expression(context.db, joinedName: node.name, parentName: parent.name)]
+            conditions += try node.relation.filters.map { try $0(context.db) }
+            let on = SQLExpression.associative(.and, conditions)
+            sql += " ON " + (try withNode(index) { try on.sql(context) })
+        }
+        return sql
+    }
+
+    private func tableSQL(_ node: Node) -> String {
+        var sql = node.relation.tableName.quotedDatabaseIdentifier
+        if node.name != node.relation.tableName {
+            sql += " " + node.name.quotedDatabaseIdentifier
+        }
         return sql
     }
 
     /// Renders WHERE, GROUP BY, HAVING, ORDER BY and LIMIT.
-    func clausesSQL(_ context: SQLGenerationContext, singleResult: Bool = false) throws -> String {
+    func clausesSQL(singleResult: Bool) throws -> String {
+        let relation = root.relation
         var sql = ""
-        if let whereSQL = try whereSQL(context) {
+        if let whereSQL = try withNode(0, { try relation.whereSQL(context) }) {
             sql += " WHERE " + whereSQL
         }
-        let groups = try groupExpressions.flatMap { try $0(context.db) }
+        var groups = try relation.groupExpressions.flatMap { try $0(context.db) }
+        if groups.isEmpty && relation.groupsByPrimaryKey {
+            groups = try SQLRelation.primaryKeyExpressions(context.db, tableName: relation.tableName)
+        }
         if !groups.isEmpty {
-            sql += " GROUP BY " + (try groups.map { try $0.sql(context) }.joined(separator: ", "))
+            sql += " GROUP BY " + (try withNode(0) { try groups.map { try $0.sql(context) }.joined(separator: ", ") })
         }
-        if !havingExpressions.isEmpty {
-            sql += " HAVING " + (try SQLExpression.associative(.and, havingExpressions).sql(context))
+        if !relation.havingExpressions.isEmpty {
+            sql += " HAVING " + (try withNode(0) {
+                try SQLExpression.associative(.and, relation.havingExpressions).sql(context)
+            })
         }
-        let orderings = try effectiveOrdering(context.db)
+        var orderings: [String] = []
+        for index in nodes.indices {
+            var nodeOrdering = try nodes[index].relation.effectiveOrdering(context.db)
+            if index > 0 && relation.isReversed {
+                nodeOrdering = nodeOrdering.map(\.reversed)
+            }
+            orderings += try withNode(index) { try nodeOrdering.map { try $0.sql(context) } }
+        }
         if !orderings.isEmpty {
-            sql += " ORDER BY " + (try orderings.map { try $0.sql(context) }.joined(separator: ", "))
+            sql += " ORDER BY " + orderings.joined(separator: ", ")
         }
-        if let limit {
+        if let limit = relation.limit {
             sql += " LIMIT \(limit.limit)"
             if let offset = limit.offset {
                 sql += " OFFSET \(offset)"
@@ -94,55 +515,96 @@ struct SQLRelation: Sendable {
         return sql
     }
 
-    /// Renders the conditions of the WHERE clause, or nil when there is none.
-    func whereSQL(_ context: SQLGenerationContext) throws -> String? {
-        guard !filters.isEmpty else { return nil }
-        let conditions = try filters.map { try $0(context.db) }
-        return try SQLExpression.associative(.and, conditions).sql(context)
-    }
+    // MARK: Row adapter
 
-    /// The ORDER BY terms, reversed when needed. A reversed request without
-    /// ordering is sorted by primary key, descending.
-    func effectiveOrdering(_ db: Database) throws -> [SQLOrdering] {
-        guard isReversed else { return ordering }
-        if ordering.isEmpty {
-            let primaryKey = try db.primaryKey(tableName)
-            return primaryKey.columns.map { name in
-                let expression: SQLExpression = primaryKey.isRowID
-                    ? SQLExpression(impl: .rowID(qualifier: alias))
-                    : .column(name, qualifier: alias)
-                return SQLOrdering(impl: .desc(expression))
+    /// The adapter that splits the fetched rows into the scopes of the
+    /// included tables; nil when the request includes none.
+    ///
+    /// - Parameter columnCount: The number of columns of the statement.
+    /// - Parameter extraColumnCount: The number of columns appended to the
+    ///   selection of the root (see `selectSQL`).
+    func rowAdapter(columnCount: Int, extraColumnCount: Int = 0) throws -> (any RowAdapter)? {
+        guard nodes.contains(where: { $0.child?.mode == .scope }) else { return nil }
+        // The number of columns of each node's selection.
+        var counts: [Int?] = []
+        for node in nodes {
+            guard node.parentIndex == nil || node.child!.mode != .join else {
+                counts.append(0)
+                continue
             }
+            var count: Int? = 0
+            for selection in node.relation.selection {
+                guard let selectionCount = try selection.columnCount(context.db, tableName: node.relation.tableName) else {
+                    count = nil
+                    break
+                }
+                count! += selectionCount
+            }
+            counts.append(count)
         }
-        return ordering.map(\.reversed)
+        let unknown = counts.indices.filter { counts[$0] == nil }
+        if unknown.count == 1 {
+            counts[unknown[0]] = columnCount - extraColumnCount - counts.compactMap { $0 }.reduce(0, +)
+        } else if unknown.count > 1 {
+            throw context.db.makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "cannot split the columns of a joined request whose selections are written in raw SQL: "
+                    + "select columns with Column(...) in the associations, or use one raw SQL selection at most",
+                sql: nil, arguments: nil)
+        }
+        // Root and annotations first, then scopes (see selectionSQL).
+        var ranges = [Range<Int>?](repeating: nil, count: nodes.count)
+        var start = 0
+        var rootCount = extraColumnCount
+        for index in nodes.indices where index == 0 || nodes[index].child?.mode == .annotation {
+            rootCount += counts[index]!
+        }
+        start = rootCount
+        for index in nodes.indices where nodes[index].child?.mode == .scope {
+            ranges[index] = start..<(start + counts[index]!)
+            start += counts[index]!
+        }
+        func layout(_ index: Int) -> ScopeLayoutNode {
+            var scopes: [String: ScopeLayoutNode] = [:]
+            for childIndex in nodes.indices where nodes[childIndex].parentIndex == index {
+                let child = nodes[childIndex].child!
+                guard child.mode != .annotation else { continue }
+                let childLayout = layout(childIndex)
+                // A joined table appears as an empty scope when it leads to
+                // included tables.
+                if child.mode == .scope || !childLayout.scopes.isEmpty {
+                    scopes[child.key] = childLayout
+                }
+            }
+            return ScopeLayoutNode(range: index == 0 ? 0..<rootCount : (ranges[index] ?? 0..<0), scopes: scopes)
+        }
+        let tree = layout(0)
+        return tree.adapter
     }
+}
 
-    /// Whether the relation selects whole rows of its table, without
-    /// grouping, distinct or limit: counting and deleting can then use the
-    /// table directly.
-    var isPlainTableRelation: Bool {
-        !isDistinct && groupExpressions.isEmpty && havingExpressions.isEmpty && limit == nil
+/// The columns of a table of a joined request, and the scopes of its joined
+/// tables.
+struct ScopeLayoutNode {
+    var range: Range<Int>
+    var scopes: [String: ScopeLayoutNode]
+
+    var adapter: any RowAdapter {
+        ScopeAdapter(base: RangeRowAdapter(range), scopes: scopes.mapValues { $0.adapter })
     }
+}
 
-    /// Renders `SELECT COUNT(*) ...` for the relation.
-    func countSQL(_ context: SQLGenerationContext) throws -> String {
-        if isPlainTableRelation {
-            var relation = self
-            relation.ordering = []
-            relation.isReversed = false
-            return try relation.selectSQL(context, selection: [SQLSelection(impl: .expression(SQLExpression(impl: .countAll)))])
+extension SQLSelection {
+    /// The number of columns of the selection, or nil when it is written in
+    /// raw SQL.
+    func columnCount(_ db: Database, tableName: String) throws -> Int? {
+        switch impl {
+        case .allColumns:
+            return try db.selectedColumnCount(in: tableName)
+        case .expression, .aliased:
+            return 1
+        case .literal:
+            return nil
         }
-        if isDistinct, groupExpressions.isEmpty, havingExpressions.isEmpty, limit == nil,
-           selection.count == 1, case .expression(let expression) = selection[0].impl
-        {
-            // SELECT COUNT(DISTINCT expr) FROM ...
-            var relation = self
-            relation.isDistinct = false
-            relation.ordering = []
-            relation.isReversed = false
-            let count = SQLExpression.function("COUNT", [expression], isDistinct: true)
-            return try relation.selectSQL(context, selection: [SQLSelection(impl: .expression(count))])
-        }
-        return "SELECT COUNT(*) FROM (" + (try selectSQL(context)) + ")"
     }
 }

@@ -82,7 +82,7 @@ public struct Table<RowDecoder>: Sendable {
     }
 
     /// See ``QueryInterfaceRequest/aliased(_:)``.
-    public func aliased(_ alias: TableAlias) -> QueryInterfaceRequest<RowDecoder> {
+    public func aliased<T>(_ alias: TableAlias<T>) -> QueryInterfaceRequest<RowDecoder> {
         all().aliased(alias)
     }
 

@@ -135,7 +135,7 @@ extension TableRecord {
     }
 
     /// See ``QueryInterfaceRequest/aliased(_:)``.
-    public static func aliased(_ alias: TableAlias) -> QueryInterfaceRequest<Self> {
+    public static func aliased<T>(_ alias: TableAlias<T>) -> QueryInterfaceRequest<Self> {
         all().aliased(alias)
     }
 
@@ -184,34 +184,6 @@ extension TableRecord {
     }
 }
 
-// MARK: - Closure forms on requests
-
-extension QueryInterfaceRequest where RowDecoder: TableRecord {
-    /// Filters with a condition on the record type's `Columns`.
-    ///
-    /// ```swift
-    /// let request = Player.all().filter { $0.score > 1000 }
-    /// ```
-    public func filter(_ predicate: (RowDecoder.Columns.Type) -> some SQLExpressible) -> Self {
-        filter(predicate(RowDecoder.Columns.self))
-    }
-
-    /// Sorts by terms built from the record type's `Columns`.
-    public func order(_ orderings: (RowDecoder.Columns.Type) -> [any SQLOrderingTerm]) -> Self {
-        order(orderings(RowDecoder.Columns.self))
-    }
-
-    /// Sorts by one term built from the record type's `Columns`.
-    public func order(_ ordering: (RowDecoder.Columns.Type) -> any SQLOrderingTerm) -> Self {
-        order([ordering(RowDecoder.Columns.self)])
-    }
-
-    /// Selects columns of the record type's `Columns`.
-    public func select(_ selection: (RowDecoder.Columns.Type) -> [any SQLSelectable]) -> Self {
-        select(selection(RowDecoder.Columns.self))
-    }
-}
-
 // MARK: - Fetching records
 
 extension FetchRequest where RowDecoder: FetchableRecord {
@@ -221,6 +193,7 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     ///   statement and of decoding.
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
+        try prepared.checkCursorAllowed()
         return try RowDecoder.fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
@@ -233,6 +206,9 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
+        if prepared.supplementaryFetch != nil {
+            return try prepared.fetchAllRows(db).map { try RowDecoder(row: $0) }
+        }
         return try RowDecoder.fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
@@ -241,6 +217,9 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
         let prepared = try makePreparedRequest(db, forSingleResult: true)
+        if prepared.supplementaryFetch != nil {
+            return try prepared.fetchOneRow(db).map { try RowDecoder(row: $0) }
+        }
         return try RowDecoder.fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }
@@ -251,6 +230,9 @@ extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
+        if prepared.supplementaryFetch != nil {
+            return Set(try prepared.fetchAllRows(db).map { try RowDecoder(row: $0) })
+        }
         return try RowDecoder.fetchSet(prepared.statement, adapter: prepared.adapter)
     }
 }
@@ -261,6 +243,7 @@ extension FetchableRecord {
     /// - Throws: A ``DatabaseError``.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        try prepared.checkCursorAllowed()
         return try fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
@@ -275,6 +258,9 @@ extension FetchableRecord {
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        if prepared.supplementaryFetch != nil {
+            return try prepared.fetchAllRows(db).map { try Self(row: $0) }
+        }
         return try fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
@@ -283,6 +269,9 @@ extension FetchableRecord {
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         let prepared = try request.makePreparedRequest(db, forSingleResult: true)
+        if prepared.supplementaryFetch != nil {
+            return try prepared.fetchOneRow(db).map { try Self(row: $0) }
+        }
         return try fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }

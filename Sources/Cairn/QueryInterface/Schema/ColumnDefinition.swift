@@ -7,7 +7,9 @@
 /// ```
 public final class ColumnDefinition {
     /// The column name.
-    let name: String
+    /// The name of the column; a `belongsTo` column is renamed after the
+    /// primary key it refers to (`countryCode`), when the table is created.
+    private(set) var name: String
     let type: Database.ColumnType?
     private var primaryKey: (conflictResolution: Database.ConflictResolution?, autoincrement: Bool)?
     private var notNullConflictResolution: Database.ConflictResolution??
@@ -22,6 +24,10 @@ public final class ColumnDefinition {
     /// A reference to resolve when the table is created (`belongsTo`):
     /// table, delete action, update action, deferred.
     var pendingReference: (String, Database.ForeignKeyAction?, Database.ForeignKeyAction?, Bool)?
+
+    /// The name given to `belongsTo`, for a column named after the primary
+    /// key it refers to.
+    var belongsToName: String?
 
     init(name: String, type: Database.ColumnType?) {
         self.name = name
@@ -179,6 +185,9 @@ public final class ColumnDefinition {
         if table.lowercased() == tableName.lowercased() {
             // The table refers to itself.
             let primaryKey = columns.first { $0.primaryKey != nil }
+            if let belongsToName, let primaryKey {
+                name = belongsToName + Inflections.capitalizingFirstLetter(primaryKey.name)
+            }
             resolvedType = primaryKey?.type ?? .integer
             reference = ForeignKeyConstraint(
                 columns: [name], table: table, destinationColumns: primaryKey.map { [$0.name] },
@@ -190,6 +199,10 @@ public final class ColumnDefinition {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
                 message: "belongsTo(\"\(table)\") needs a table with a single-column primary key: use foreignKey(_:references:columns:) instead")
+        }
+        if let belongsToName {
+            // `belongsTo("country")` refers to `country.code` with `countryCode`.
+            name = belongsToName + Inflections.capitalizingFirstLetter(column == "rowid" ? "id" : column)
         }
         let declaredType = try db.columns(in: table).first { $0.name.lowercased() == column.lowercased() }?.type
         resolvedType = primaryKey.isRowID ? .integer : declaredType.map { Database.ColumnType(rawValue: $0) }

@@ -28,6 +28,9 @@ public final class TableDefinition {
     private var literalConstraints: [SQL] = []
     /// Columns created by `belongsTo` that need an index.
     private var indexedForeignKeys: [[String]] = []
+    /// The indexed `belongsTo` columns, whose names are known when the
+    /// table is created.
+    private var indexedBelongsToColumns: [ColumnDefinition] = []
 
     init(name: String, options: TableOptions) {
         self.name = name
@@ -107,13 +110,15 @@ public final class TableDefinition {
     private var literalColumns: [SQL] = []
 
     /// Adds a foreign key column to the table of another record, named after
-    /// it with an `Id` suffix, and indexes it.
+    /// it and the primary key it refers to, and indexes it.
     ///
     /// ```swift
     /// t.belongsTo("team", onDelete: .cascade)
     /// // "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE
     /// t.belongsTo("author", inTable: "person")
     /// // "authorId" INTEGER REFERENCES "person"("id")
+    /// t.belongsTo("country")   // country has the primary key "code"
+    /// // "countryCode" TEXT REFERENCES "country"("code")
     /// ```
     ///
     /// The referenced table must have a single-column primary key, whose
@@ -139,9 +144,10 @@ public final class TableDefinition {
         let table = table ?? name
         let column = ColumnDefinition(name: name + "Id", type: nil)
         column.pendingReference = (table, deleteAction, updateAction, deferred)
+        column.belongsToName = name
         columns.append(column)
         if indexed {
-            indexedForeignKeys.append([column.name])
+            indexedBelongsToColumns.append(column)
         }
         return column
     }
@@ -247,7 +253,7 @@ public final class TableDefinition {
         if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
 
         var statements = [sql]
-        var indexedColumns = indexedForeignKeys
+        var indexedColumns = indexedBelongsToColumns.map { [$0.name] } + indexedForeignKeys
         indexedColumns += columns.filter(\.isIndexed).map { [$0.name] }
         for columns in indexedColumns {
             var index = "CREATE INDEX"

@@ -1,0 +1,272 @@
+/// A connection between two record types, declared on the origin type, that
+/// requests use to join, include, prefetch or aggregate the associated
+/// records.
+///
+/// ```swift
+/// extension Author {
+///     static let books = hasMany(Book.self)
+/// }
+/// extension Book {
+///     static let author = belongsTo(Author.self)
+/// }
+///
+/// // SELECT "book".*, "author".* FROM "book"
+/// // JOIN "author" ON "author"."id" = "book"."authorId"
+/// let request = Book.including(required: Book.author)
+/// ```
+///
+/// Associations are built by ``TableRecord/belongsTo(_:key:using:)-(Destination.Type,_,_)``,
+/// ``TableRecord/hasMany(_:key:using:)-(Destination.Type,_,_)``,
+/// ``TableRecord/hasOne(_:key:using:)-(Destination.Type,_,_)``, and their
+/// `through:` variants. Like requests, they can be filtered, sorted, and
+/// their selection changed: the refinements apply to the associated
+/// records.
+///
+/// The concrete types are ``BelongsToAssociation``, ``HasOneAssociation``,
+/// ``HasManyAssociation``, ``HasOneThroughAssociation`` and
+/// ``HasManyThroughAssociation``; you do not define your own.
+public protocol Association: DerivableRequest, Sendable {
+    /// The record type the association starts from.
+    associatedtype OriginRowDecoder
+
+    /// The definition of the association. Not for use by applications.
+    var _sqlAssociation: _SQLAssociation { get }
+
+    /// Creates an association from its definition. Not for use by
+    /// applications.
+    init(_sqlAssociation: _SQLAssociation)
+}
+
+/// An association to at most one record: ``BelongsToAssociation``,
+/// ``HasOneAssociation``, ``HasOneThroughAssociation``.
+public protocol AssociationToOne: Association { }
+
+/// An association to any number of records: ``HasManyAssociation``,
+/// ``HasManyThroughAssociation``. They can be prefetched with
+/// `including(all:)`, and aggregated (`Author.books.count`).
+public protocol AssociationToMany: Association { }
+
+extension Association {
+    /// Returns the association with another key: the name of the scope of
+    /// the included records, of the prefetched records, and the base of the
+    /// default names of aggregates.
+    ///
+    /// ```swift
+    /// // struct BookInfo: Decodable, FetchableRecord { var book: Book; var writer: Author }
+    /// let request = Book.including(required: Book.author.forKey("writer"))
+    /// ```
+    public func forKey(_ key: String) -> Self {
+        var association = _sqlAssociation
+        association.steps[association.steps.count - 1].key = .fixed(key)
+        return Self(_sqlAssociation: association)
+    }
+
+    /// Returns the association with another key, from a coding key.
+    ///
+    /// ```swift
+    /// Book.author.forKey(CodingKeys.authorInfo)
+    /// ```
+    public func forKey(_ codingKey: some CodingKey) -> Self {
+        forKey(codingKey.stringValue)
+    }
+
+    /// See ``DerivableRequest/_mapRelation(_:)``: refinements apply to the
+    /// associated records.
+    public func _mapRelation(_ transform: (inout _SQLRelationBox) -> Void) -> Self {
+        var association = _sqlAssociation
+        var box = _SQLRelationBox(relation: association.steps[association.steps.count - 1].relation)
+        transform(&box)
+        association.steps[association.steps.count - 1].relation = box.relation
+        return Self(_sqlAssociation: association)
+    }
+}
+
+// MARK: - Definition
+
+/// The definition of an association: the chain of tables from the origin
+/// to the associated records (one step, or several for `through:`
+/// associations). Not for use by applications.
+public struct _SQLAssociation: Sendable {
+    /// The steps from the origin: pivots first, the associated records
+    /// last.
+    var steps: [AssociationStep]
+
+    init(steps: [AssociationStep]) {
+        precondition(!steps.isEmpty)
+        self.steps = steps
+    }
+
+    /// The association key of the associated records.
+    var keyName: String { steps[steps.count - 1].keyName }
+
+    /// The table of the associated records.
+    var destinationTableName: String { steps[steps.count - 1].relation.tableName }
+
+    /// Whether the association leads to many records.
+    var isToMany: Bool { steps.contains { $0.isToMany } }
+
+    /// Appends the steps of another association, that starts where this
+    /// one ends (`hasMany(_:through:using:)`).
+    func appending(_ other: _SQLAssociation) -> _SQLAssociation {
+        _SQLAssociation(steps: steps + other.steps)
+    }
+
+    /// The child that joins the associated records to the origin.
+    func child(kind: SQLRelation.Child.Kind, mode: SQLRelation.Child.Mode) -> SQLRelation.Child {
+        let last = steps[steps.count - 1]
+        var child = SQLRelation.Child(
+            key: last.keyName, kind: kind, mode: mode,
+            condition: last.condition, relation: last.relation)
+        for step in steps.dropLast().reversed() {
+            var pivot = step.relation
+            pivot.add(child)
+            child = SQLRelation.Child(
+                key: step.keyName, kind: kind, mode: .join,
+                condition: step.condition, relation: pivot)
+        }
+        return child
+    }
+}
+
+/// One table of an association, and how it matches the previous one.
+struct AssociationStep: Sendable {
+    /// How the key of a step is built.
+    enum Key: Sendable {
+        /// From the table name, singular or plural after the cardinality.
+        case table(String)
+        /// A key given by the user.
+        case fixed(String)
+    }
+
+    var key: Key
+    /// The columns of this table that match those of the previous table.
+    var condition: JoinCondition
+    /// The records of this table, with the refinements of the association.
+    var relation: SQLRelation
+    /// Whether this step may match several rows.
+    var isToMany: Bool
+
+    /// The association key.
+    var keyName: String {
+        switch key {
+        case .fixed(let name):
+            return name
+        case .table(let tableName):
+            return isToMany ? Inflections.pluralize(tableName) : Inflections.singularize(tableName)
+        }
+    }
+}
+
+// MARK: - Association types
+
+/// An association from a record to the record its foreign key refers to:
+/// a book belongs to its author.
+///
+/// ```swift
+/// extension Book {
+///     static let author = belongsTo(Author.self)
+/// }
+/// ```
+public struct BelongsToAssociation<Origin, Destination>: AssociationToOne {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+
+    /// The definition of the association. Not for use by applications.
+    public let _sqlAssociation: _SQLAssociation
+
+    /// Creates an association from its definition. Not for use by
+    /// applications.
+    public init(_sqlAssociation: _SQLAssociation) {
+        self._sqlAssociation = _sqlAssociation
+    }
+}
+
+/// An association from a record to the one record whose foreign key refers
+/// to it: a country has one demographic profile.
+///
+/// ```swift
+/// extension Country {
+///     static let demographics = hasOne(Demographics.self, key: "demographics")
+/// }
+/// ```
+public struct HasOneAssociation<Origin, Destination>: AssociationToOne {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+
+    /// The definition of the association. Not for use by applications.
+    public let _sqlAssociation: _SQLAssociation
+
+    /// Creates an association from its definition. Not for use by
+    /// applications.
+    public init(_sqlAssociation: _SQLAssociation) {
+        self._sqlAssociation = _sqlAssociation
+    }
+}
+
+/// An association from a record to the records whose foreign key refers to
+/// it: an author has many books.
+///
+/// ```swift
+/// extension Author {
+///     static let books = hasMany(Book.self)
+/// }
+/// ```
+public struct HasManyAssociation<Origin, Destination>: AssociationToMany {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+
+    /// The definition of the association. Not for use by applications.
+    public let _sqlAssociation: _SQLAssociation
+
+    /// Creates an association from its definition. Not for use by
+    /// applications.
+    public init(_sqlAssociation: _SQLAssociation) {
+        self._sqlAssociation = _sqlAssociation
+    }
+}
+
+/// An association to one record, through another association: a book has
+/// one return address, through its library.
+///
+/// ```swift
+/// extension Book {
+///     static let library = belongsTo(Library.self)
+///     static let returnAddress = hasOne(Address.self, through: library, using: Library.address)
+/// }
+/// ```
+public struct HasOneThroughAssociation<Origin, Destination>: AssociationToOne {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+
+    /// The definition of the association. Not for use by applications.
+    public let _sqlAssociation: _SQLAssociation
+
+    /// Creates an association from its definition. Not for use by
+    /// applications.
+    public init(_sqlAssociation: _SQLAssociation) {
+        self._sqlAssociation = _sqlAssociation
+    }
+}
+
+/// An association to many records, through another association: a country
+/// has many citizens, through its passports.
+///
+/// ```swift
+/// extension Country {
+///     static let passports = hasMany(Passport.self)
+///     static let citizens = hasMany(Citizen.self, through: passports, using: Passport.citizen)
+/// }
+/// ```
+public struct HasManyThroughAssociation<Origin, Destination>: AssociationToMany {
+    public typealias OriginRowDecoder = Origin
+    public typealias RowDecoder = Destination
+
+    /// The definition of the association. Not for use by applications.
+    public let _sqlAssociation: _SQLAssociation
+
+    /// Creates an association from its definition. Not for use by
+    /// applications.
+    public init(_sqlAssociation: _SQLAssociation) {
+        self._sqlAssociation = _sqlAssociation
+    }
+}

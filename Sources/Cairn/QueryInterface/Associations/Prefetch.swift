@@ -1,0 +1,197 @@
+// Prefetching associated records for `including(all:)`: one extra query
+// per association, whatever the number of fetched records.
+//
+//     SELECT * FROM "author"
+//     SELECT *, "authorId" AS "grdb_authorId" FROM "book" WHERE "authorId" IN (1, 2, 3)
+//
+// The prefetched rows carry the columns that match them with their parent
+// (`grdb_authorId`), and are grouped by their values.
+
+extension SQLRelation {
+    /// The largest number of parent keys in one prefetch query: SQLite
+    /// limits the number of parameters of a statement.
+    static let maximumPrefetchedKeyCount = 10_000
+
+    /// Fetches the prefetched children of the relation, and attaches them
+    /// to the rows fetched from it, or to their scopes.
+    ///
+    /// - Parameters:
+    ///   - rows: The rows of the relation (copied rows).
+    ///   - scopePath: The scope of the rows that hold the columns of this
+    ///     relation (empty for the rows themselves).
+    /// - Throws: A ``DatabaseError``.
+    func prefetch(_ db: Database, into rows: [Row], scopePath: [String]) throws {
+        for child in children {
+            if child.kind == .prefetch {
+                try prefetch(db, child: child, into: rows, scopePath: scopePath)
+            } else if child.relation.hasPrefetchedChildren {
+                try child.relation.prefetch(db, into: rows, scopePath: scopePath + [child.key])
+            }
+        }
+    }
+
+    /// The relation that fetches the rows of a prefetched child, and the
+    /// columns that match them with their parent (unqualified names of the
+    /// table next to the parent, and the selections that fetch them as
+    /// `grdb_` columns).
+    private static func prefetchRelation(
+        _ child: Child,
+        condition: @escaping @Sendable (Database, [(joined: String, parent: String)]) throws -> SQLExpression)
+        -> (relation: SQLRelation, pivotAlias: AliasIdentity?)
+    {
+        var steps = child.prefetchSteps!
+        steps[steps.count - 1].relation = child.relation
+        let association = _SQLAssociation(steps: steps)
+        if steps.count == 1 {
+            return (association.reversedRelation(condition: condition), nil)
+        }
+        // The columns of the pivot next to the parent are selected through
+        // an alias of the pivot.
+        let pivotAlias = AliasIdentity(userName: nil)
+        var aliased = association
+        aliased.steps[0].relation.alias = pivotAlias
+        return (aliased.reversedRelation(condition: condition), pivotAlias)
+    }
+
+    private func prefetch(_ db: Database, child: Child, into rows: [Row], scopePath: [String]) throws {
+        let steps = child.prefetchSteps!
+        let pairs = try steps[0].condition.columnPairs(db)
+
+        // The values of the parent columns of each row.
+        var parentKeys: [[DatabaseValue]?] = []
+        parentKeys.reserveCapacity(rows.count)
+        var distinctKeys: [[DatabaseValue]] = []
+        var seen = Set<[DatabaseValue]>()
+        for row in rows {
+            var scoped = row
+            for key in scopePath {
+                guard let scope = scoped.scopes[key] else {
+                    throw db.makeError(
+                        resultCode: .SQLITE_MISUSE,
+                        message: "including(all: \(child.key)) is not supported behind a joined association "
+                            + "that is not included (\"\(key)\"): use including(required:) or including(optional:)",
+                        sql: nil, arguments: nil)
+                }
+                scoped = scope
+            }
+            let values = try pairs.map { pair -> DatabaseValue in
+                guard let index = scoped.index(forColumn: pair.parent) else {
+                    throw db.makeError(
+                        resultCode: .SQLITE_MISUSE,
+                        message: "including(all: \(child.key)) needs the column \"\(pair.parent)\" of \"\(tableName)\" "
+                            + "in the selection of the request",
+                        sql: nil, arguments: nil)
+                }
+                return scoped[index]
+            }
+            // NULL matches nothing, as in SQL.
+            if values.contains(where: \.isNull) {
+                parentKeys.append(nil)
+                continue
+            }
+            parentKeys.append(values)
+            if seen.insert(values).inserted {
+                distinctKeys.append(values)
+            }
+        }
+
+        let hiddenColumns = pairs.map { "grdb_" + $0.joined }
+        var groups: [[DatabaseValue]: [Row]] = [:]
+        var start = 0
+        while start < distinctKeys.count {
+            let chunkSize = max(1, SQLRelation.maximumPrefetchedKeyCount / max(pairs.count, 1))
+            let chunk = Array(distinctKeys[start..<min(start + chunkSize, distinctKeys.count)])
+            start += chunk.count
+            for row in try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: chunk) {
+                let key = hiddenColumns.map { name -> DatabaseValue in
+                    guard let index = row.index(forColumn: name) else { return .null }
+                    return row[index]
+                }
+                groups[key, default: []].append(row)
+            }
+        }
+
+        let path = scopePath[...]
+        for (row, key) in zip(rows, parentKeys) {
+            var tree = row.prefetchTree ?? PrefetchedRowsTree()
+            tree.set(key.flatMap { groups[$0] } ?? [], forKey: child.key, scopePath: path)
+            row.prefetchTree = tree
+        }
+    }
+
+    /// Runs one prefetch query, for some parent keys.
+    private func fetchPrefetchedRows(
+        _ db: Database,
+        child: Child,
+        pairs: [(joined: String, parent: String)],
+        keys: [[DatabaseValue]]) throws -> [Row]
+    {
+        let (relation, pivotAlias) = SQLRelation.prefetchRelation(child) { _, pairs in
+            SQLRelation.matching(columns: pairs.map(\.joined), keys: keys)
+        }
+        var prefetched = relation
+        let extraSelection = pairs.map { pair -> SQLSelection in
+            let column = pivotAlias.map { $0.column(pair.joined) } ?? SQLRelation.column(pair.joined, qualifier: nil)
+            return SQLSelection(impl: .aliased(column, "grdb_" + pair.joined))
+        }
+        if !prefetched.groupExpressions.isEmpty {
+            // Groups do not mix the records of several parents.
+            let columns = pairs.map { pair in
+                pivotAlias.map { $0.column(pair.joined) } ?? SQLRelation.column(pair.joined, qualifier: nil)
+            }
+            prefetched.groupExpressions.append { _ in columns }
+        }
+        if prefetched.limit != nil {
+            throw db.makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "including(all: \(child.key)) does not support a limit on the association",
+                sql: nil, arguments: nil)
+        }
+        let context = SQLGenerationContext(db)
+        let query = try ResolvedQuery(prefetched, context)
+        let sql = try query.selectSQL(singleResult: false, selection: nil, extraSelection: extraSelection)
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(context.arguments)
+        let adapter = try query.rowAdapter(columnCount: statement.columnCount, extraColumnCount: extraSelection.count)
+        let rows = try Row.fetchAll(statement, adapter: adapter)
+        if !rows.isEmpty && prefetched.hasPrefetchedChildren {
+            try prefetched.prefetch(db, into: rows, scopePath: [])
+        }
+        return rows
+    }
+
+    /// `"a" IN (?, ?)`, or `("a", "b") IN (VALUES (?, ?), (?, ?))` for
+    /// several columns, with unqualified columns.
+    static func matching(columns: [String], keys: [[DatabaseValue]]) -> SQLExpression {
+        if columns.count == 1 {
+            return SQLExpression(impl: .isIn(
+                SQLRelation.column(columns[0], qualifier: nil),
+                keys.map { .value($0[0]) }, negated: false))
+        }
+        return .literal(SQL(elements: [.deferred { context in
+            let columnsSQL = try columns.map { try SQLRelation.column($0, qualifier: nil).sql(context) }
+            let rowsSQL = keys.map { key in
+                "(" + key.map { context.append(argument: $0) }.joined(separator: ", ") + ")"
+            }
+            return "(" + columnsSQL.joined(separator: ", ") + ") IN (VALUES " + rowsSQL.joined(separator: ", ") + ")"
+        }]))
+    }
+
+    /// Adds the region of the prefetch queries of the relation.
+    func formPrefetchRegion(_ db: Database, into region: inout DatabaseRegion) throws {
+        for child in children {
+            if child.kind == .prefetch {
+                // The whole population of the association: the region does
+                // not depend on the parent rows.
+                let (relation, _) = SQLRelation.prefetchRelation(child) { _, _ in .true }
+                let context = SQLGenerationContext(db)
+                let sql = try relation.selectSQL(context)
+                let statement = try db.cachedStatement(sql: sql)
+                region.formUnion(statement.databaseRegion)
+                try relation.formPrefetchRegion(db, into: &region)
+            } else {
+                try child.relation.formPrefetchRegion(db, into: &region)
+            }
+        }
+    }
+}

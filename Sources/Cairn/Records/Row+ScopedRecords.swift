@@ -1,0 +1,76 @@
+// Decoding the records of joined requests from row scopes and prefetched
+// rows, for records that implement `init(row:)`.
+
+extension Row {
+    /// Decodes the record of an included association, from the scope of
+    /// its key (searched in the scopes of scopes too, see
+    /// ``scopesTree``).
+    ///
+    /// ```swift
+    /// // Book.including(required: Book.author)
+    /// init(row: Row) throws {
+    ///     book = try Book(row: row)
+    ///     author = try row.decode(forKey: "author")
+    /// }
+    /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` when the row has no such scope, or
+    ///   the record does not decode.
+    public func decode<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey key: String) throws -> Record {
+        guard let scope = scopesTree[key] else {
+            throw RowDecodingError.missingScope(key, columnName: key, row: self, scopes: scopesTree.names, prefetchedKeys: prefetchedRows.keys)
+        }
+        return try Record(row: scope)
+    }
+
+    /// Decodes the record of an optional association: nil when the row has
+    /// no such scope, or when its columns are all NULL.
+    ///
+    /// ```swift
+    /// // Book.including(optional: Book.coverImage)
+    /// coverImage = try row.decodeIfPresent(forKey: "coverImage")
+    /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` when the record does not decode.
+    public func decodeIfPresent<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey key: String) throws -> Record? {
+        guard let scope = scopesTree[key], scope.containsNonNullValue else { return nil }
+        return try Record(row: scope)
+    }
+
+    /// Decodes the records that `including(all:)` prefetched for a key.
+    ///
+    /// ```swift
+    /// // Author.including(all: Author.books)
+    /// books = try row.decode(forKey: "books")   // [Book]
+    /// ```
+    ///
+    /// - Throws: A ``RowDecodingError`` when the row has no prefetched rows
+    ///   for this key, or a record does not decode.
+    public func decode<Records: RangeReplaceableCollection>(
+        _ type: Records.Type = Records.self,
+        forKey key: String) throws -> Records
+    where Records.Element: FetchableRecord
+    {
+        guard let rows = prefetchedRows[key] else {
+            throw RowDecodingError.missingScope(key, columnName: key, row: self, scopes: scopesTree.names, prefetchedKeys: prefetchedRows.keys)
+        }
+        var records = Records()
+        records.reserveCapacity(rows.count)
+        for row in rows {
+            records.append(try Records.Element(row: row))
+        }
+        return records
+    }
+
+    /// Decodes the records that `including(all:)` prefetched for a key, as
+    /// a set.
+    ///
+    /// - Throws: A ``RowDecodingError`` when the row has no prefetched rows
+    ///   for this key, or a record does not decode.
+    public func decode<Record: FetchableRecord & Hashable>(
+        _ type: Set<Record>.Type = Set<Record>.self,
+        forKey key: String) throws -> Set<Record>
+    {
+        Set(try decode([Record].self, forKey: key))
+    }
+}
