@@ -40,6 +40,11 @@ public struct SQLExpression: Sendable {
         case cast(SQLExpression, String)
         /// A parenthesized expression that is never unwrapped.
         case parenthesized(SQLExpression)
+        /// An expression whose unqualified columns belong to a table that
+        /// the request joins, identified by its path of association keys
+        /// (see `SQLGenerationContext.joinedTableNames`): association
+        /// aggregates such as `COUNT(DISTINCT "book"."id")`.
+        case qualifiedByJoin(String, SQLExpression)
     }
 
     let impl: Impl
@@ -142,7 +147,7 @@ public struct SQLExpression: Sendable {
             return .column(name, qualifier: qualifier)
         case .rowID(nil):
             return SQLExpression(impl: .rowID(qualifier: qualifier))
-        case .column, .rowID, .value, .literal, .countAll:
+        case .column, .rowID, .value, .literal, .countAll, .qualifiedByJoin:
             return self
         case let .unary(op, operand, needsSpace):
             return SQLExpression(impl: .unary(op, operand.qualified(with: qualifier), needsSpace: needsSpace))
@@ -179,6 +184,8 @@ extension SQLExpression {
     /// Related SQLite documentation: <https://www.sqlite.org/lang_expr.html#operators_and_parse_affecting_attributes>
     var precedence: Int {
         switch impl {
+        case let .qualifiedByJoin(_, expression):
+            return expression.precedence
         case .column, .rowID, .value, .function, .countAll, .cast, .parenthesized:
             return 100
         case .literal:
@@ -298,6 +305,16 @@ extension SQLExpression {
             return "CAST(" + (try expression.sql(context)) + " AS " + type + ")"
         case let .parenthesized(expression):
             return "(" + (try expression.sql(context)) + ")"
+        case let .qualifiedByJoin(path, expression):
+            guard let name = context.joinedTableNames[path] else {
+                throw context.db.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "an association aggregate is used in a request that does not join its association",
+                    sql: nil, arguments: nil)
+            }
+            return try context.withDefaultQualifier(name) {
+                try expression.sql(context, parentPrecedence: parentPrecedence)
+            }
         }
     }
 }

@@ -27,10 +27,14 @@ final class SQLGenerationContext {
     /// keyed by the identity of the alias (see `TableAlias`).
     var aliasNames: [ObjectIdentifier: String] = [:]
 
-    /// The names of the tables that the relation being rendered joins,
-    /// keyed by association key: association aggregates refer to the
-    /// joined table through its key (`COUNT(DISTINCT "book"."id")`).
+    /// The names of the tables that the relation being rendered joins, at
+    /// any depth, keyed by their path of association keys (joined with
+    /// ``joinedTablePathSeparator``): association aggregates refer to the
+    /// joined table through its path (`COUNT(DISTINCT "book"."id")`).
     var joinedTableNames: [String: String] = [:]
+
+    /// Separates the keys of a path in ``joinedTableNames``.
+    static let joinedTablePathSeparator = "\u{1F}"
 
     /// Runs `body` with another default qualifier, and restores the
     /// current one.

@@ -404,8 +404,9 @@ struct ResolvedQuery {
         let qualifier = qualifiesColumns ? nodes[index].name : nil
         let savedNames = context.joinedTableNames
         var names: [String: String] = [:]
-        for node in nodes where node.parentIndex == index {
-            names[node.path.last!] = node.name
+        let prefix = nodes[index].path
+        for node in nodes where node.path.count > prefix.count && Array(node.path.prefix(prefix.count)) == prefix {
+            names[node.path.dropFirst(prefix.count).joined(separator: SQLGenerationContext.joinedTablePathSeparator)] = node.name
         }
         context.joinedTableNames = names
         defer { context.joinedTableNames = savedNames }
