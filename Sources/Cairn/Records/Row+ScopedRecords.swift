@@ -73,4 +73,55 @@ extension Row {
     {
         Set(try decode([Record].self, forKey: key))
     }
+
+    /// The record of an included association (see
+    /// ``decode(_:forKey:)-(Record.Type,String)``), or nil when the row has
+    /// no such scope or its columns are all NULL.
+    ///
+    /// - Precondition: the record decodes (use ``decodeIfPresent(_:forKey:)``
+    ///   for data you do not control).
+    public subscript<Record: FetchableRecord>(_ key: String) -> Record? {
+        do {
+            return try decodeIfPresent(Record.self, forKey: key)
+        } catch {
+            fatalError("could not decode \(Record.self) from the scope \"\(key)\": \(error)")
+        }
+    }
+
+    /// The record of an included association.
+    ///
+    /// - Precondition: the row has the scope, and the record decodes (use
+    ///   ``decode(_:forKey:)-(Record.Type,String)`` for data you do not
+    ///   control).
+    public subscript<Record: FetchableRecord>(_ key: String) -> Record {
+        do {
+            return try decode(Record.self, forKey: key)
+        } catch {
+            fatalError("could not decode \(Record.self) from the scope \"\(key)\": \(error)")
+        }
+    }
+
+    /// The prefetched records of a key.
+    ///
+    /// - Precondition: the row has prefetched rows for the key, and the
+    ///   records decode.
+    public subscript<Records: RangeReplaceableCollection>(_ key: String) -> Records where Records.Element: FetchableRecord {
+        do {
+            return try decode(Records.self, forKey: key)
+        } catch {
+            fatalError("could not decode \(Records.self) from the prefetched rows \"\(key)\": \(error)")
+        }
+    }
+
+    /// The prefetched records of a key, as a set.
+    ///
+    /// - Precondition: the row has prefetched rows for the key, and the
+    ///   records decode.
+    public subscript<Record: FetchableRecord & Hashable>(_ key: String) -> Set<Record> {
+        do {
+            return try decode(Set<Record>.self, forKey: key)
+        } catch {
+            fatalError("could not decode a set of \(Record.self) from the prefetched rows \"\(key)\": \(error)")
+        }
+    }
 }

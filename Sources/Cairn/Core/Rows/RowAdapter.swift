@@ -233,6 +233,12 @@ extension Row {
     public struct ScopesView: Sequence {
         let row: Row
 
+        /// The number of scopes.
+        public var count: Int { names.count }
+
+        /// Whether the row has no scope.
+        public var isEmpty: Bool { names.isEmpty }
+
         /// The names of the scopes.
         public var names: [String] {
             guard case .adapted(_, let layout) = row.storage else { return [] }

@@ -133,6 +133,16 @@ public struct SQLExpression: Sendable {
         }
     }
 
+    /// Whether the expression is the false literal (`0`).
+    var isFalseLiteral: Bool {
+        if case .literal(let sql) = impl, sql.elements.count == 1,
+           case .sql("0", let arguments) = sql.elements[0], arguments.isEmpty
+        {
+            return true
+        }
+        return false
+    }
+
     /// The column name, if the expression is a column.
     var columnName: String? {
         if case let .column(name, _) = impl { return name }
@@ -250,7 +260,7 @@ extension SQLExpression {
             return name.quotedDatabaseIdentifier
         case let .rowID(qualifier):
             if let qualifier = qualifier ?? context.defaultQualifier {
-                return qualifier.quotedDatabaseIdentifier + ".rowid"
+                return qualifier.quotedDatabaseIdentifier + ".\"rowid\""
             }
             return "rowid"
         case let .value(dbValue):

@@ -49,6 +49,24 @@ public struct SQLSelection: SQLSelectable, Sendable {
     }
 }
 
+extension SQLSelectable where Self == AllColumns {
+    /// All columns: `*`.
+    ///
+    /// ```swift
+    /// let request = Player.select(.allColumns, Column("score").forKey("points"))
+    /// ```
+    public static var allColumns: AllColumns { AllColumns() }
+}
+
+extension SQLSelectable where Self == Column {
+    /// The hidden `rowid` column.
+    ///
+    /// ```swift
+    /// let request = Player.select(.rowID, .allColumns)
+    /// ```
+    public static var rowID: Column { Column.rowID }
+}
+
 /// All columns of a table: `*`.
 ///
 /// ```swift

@@ -96,8 +96,13 @@ public struct _SQLAssociation: Sendable {
         self.steps = steps
     }
 
-    /// The association key of the associated records.
-    var keyName: String { steps[steps.count - 1].keyName }
+    /// The association key of the associated records, when they are
+    /// joined or included as one record (singular: `book`).
+    var keyName: String { steps[steps.count - 1].keyName(plural: false) }
+
+    /// The association key of the associated records, when they are
+    /// prefetched with `including(all:)` (plural: `books`).
+    var prefetchKeyName: String { steps[steps.count - 1].keyName(plural: true) }
 
     /// The table of the associated records.
     var destinationTableName: String { steps[steps.count - 1].relation.tableName }
@@ -115,13 +120,13 @@ public struct _SQLAssociation: Sendable {
     func child(kind: SQLRelation.Child.Kind, mode: SQLRelation.Child.Mode) -> SQLRelation.Child {
         let last = steps[steps.count - 1]
         var child = SQLRelation.Child(
-            key: last.keyName, kind: kind, mode: mode,
+            key: kind == .prefetch ? prefetchKeyName : keyName, kind: kind, mode: mode,
             condition: last.condition, relation: last.relation)
         for step in steps.dropLast().reversed() {
             var pivot = step.relation
             pivot.add(child)
             child = SQLRelation.Child(
-                key: step.keyName, kind: kind, mode: .join,
+                key: step.keyName(plural: false), kind: kind == .prefetch ? .required : kind, mode: .join,
                 condition: step.condition, relation: pivot)
         }
         return child
@@ -146,13 +151,15 @@ struct AssociationStep: Sendable {
     /// Whether this step may match several rows.
     var isToMany: Bool
 
-    /// The association key.
-    var keyName: String {
+    /// The association key: the key given by the user, or the table name,
+    /// plural for prefetched records (`books`), singular otherwise
+    /// (`book`, `author`).
+    func keyName(plural: Bool) -> String {
         switch key {
         case .fixed(let name):
             return name
         case .table(let tableName):
-            return isToMany ? Inflections.pluralize(tableName) : Inflections.singularize(tableName)
+            return plural ? Inflections.pluralize(tableName) : Inflections.singularize(tableName)
         }
     }
 }

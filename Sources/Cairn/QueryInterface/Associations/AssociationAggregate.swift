@@ -77,7 +77,7 @@ extension AssociationToMany {
     /// The path of keys from the origin to the associated table, for
     /// `SQLExpression.Impl.qualifiedByJoin`.
     private var joinPath: String {
-        _sqlAssociation.steps.map(\.keyName).joined(separator: SQLGenerationContext.joinedTablePathSeparator)
+        _sqlAssociation.steps.map { $0.keyName(plural: false) }.joined(separator: SQLGenerationContext.joinedTablePathSeparator)
     }
 
     /// The singular form of the association key: `books` gives `book`.

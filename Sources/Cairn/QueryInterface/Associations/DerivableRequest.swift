@@ -61,6 +61,11 @@ extension DerivableRequest {
         return map { $0.filters.append { _ in expression } }
     }
 
+    /// A request that fetches nothing: `WHERE 0`.
+    public func none() -> Self {
+        filter(SQLExpression.false)
+    }
+
     /// Adds a condition written in SQL.
     public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
         filter(SQL(sql: sql, arguments: arguments))
@@ -396,7 +401,7 @@ extension DerivableRequest {
         let definition = association._sqlAssociation
         let last = definition.steps[definition.steps.count - 1]
         let child = SQLRelation.Child(
-            key: definition.keyName, kind: .prefetch, mode: .scope,
+            key: definition.prefetchKeyName, kind: .prefetch, mode: .scope,
             condition: last.condition, relation: last.relation,
             prefetchSteps: definition.steps)
         return _mapRelation { $0.relation.add(child) }
@@ -444,6 +449,8 @@ extension TableRecord where Self: EncodableRecord {
                 }
                 return value.isNull ? .false : SQLExpression(impl: .binary("=", .column(pair.joined), .value(value)))
             }
+            // NULL matches nothing.
+            if conditions.contains(where: { $0.isFalseLiteral }) { return .false }
             return .associative(.and, conditions)
         }
         return QueryInterfaceRequest(relation: relation)
@@ -474,13 +481,13 @@ extension _SQLAssociation {
         var pivot = steps[0].relation
         pivot.filters.append(filter)
         var child = SQLRelation.Child(
-            key: steps[0].keyName, kind: .required, mode: .join,
+            key: steps[0].keyName(plural: false), kind: .required, mode: .join,
             condition: steps[1].condition.reversed, relation: pivot)
-        for index in (1..<(steps.count - 1)).reversed() {
+        for index in 1..<(steps.count - 1) {
             var relation = steps[index].relation
             relation.add(child)
             child = SQLRelation.Child(
-                key: steps[index].keyName, kind: .required, mode: .join,
+                key: steps[index].keyName(plural: false), kind: .required, mode: .join,
                 condition: steps[index + 1].condition.reversed, relation: relation)
         }
         var destination = steps[steps.count - 1].relation

@@ -78,11 +78,6 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return filter(SQLExpression(impl: .binary("MATCH", .literal(match), .value(pattern.databaseValue))))
     }
 
-    /// A request that fetches nothing.
-    public func none() -> Self {
-        filter(SQLExpression.false)
-    }
-
     /// Returns the same request, fetching values of another type: the
     /// records that decode the rows of a joined request, for instance.
     ///

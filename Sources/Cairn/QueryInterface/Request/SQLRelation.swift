@@ -204,7 +204,7 @@ struct SQLRelation: Sendable {
         var ordering = self.ordering
         if ordersByPrimaryKey || (isReversed && ordering.isEmpty) {
             ordering = try SQLRelation.primaryKeyExpressions(db, tableName: tableName)
-                .map { SQLOrdering(impl: .asc($0)) }
+                .map { SQLOrdering(impl: .expression($0)) }
         }
         guard isReversed else { return ordering }
         return ordering.map(\.reversed)

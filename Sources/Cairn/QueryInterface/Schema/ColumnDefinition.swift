@@ -180,8 +180,9 @@ public final class ColumnDefinition {
     /// Resolves a `belongsTo` reference: the type and primary key of the
     /// referenced table.
     func resolveReference(_ db: Database, tableName: String, columns: [ColumnDefinition]) throws {
-        guard let (table, deleteAction, updateAction, deferred) = pendingReference else { return }
+        guard let (declaredTable, deleteAction, updateAction, deferred) = pendingReference else { return }
         pendingReference = nil
+        var table = declaredTable
         if table.lowercased() == tableName.lowercased() {
             // The table refers to itself.
             let primaryKey = columns.first { $0.primaryKey != nil }
@@ -193,6 +194,12 @@ public final class ColumnDefinition {
                 columns: [name], table: table, destinationColumns: primaryKey.map { [$0.name] },
                 deleteAction: deleteAction, updateAction: updateAction, deferred: deferred)
             return
+        }
+        if belongsToName != nil, try !db.tableExists(table) {
+            // `belongsTo("parent")` refers to "parents" when there is no
+            // "parent" table.
+            let plural = Inflections.pluralize(table)
+            if try db.tableExists(plural) { table = plural }
         }
         let primaryKey = try db.primaryKey(table)
         guard primaryKey.columns.count == 1, let column = primaryKey.columns.first else {
