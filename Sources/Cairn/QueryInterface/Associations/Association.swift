@@ -151,13 +151,15 @@ struct AssociationStep: Sendable {
     /// Whether this step may match several rows.
     var isToMany: Bool
 
-    /// The association key: the key given by the user, or the table name,
-    /// plural for prefetched records (`books`), singular otherwise
-    /// (`book`, `author`).
+    /// The association key: the table name, plural for prefetched records
+    /// (`books`), singular otherwise (`book`, `author`). A key given by the
+    /// user is kept, except for a to-many association joined as one
+    /// record: `hasMany(Child.self, key: "kittens")` gives the `kitten`
+    /// scope.
     func keyName(plural: Bool) -> String {
         switch key {
         case .fixed(let name):
-            return name
+            return isToMany && !plural ? Inflections.singularize(name) : name
         case .table(let tableName):
             return plural ? Inflections.pluralize(tableName) : Inflections.singularize(tableName)
         }

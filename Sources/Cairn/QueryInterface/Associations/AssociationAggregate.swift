@@ -286,6 +286,18 @@ public func != <T>(lhs: AssociationAggregate<T>, rhs: (any SQLExpressible)?) -> 
     return lhs.map { $0 != rhs }
 }
 
+/// Compares a value with an aggregate.
+public func == <T>(lhs: (any SQLExpressible)?, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> {
+    if rhs.emptinessCount != nil, lhs is Bool { return rhs == lhs }
+    return rhs.map { lhs == $0 }
+}
+
+/// Compares a value with an aggregate.
+public func != <T>(lhs: (any SQLExpressible)?, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> {
+    if rhs.emptinessCount != nil, lhs is Bool { return rhs != lhs }
+    return rhs.map { lhs != $0 }
+}
+
 /// Compares two aggregates.
 public func == <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> {
     .combine(lhs, rhs) { $0 == $1 }

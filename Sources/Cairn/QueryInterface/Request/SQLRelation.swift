@@ -413,13 +413,15 @@ struct ResolvedQuery {
         return try context.withDefaultQualifier(qualifier, body)
     }
 
-    /// The selected columns of each node: those of the root and its
-    /// annotations first, then the scopes, depth-first.
-    func selectionSQL() throws -> [String] {
+    /// The selected columns of each node: those of the root, its
+    /// annotations and the extra columns first, then the scopes,
+    /// depth-first.
+    func selectionSQL(extraSelection: [SQLSelection]) throws -> [String] {
         var parts: [String] = []
         for index in nodes.indices where index == 0 || nodes[index].child?.mode == .annotation {
             parts += try withNode(index) { try nodes[index].relation.selection.map { try $0.sql(context) } }
         }
+        parts += try withNode(0) { try extraSelection.map { try $0.sql(context) } }
         for index in nodes.indices where nodes[index].child?.mode == .scope {
             parts += try withNode(index) { try nodes[index].relation.selection.map { try $0.sql(context) } }
         }
@@ -430,13 +432,12 @@ struct ResolvedQuery {
         let relation = root.relation
         var sql = "SELECT "
         if relation.isDistinct { sql += "DISTINCT " }
-        var parts: [String]
+        let parts: [String]
         if let selection {
-            parts = try withNode(0) { try selection.map { try $0.sql(context) } }
+            parts = try withNode(0) { try (selection + extraSelection).map { try $0.sql(context) } }
         } else {
-            parts = try selectionSQL()
+            parts = try selectionSQL(extraSelection: extraSelection)
         }
-        parts += try withNode(0) { try extraSelection.map { try $0.sql(context) } }
         sql += parts.joined(separator: ", ")
         sql += " FROM " + (try fromSQL())
         sql += try clausesSQL(singleResult: singleResult)

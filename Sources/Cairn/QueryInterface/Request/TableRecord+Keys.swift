@@ -14,9 +14,8 @@ enum KeyCondition {
                 message: "the primary key has several columns (\(primaryKey.columns.joined(separator: ", "))): "
                     + "use a dictionary key, such as [\"\(primaryKey.columns[0])\": ...]")
         }
-        let expression: SQLExpression = primaryKey.isRowID
-            ? SQLExpression(impl: .rowID(qualifier: nil))
-            : .column(column)
+        // The hidden rowid, or the column (an INTEGER PRIMARY KEY too).
+        let expression = SQLRelation.column(column, qualifier: nil)
         let values = keys.filter { !$0.isNull }
         switch values.count {
         case 0: return .false
@@ -148,8 +147,9 @@ extension TableRecord {
     }
 }
 
-extension QueryInterfaceRequest where RowDecoder: TableRecord {
-    /// Filters the request by primary key.
+extension DerivableRequest where RowDecoder: TableRecord {
+    /// Filters the request by primary key. On an association, the
+    /// condition applies to the associated records.
     public func filter(key: some DatabaseValueConvertible) -> Self {
         filter(keys: [key])
     }
@@ -157,8 +157,10 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     /// Filters the request by primary keys.
     public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
         let values = keys.map(\.databaseValue)
-        let tableName = RowDecoder.databaseTableName
-        return filter { db in try KeyCondition.primaryKey(db, table: tableName, keys: values) }
+        return _mapRelation { box in
+            let tableName = box.relation.tableName
+            box.relation.filters.append { db in try KeyCondition.primaryKey(db, table: tableName, keys: values) }
+        }
     }
 
     /// Filters the request by unique key.
@@ -169,8 +171,10 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     /// Filters the request by unique keys.
     public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
         let keys = keys.map { $0.mapValues { $0?.databaseValue ?? .null } }
-        let tableName = RowDecoder.databaseTableName
-        return filter { db in try KeyCondition.uniqueKey(db, table: tableName, keys: keys) }
+        return _mapRelation { box in
+            let tableName = box.relation.tableName
+            box.relation.filters.append { db in try KeyCondition.uniqueKey(db, table: tableName, keys: keys) }
+        }
     }
 }
 
