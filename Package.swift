@@ -71,6 +71,11 @@ let package = Package(
             path: "Benchmarks/FTSBenchmark"
         ),
         .executableTarget(
+            name: "AssociationBenchmark",
+            dependencies: ["Cairn", "BenchmarkSupport"],
+            path: "Benchmarks/AssociationBenchmark"
+        ),
+        .executableTarget(
             name: "PoolBenchmark",
             dependencies: ["Cairn", "BenchmarkSupport"],
             path: "Benchmarks/PoolBenchmark"

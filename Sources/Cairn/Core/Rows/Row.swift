@@ -481,7 +481,7 @@ extension Row: RandomAccessCollection {
 
 extension Row: Equatable, Hashable {
     /// Whether two rows have the same column names and values, in the same
-    /// order.
+    /// order, and the same prefetched rows.
     public static func == (lhs: Row, rhs: Row) -> Bool {
         if lhs === rhs { return true }
         guard lhs.count == rhs.count else { return false }
@@ -490,7 +490,7 @@ extension Row: Equatable, Hashable {
                   lhs.databaseValue(atUncheckedIndex: index) == rhs.databaseValue(atUncheckedIndex: index)
             else { return false }
         }
-        return true
+        return (lhs.prefetchTree?.rows ?? [:]) == (rhs.prefetchTree?.rows ?? [:])
     }
 
     /// Hashes the column names and values.
@@ -557,7 +557,7 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
     private func prefetchedLines(_ prefetched: [String: [Row]], indent: String) -> [String] {
         prefetched.keys.sorted().map { key in
             let count = prefetched[key]!.count
-            return indent + "+ " + key + ": \(count) row" + (count == 1 ? "" : "s")
+            return indent + "+ " + key + ": \(count) row" + (count > 1 ? "s" : "")
         }
     }
 }

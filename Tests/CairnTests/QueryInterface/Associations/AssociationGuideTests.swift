@@ -379,7 +379,7 @@ import Cairn
             #expect(row.prefetchedRows["writtenBooks"]!.count == 3)
             #expect(row.debugDescription == """
                 ▿ [id:1 name:"Victor Hugo" countryCode:"FR" deathDate:"1885-05-22"]
-                  + translatedBooks: 0 rows
+                  + translatedBooks: 0 row
                   + writtenBooks: 3 rows
                 """)
 
