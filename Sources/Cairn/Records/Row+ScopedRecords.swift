@@ -16,11 +16,22 @@ extension Row {
     ///
     /// - Throws: A ``RowDecodingError`` when the row has no such scope, or
     ///   the record does not decode.
+    @inlinable
     public func decode<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey key: String) throws -> Record {
+        // Inlinable, so that the record type is known where it is called:
+        // a generic call would look its metadata up for each row.
+        try Record(row: _scope(forKey: key))
+    }
+
+    /// The scope of a key, searched in the scopes of scopes too.
+    ///
+    /// - Throws: A ``RowDecodingError`` when the row has no such scope.
+    @usableFromInline
+    func _scope(forKey key: String) throws -> Row {
         guard let scope = scopesTree[key] else {
             throw RowDecodingError.missingScope(key, columnName: key, row: self, scopes: scopesTree.names, prefetchedKeys: prefetchedRows.keys)
         }
-        return try Record(row: scope)
+        return scope
     }
 
     /// Decodes the record of an optional association: nil when the row has
@@ -32,9 +43,18 @@ extension Row {
     /// ```
     ///
     /// - Throws: A ``RowDecodingError`` when the record does not decode.
+    @inlinable
     public func decodeIfPresent<Record: FetchableRecord>(_ type: Record.Type = Record.self, forKey key: String) throws -> Record? {
-        guard let scope = scopesTree[key], scope.containsNonNullValue else { return nil }
+        guard let scope = _nonNullScope(forKey: key) else { return nil }
         return try Record(row: scope)
+    }
+
+    /// The scope of a key, searched in the scopes of scopes too, or nil
+    /// when there is none, or when its columns are all NULL.
+    @usableFromInline
+    func _nonNullScope(forKey key: String) -> Row? {
+        guard let scope = scopesTree[key], scope.containsNonNullValue else { return nil }
+        return scope
     }
 
     /// Decodes the records that `including(all:)` prefetched for a key.

@@ -47,6 +47,13 @@ extension Row {
             if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
                 return value
             }
+        } else if let adaptedSQLiteStatement, case .adapted(_, let layout) = storage {
+            // A row adapted from a cursor row (the scope of a joined
+            // request) reads its base statement directly too.
+            _checkStatementAccess()
+            if let value = Value.fromStatement(adaptedSQLiteStatement, atUncheckedIndex: CInt(layout.baseIndexes[index])) {
+                return value
+            }
         } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
             return value
         }
@@ -100,6 +107,11 @@ extension Row {
         if let sqliteStatement {
             // index(forColumn:) checked the access of the statement row.
             if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
+                return value
+            }
+        } else if let adaptedSQLiteStatement, case .adapted(_, let layout) = storage {
+            _checkStatementAccess()
+            if let value = Value.fromStatement(adaptedSQLiteStatement, atUncheckedIndex: CInt(layout.baseIndexes[index])) {
                 return value
             }
         } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {

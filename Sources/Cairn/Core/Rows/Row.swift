@@ -51,6 +51,12 @@ public final class Row: @unchecked Sendable {
     /// The number of columns.
     public let count: Int
 
+    /// For a row adapted from a cursor row: the raw statement of its base,
+    /// which the subscripts read directly (see `Row+Decoding.swift`). Nil
+    /// otherwise.
+    @usableFromInline
+    let adaptedSQLiteStatement: SQLiteStatement?
+
     /// For the row of a statement, or a row adapted from it: the access that
     /// made the row, and the thread of that access. Nil for copied rows,
     /// whose values are immutable.
@@ -209,6 +215,7 @@ public final class Row: @unchecked Sendable {
         self.sqliteStatement = statement.sqliteStatement
         self.count = statement.columnCount
         self.statementAccess = StatementAccess(database: statement.database)
+        self.adaptedSQLiteStatement = nil
     }
 
     /// Creates a row from copied values.
@@ -218,6 +225,7 @@ public final class Row: @unchecked Sendable {
         self.sqliteStatement = nil
         self.count = values.count
         self.statementAccess = nil
+        self.adaptedSQLiteStatement = nil
     }
 
     /// Creates a row that presents a base row through a layout.
@@ -228,7 +236,14 @@ public final class Row: @unchecked Sendable {
         self.count = layout.baseIndexes.count
         // An adapted cursor row reads the statement through its base.
         self.statementAccess = base.statementAccess
+        self.adaptedSQLiteStatement = base.sqliteStatement
     }
+
+    /// The scope rows of a cursor row, made once: the cursor reuses the row
+    /// and its scopes at each step. Only the thread of the access of the
+    /// row touches it (a cursor row is not used elsewhere: see
+    /// ``_checkStatementAccess()``).
+    @exclusivity(unchecked) var cachedScopeRows: [String: Row] = [:]
 
     /// Creates an empty row.
     public convenience init() {

@@ -247,9 +247,22 @@ extension Row {
 
         /// The row of a scope, or nil if the row has no such scope.
         public subscript(_ name: String) -> Row? {
+            if row.readsStatement, let cached = row.cachedScopeRows[name] {
+                row._checkStatementAccess()
+                return cached
+            }
             guard case .adapted(let base, let layout) = row.storage,
                   let scope = layout.scopes[name]
             else { return nil }
+            if row.readsStatement {
+                // A cursor row: its scopes are views on the statement too,
+                // made once.
+                row._checkStatementAccess()
+                let scopeRow = Row(base: base, layout: scope)
+                scopeRow.cachesDecoding = row.cachesDecoding
+                row.cachedScopeRows[name] = scopeRow
+                return scopeRow
+            }
             let scopeRow = Row(base: base, layout: scope)
             scopeRow.prefetchTree = row.prefetchTree?.scopes[name]
             return scopeRow
@@ -310,6 +323,8 @@ extension Row {
 
         /// The nearest scope of this name (breadth-first), or nil.
         public subscript(_ name: String) -> Row? {
+            if let scope = row.scopes[name] { return scope }
+            guard case .adapted(_, let layout) = row.storage, !layout.scopes.isEmpty else { return nil }
             var queue = [row]
             while !queue.isEmpty {
                 let current = queue.removeFirst()
