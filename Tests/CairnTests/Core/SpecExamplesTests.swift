@@ -357,3 +357,74 @@ import Cairn
         #expect(best.map(\.score) == [1100])
     }
 }
+
+/// The README's associations example.
+@Suite struct ReadmeAssociationsExampleTests {
+    struct Author: Codable, FetchableRecord, PersistableRecord {
+        static let books = hasMany(Book.self)
+        var id: Int64
+        var name: String
+    }
+
+    struct Book: Codable, FetchableRecord, PersistableRecord {
+        static let author = belongsTo(Author.self)
+        var id: Int64
+        var authorId: Int64
+        var title: String
+    }
+
+    struct BookInfo: Decodable, FetchableRecord {
+        var book: Book
+        var author: Author
+    }
+
+    struct AuthorInfo: Decodable, FetchableRecord {
+        var author: Author
+        var books: [Book]
+        var bookCount: Int
+    }
+
+    @Test func associationsExample() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "author") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "book") { t in
+                t.primaryKey("id", .integer)
+                t.belongsTo("author").notNull()
+                t.column("title", .text).notNull()
+            }
+            try Author(id: 1, name: "Herman Melville").insert(db)
+            try Author(id: 2, name: "Jules Verne").insert(db)
+            try Author(id: 3, name: "Nobody").insert(db)
+            try Book(id: 1, authorId: 1, title: "Moby-Dick").insert(db)
+            try Book(id: 2, authorId: 2, title: "Around the World in Eighty Days").insert(db)
+            try Book(id: 3, authorId: 2, title: "Twenty Thousand Leagues Under the Seas").insert(db)
+        }
+        try dbQueue.read { db in
+            let bookRequest = Book.including(required: Book.author)
+            #expect(try bookRequest.makePreparedRequest(db, forSingleResult: false).statement.sql == """
+                SELECT "book".*, "author".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId"
+                """)
+            let bookInfos = try bookRequest.asRequest(of: BookInfo.self).fetchAll(db)
+            #expect(Set(bookInfos.map { "\($0.book.title)/\($0.author.name)" }) == [
+                "Moby-Dick/Herman Melville",
+                "Around the World in Eighty Days/Jules Verne",
+                "Twenty Thousand Leagues Under the Seas/Jules Verne",
+            ])
+
+            let authorRequest = Author
+                .annotated(with: Author.books.count)
+                .including(all: Author.books)
+            #expect(try authorRequest.makePreparedRequest(db, forSingleResult: false).statement.sql == """
+                SELECT "author".*, COUNT(DISTINCT "book"."id") AS "bookCount" FROM "author" \
+                LEFT JOIN "book" ON "book"."authorId" = "author"."id" GROUP BY "author"."id"
+                """)
+            let authorInfos = try authorRequest.asRequest(of: AuthorInfo.self).fetchAll(db).sorted { $0.author.id < $1.author.id }
+            #expect(authorInfos.map(\.bookCount) == [1, 2, 0])
+            #expect(authorInfos.map { $0.books.map(\.id).sorted() } == [[1], [2, 3], []])
+        }
+    }
+}
