@@ -549,29 +549,30 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
     ///   + prizes: 3 rows
     /// ```
     public var debugDescription: String {
-        let scopes = self.scopes
-        let prefetched = prefetchTree?.rows ?? [:]
         guard case .adapted(let base, _) = storage else {
-            guard !prefetched.isEmpty else { return description }
-            return (["▿ " + description] + prefetchedLines(prefetched, indent: "  ")).joined(separator: "\n")
+            guard !prefetchedRows.isEmpty else { return description }
+            return (["▿ " + description] + prefetchedLines(indent: "  ")).joined(separator: "\n")
         }
         var lines = ["▿ " + description, "  unadapted: " + base.description]
-        lines.append(contentsOf: scopeLines(scopes, indent: "  "))
-        lines.append(contentsOf: prefetchedLines(prefetched, indent: "  "))
+        lines.append(contentsOf: scopeLines(indent: "  "))
+        lines.append(contentsOf: prefetchedLines(indent: "  "))
         return lines.joined(separator: "\n")
     }
 
-    private func scopeLines(_ scopes: ScopesView, indent: String) -> [String] {
+    private func scopeLines(indent: String) -> [String] {
         scopes.flatMap { name, row -> [String] in
             [indent + "- " + name + ": " + row.description]
-                + row.scopeLines(row.scopes, indent: indent + "  ")
-                + row.prefetchedLines(row.prefetchTree?.rows ?? [:], indent: indent + "  ")
+                + row.scopeLines(indent: indent + "  ")
+                + row.prefetchedLines(indent: indent + "  ")
         }
     }
 
-    private func prefetchedLines(_ prefetched: [String: [Row]], indent: String) -> [String] {
-        prefetched.keys.sorted().map { key in
-            let count = prefetched[key]!.count
+    /// The prefetched rows of the row and of its scopes (see
+    /// ``prefetchedRows``).
+    private func prefetchedLines(indent: String) -> [String] {
+        let prefetched = prefetchedRows
+        return prefetched.keys.sorted().map { key in
+            let count = prefetched[key]?.count ?? 0
             return indent + "+ " + key + ": \(count) row" + (count > 1 ? "s" : "")
         }
     }

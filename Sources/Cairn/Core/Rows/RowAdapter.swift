@@ -350,9 +350,14 @@ extension Row {
     public struct PrefetchedRowsView {
         let row: Row
 
-        /// The association keys of the prefetched rows of the row.
+        /// The association keys of the prefetched rows of the row, and of
+        /// its scopes.
         public var keys: Set<String> {
-            Set(row.prefetchTree?.rows.keys ?? [:].keys)
+            var keys = Set(row.prefetchTree?.rows.keys ?? [:].keys)
+            for (_, scope) in row.scopes {
+                keys.formUnion(scope.prefetchedRows.keys)
+            }
+            return keys
         }
 
         /// Whether the row has no prefetched rows.

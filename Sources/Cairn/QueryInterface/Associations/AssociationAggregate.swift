@@ -395,6 +395,7 @@ public func length<T>(_ aggregate: AssociationAggregate<T>) -> AssociationAggreg
 }
 
 /// An aggregate converted to a storage class: `CAST(aggregate AS type)`.
+/// The aggregate keeps its name.
 public func cast<T>(_ aggregate: AssociationAggregate<T>, as type: Database.ColumnType) -> AssociationAggregate<T> {
-    aggregate.map { cast($0, as: type) }
+    AssociationAggregate(children: aggregate.children, expression: cast(aggregate.expression, as: type), key: aggregate.key)
 }

@@ -17,7 +17,8 @@ public func == (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) ->
 
 /// `lhs = rhs`, or `rhs IS NULL` when `lhs` is nil.
 public func == (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    equality(rhs.sqlExpression, lhs.sqlExpressionOrNull, negated: false)
+    // `2 = "a"`, in the order written; `"a" IS NULL` for nil.
+    equality(lhs.sqlExpressionOrNull, rhs.sqlExpression, negated: false)
 }
 
 /// `lhs = rhs`.
@@ -32,7 +33,7 @@ public func != (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) ->
 
 /// `lhs <> rhs`, or `rhs IS NOT NULL` when `lhs` is nil.
 public func != (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    equality(rhs.sqlExpression, lhs.sqlExpressionOrNull, negated: true)
+    equality(lhs.sqlExpressionOrNull, rhs.sqlExpression, negated: true)
 }
 
 /// `lhs <> rhs`.
