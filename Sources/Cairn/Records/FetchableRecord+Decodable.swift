@@ -335,7 +335,12 @@ struct RecordDecoder: Decoder {
                 return try RecordDecoder.decodeCollection(T.self, from: rows, recordType: recordType, key: key)
             }
             do {
-                return try RecordDecoder.decodeRecord(T.self, from: row, recordType: recordType)
+                if T.self is any FetchableRecord.Type {
+                    return try RecordDecoder.decodeRecord(T.self, from: row, recordType: recordType)
+                }
+                // A value that reads a single value is not decoded from the
+                // first column of the row: its column is missing.
+                return try T(from: BaseRowDecoder(decoder: RecordDecoder(row: row, recordType: recordType), missingColumn: columnName))
             } catch let error as RowDecodingError {
                 // The row has scopes: say which, when the key matches none.
                 let scopes = row.scopesTree.names
@@ -510,6 +515,30 @@ struct RecordDecoder: Decoder {
 
         mutating func superDecoder() throws -> any Decoder {
             RecordDecoder(row: try nextRow(), recordType: recordType)
+        }
+    }
+
+    /// Decodes the base record of a joined request from the whole row, as
+    /// a keyed value only.
+    struct BaseRowDecoder: Decoder {
+        let decoder: RecordDecoder
+        /// The column of the key that the row does not have.
+        let missingColumn: String
+        var codingPath: [any CodingKey] { decoder.codingPath }
+        var userInfo: [CodingUserInfoKey: Any] { decoder.userInfo }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            // The record that decodes this one is being decoded from the
+            // same row: the container may read it.
+            try decoder.container(keyedBy: type)
+        }
+
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            throw RowDecodingError.columnNotFound(missingColumn, row: decoder.row)
+        }
+
+        func singleValueContainer() throws -> any SingleValueDecodingContainer {
+            throw RowDecodingError.columnNotFound(missingColumn, row: decoder.row)
         }
     }
 

@@ -109,11 +109,6 @@ extension Row {
             if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
                 return value
             }
-        } else if let adaptedSQLiteStatement, case .adapted(_, let layout) = storage {
-            _checkStatementAccess()
-            if let value = Value.fromStatement(adaptedSQLiteStatement, atUncheckedIndex: CInt(layout.baseIndexes[index])) {
-                return value
-            }
         } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
             return value
         }

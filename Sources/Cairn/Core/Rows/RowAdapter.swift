@@ -247,9 +247,11 @@ extension Row {
 
         /// The row of a scope, or nil if the row has no such scope.
         public subscript(_ name: String) -> Row? {
-            if row.readsStatement, let cached = row.cachedScopeRows[name] {
+            if row.readsStatement {
+                // Checked before the cache is read: a cursor row used on
+                // another thread stops here.
                 row._checkStatementAccess()
-                return cached
+                if let cached = row.cachedScopeRows[name] { return cached }
             }
             guard case .adapted(let base, let layout) = row.storage,
                   let scope = layout.scopes[name]

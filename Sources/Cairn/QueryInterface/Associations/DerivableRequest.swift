@@ -480,14 +480,16 @@ extension _SQLAssociation {
         // D JOIN Pn-1 ... JOIN P0, with the condition on P0.
         var pivot = steps[0].relation
         pivot.filters.append(filter)
+        // The keys of the pivots do not collide with the keys of the
+        // associations of the destination.
         var child = SQLRelation.Child(
-            key: steps[0].keyName(plural: false), kind: .required, mode: .join,
+            key: "grdb_" + steps[0].keyName(plural: false), kind: .required, mode: .join,
             condition: steps[1].condition.reversed, relation: pivot)
         for index in 1..<(steps.count - 1) {
             var relation = steps[index].relation
             relation.add(child)
             child = SQLRelation.Child(
-                key: steps[index].keyName(plural: false), kind: .required, mode: .join,
+                key: "grdb_" + steps[index].keyName(plural: false), kind: .required, mode: .join,
                 condition: steps[index + 1].condition.reversed, relation: relation)
         }
         var destination = steps[steps.count - 1].relation

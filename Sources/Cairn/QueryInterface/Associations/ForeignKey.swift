@@ -153,7 +153,8 @@ extension TableRecord {
     private static func belongsToAssociation(_ destination: SQLRelation, key: String?, using foreignKey: ForeignKey?) -> _SQLAssociation {
         let originTable = databaseTableName
         let destinationTable = destination.tableName
-        let condition = JoinCondition { db in
+        let identity = "\(originTable) belongs to \(destinationTable) with \(foreignKey.map { "\($0.originColumns)" } ?? "the schema's foreign key")"
+        let condition = JoinCondition(identity: identity) { db in
             try ForeignKey.resolve(db, foreignKey, from: originTable, to: destinationTable)
                 .map { (joined: $0.destination, parent: $0.origin) }
         }
@@ -242,7 +243,8 @@ extension TableRecord {
     {
         let originTable = databaseTableName
         let destinationTable = destination.tableName
-        let condition = JoinCondition { db in
+        let identity = "\(destinationTable) belongs to \(originTable) with \(foreignKey.map { "\($0.originColumns)" } ?? "the schema's foreign key")"
+        let condition = JoinCondition(identity: identity) { db in
             try ForeignKey.resolve(db, foreignKey, from: destinationTable, to: originTable)
                 .map { (joined: $0.origin, parent: $0.destination) }
         }

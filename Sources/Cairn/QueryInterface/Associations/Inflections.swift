@@ -4,17 +4,33 @@ import Foundation
 /// identifiers, for the default association keys (`books`, `author`) and
 /// the default names of aggregates (`bookCount`).
 ///
-/// The rules follow those of Ruby on Rails' inflector: irregular words,
-/// uncountable words, then suffix rules, the most specific first.
+/// The rules follow those of Ruby on Rails' inflector: uncountable words,
+/// irregular words, then suffix rules, the most specific first.
 enum Inflections {
     /// `book` → `books`, `person` → `people`, `lineItem` → `lineItems`.
     static func pluralize(_ string: String) -> String {
-        inflect(string, irregular: irregularPlurals, rules: pluralRules)
+        cached(string, plural: true) { inflect(string, irregular: irregularPlurals, rules: pluralRules) }
     }
 
     /// `books` → `book`, `people` → `person`, `lineItems` → `lineItem`.
     static func singularize(_ string: String) -> String {
-        inflect(string, irregular: irregularSingulars, rules: singularRules)
+        cached(string, plural: false) { inflect(string, irregular: irregularSingulars, rules: singularRules) }
+    }
+
+    /// The inflections computed so far: requests are built again and again
+    /// from the same associations.
+    private static let cache = Locked<[String: String]>([:])
+
+    private static func cached(_ string: String, plural: Bool, _ inflect: () -> String) -> String {
+        let key = (plural ? "p:" : "s:") + string
+        if let inflected = cache.withLock({ $0[key] }) { return inflected }
+        let inflected = inflect()
+        cache.withLock { cache in
+            // A bounded cache: identifiers come from the application's code.
+            if cache.count > 10_000 { cache.removeAll() }
+            cache[key] = inflected
+        }
+        return inflected
     }
 
     /// Uppercases the first letter: `book` → `Book`.
@@ -23,13 +39,13 @@ enum Inflections {
         return first.uppercased() + string.dropFirst()
     }
 
-    private static func inflect(_ string: String, irregular: [String: String], rules: [(suffix: String, replacement: String)]) -> String {
+    private static func inflect(_ string: String, irregular: [String: String], rules: [Rule]) -> String {
         // The last word of a camelCase identifier: `lineItem` → `Item`.
         var wordStart = string.startIndex
         for index in string.indices where string[index].isUppercase {
             wordStart = index
         }
-        let prefix = string[..<wordStart]
+        let prefix = String(string[..<wordStart])
         let word = String(string[wordStart...])
         let lowercased = word.lowercased()
         guard !lowercased.isEmpty else { return string }
@@ -39,9 +55,11 @@ enum Inflections {
         if let replacement = irregular[lowercased] {
             return prefix + matchingCase(replacement, of: word)
         }
-        for rule in rules where lowercased.hasSuffix(rule.suffix) {
-            let stem = word.dropLast(rule.suffix.count)
-            return prefix + stem + matchingCase(rule.replacement, of: String(word.suffix(rule.suffix.count)))
+        for rule in rules {
+            let range = NSRange(word.startIndex..., in: word)
+            if rule.regex.firstMatch(in: word, range: range) != nil {
+                return prefix + rule.regex.stringByReplacingMatches(in: word, range: range, withTemplate: rule.template)
+            }
         }
         return string
     }
@@ -54,37 +72,96 @@ enum Inflections {
         return replacement
     }
 
+    /// A suffix rule: a case-insensitive pattern and its replacement.
+    private struct Rule: @unchecked Sendable {
+        // Unchecked Sendable: NSRegularExpression is immutable and
+        // thread-safe.
+        let regex: NSRegularExpression
+        let template: String
+
+        init(_ pattern: String, _ template: String) {
+            // The patterns are constant: a failure is a programmer error.
+            regex = try! NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
+            self.template = template
+        }
+    }
+
     private static let uncountables: Set<String> = [
         "equipment", "information", "rice", "money", "species", "series", "fish", "sheep", "jeans",
         "police", "news", "data", "metadata", "deer", "aircraft", "software", "feedback",
     ]
 
-    private static let irregularPlurals: [String: String] = [
+    /// Irregular words, singular to plural.
+    private static let irregularWords: [String: String] = [
         "person": "people", "man": "men", "woman": "women", "child": "children", "sex": "sexes",
-        "move": "moves", "zombie": "zombies", "mouse": "mice", "louse": "lice", "ox": "oxen",
-        "goose": "geese", "tooth": "teeth", "foot": "feet", "quiz": "quizzes", "cow": "kine",
-        "index": "indices", "matrix": "matrices", "vertex": "vertices", "axis": "axes",
-        "datum": "data", "medium": "media", "criterion": "criteria", "leaf": "leaves",
+        "move": "moves", "zombie": "zombies", "goose": "geese", "tooth": "teeth", "foot": "feet",
+        "cow": "kine", "datum": "data", "medium": "media", "criterion": "criteria",
     ]
 
+    /// Irregular words to their plural, plural words included.
+    private static let irregularPlurals: [String: String] = {
+        var plurals = irregularWords
+        for plural in irregularWords.values { plurals[plural] = plural }
+        return plurals
+    }()
+
+    /// Irregular words to their singular, singular words included.
     private static let irregularSingulars: [String: String] = {
-        var singulars = Dictionary(uniqueKeysWithValues: irregularPlurals.map { ($0.value, $0.key) })
-        // Plural forms that are their own singular stay as they are.
-        for word in irregularPlurals.keys { singulars[word] = word }
+        var singulars = Dictionary(irregularWords.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        for singular in irregularWords.keys { singulars[singular] = singular }
         return singulars
     }()
 
-    private static let pluralRules: [(suffix: String, replacement: String)] = [
-        ("quy", "quies"), ("ay", "ays"), ("ey", "eys"), ("oy", "oys"), ("uy", "uys"), ("y", "ies"),
-        ("ss", "sses"), ("sh", "shes"), ("ch", "ches"), ("x", "xes"), ("zz", "zzes"), ("z", "zes"),
-        ("us", "uses"), ("is", "es"), ("ife", "ives"), ("lf", "lves"), ("rf", "rves"),
-        ("tomato", "tomatoes"), ("potato", "potatoes"), ("hero", "heroes"), ("s", "s"), ("", "s"),
+    private static let pluralRules: [Rule] = [
+        Rule("(quiz)$", "$1zes"),
+        Rule("^(oxen)$", "$1"),
+        Rule("^(ox)$", "$1en"),
+        Rule("^(m|l)ice$", "$1ice"),
+        Rule("^(m|l)ouse$", "$1ice"),
+        Rule("(matr|vert|ind)(?:ix|ex)$", "$1ices"),
+        Rule("(x|ch|ss|sh)$", "$1es"),
+        Rule("([^aeiouy]|qu)y$", "$1ies"),
+        Rule("(hive)$", "$1s"),
+        Rule("(?:([^f])fe|([lr])f)$", "$1$2ves"),
+        Rule("sis$", "ses"),
+        Rule("([ti])a$", "$1a"),
+        Rule("([ti])um$", "$1a"),
+        Rule("(buffal|tomat|potat|her)o$", "$1oes"),
+        Rule("(bu)s$", "$1ses"),
+        Rule("(alias|status|campus)$", "$1es"),
+        Rule("(octop|vir)i$", "$1i"),
+        Rule("(octop|vir)us$", "$1i"),
+        Rule("^(ax|test)is$", "$1es"),
+        Rule("s$", "s"),
+        Rule("$", "s"),
     ]
 
-    private static let singularRules: [(suffix: String, replacement: String)] = [
-        ("quies", "quy"), ("ays", "ay"), ("eys", "ey"), ("oys", "oy"), ("uys", "uy"), ("ies", "y"),
-        ("sses", "ss"), ("shes", "sh"), ("ches", "ch"), ("xes", "x"), ("zzes", "zz"), ("uses", "us"),
-        ("ives", "ife"), ("lves", "lf"), ("rves", "rf"), ("oes", "o"), ("ss", "ss"), ("us", "us"),
-        ("is", "is"), ("s", ""),
+    private static let singularRules: [Rule] = [
+        Rule("(database)s$", "$1"),
+        Rule("(quiz)zes$", "$1"),
+        Rule("(matr)ices$", "$1ix"),
+        Rule("(vert|ind)ices$", "$1ex"),
+        Rule("^(ox)en", "$1"),
+        Rule("(alias|status|campus)(es)?$", "$1"),
+        Rule("(octop|vir)(us|i)$", "$1us"),
+        Rule("^(a)x[ie]s$", "$1xis"),
+        Rule("(cris|test)(is|es)$", "$1is"),
+        Rule("(shoe)s$", "$1"),
+        Rule("(o)es$", "$1"),
+        Rule("(bus)(es)?$", "$1"),
+        Rule("^(m|l)ice$", "$1ouse"),
+        Rule("(x|ch|ss|sh)es$", "$1"),
+        Rule("(m)ovies$", "$1ovie"),
+        Rule("([^aeiouy]|qu)ies$", "$1y"),
+        Rule("([lr])ves$", "$1f"),
+        Rule("(tive)s$", "$1"),
+        Rule("(hive)s$", "$1"),
+        Rule("([^f])ves$", "$1fe"),
+        Rule("(^analy)(sis|ses)$", "$1sis"),
+        Rule("((a)naly|(b)a|(d)iagno|(p)arenthe|(p)rogno|(s)ynop|(t)he)(sis|ses)$", "$1sis"),
+        Rule("([ti])a$", "$1um"),
+        Rule("(ss)$", "$1"),
+        Rule("(us)$", "$1"),
+        Rule("s$", ""),
     ]
 }

@@ -134,10 +134,14 @@ extension SQLRelation {
             let column = pivotAlias.map { $0.column(pair.joined) } ?? SQLRelation.column(pair.joined, qualifier: nil)
             return SQLSelection(impl: .aliased(column, "grdb_" + pair.joined))
         }
-        if !prefetched.groupExpressions.isEmpty {
+        if !prefetched.groupExpressions.isEmpty || prefetched.groupsByPrimaryKey {
             // Groups do not mix the records of several parents.
             let columns = pairs.map { pair in
                 pivotAlias.map { $0.column(pair.joined) } ?? SQLRelation.column(pair.joined, qualifier: nil)
+            }
+            if prefetched.groupExpressions.isEmpty {
+                let tableName = prefetched.tableName
+                prefetched.groupExpressions = [{ db in try SQLRelation.primaryKeyExpressions(db, tableName: tableName) }]
             }
             prefetched.groupExpressions.append { _ in columns }
         }

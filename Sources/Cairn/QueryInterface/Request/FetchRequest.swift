@@ -98,7 +98,9 @@ public struct SQLSubquery: SQLSubqueryable, SQLSpecificExpressible, Sendable {
     let render: @Sendable (SQLGenerationContext) throws -> String
 
     init(render: @escaping @Sendable (SQLGenerationContext) throws -> String) {
-        self.render = render
+        // A subquery does not qualify its columns with the tables of the
+        // request that embeds it.
+        self.render = { context in try context.withDefaultQualifier(nil) { try render(context) } }
     }
 
     /// The subquery itself.

@@ -113,6 +113,12 @@ struct SQLRelation: Sendable {
             return
         }
         var existing = children[index]
+        guard existing.condition.identity == child.condition.identity else {
+            buildError = "the association key \"\(child.key)\" is used by two associations that do not join "
+                + "the same way (\(existing.condition.identity), and \(child.condition.identity)): "
+                + "give one of them another key with forKey(_:)"
+            return
+        }
         guard existing.relation.tableName == child.relation.tableName else {
             buildError = "the association key \"\(child.key)\" is used for two different tables, "
                 + "\"\(existing.relation.tableName)\" and \"\(child.relation.tableName)\": "
@@ -132,6 +138,12 @@ struct SQLRelation: Sendable {
 
     /// Merges the refinements of another relation of the same table.
     mutating func merge(_ other: SQLRelation) {
+        if other.limit != nil || other.isDistinct || !other.groupExpressions.isEmpty
+            || !other.havingExpressions.isEmpty || other.groupsByPrimaryKey
+        {
+            buildError = buildError ?? "an association refined with limit, distinct, group, having or an aggregate "
+                + "cannot be merged with another one of the same key: give it another key with forKey(_:)"
+        }
         filters.append(contentsOf: other.filters)
         if other.hasCustomSelection {
             selection = other.selection
@@ -248,15 +260,26 @@ struct SQLRelation: Sendable {
 /// How a joined table matches its parent: pairs of columns that must be
 /// equal, resolved from the database schema when the query renders.
 struct JoinCondition: Sendable {
+    /// Identifies the condition: two associations joined under one key
+    /// must have the same condition.
+    let identity: String
+
     /// Returns the pairs (column of the joined table, column of the parent
     /// table).
     let columnPairs: SQLRelation.Promise<[(joined: String, parent: String)]>
+
+    init(identity: String, columnPairs: @escaping SQLRelation.Promise<[(joined: String, parent: String)]>) {
+        self.identity = identity
+        self.columnPairs = columnPairs
+    }
 
     /// The condition seen from the other side: the parent is joined to
     /// the child.
     var reversed: JoinCondition {
         let columnPairs = self.columnPairs
-        return JoinCondition { db in try columnPairs(db).map { (joined: $0.parent, parent: $0.joined) } }
+        return JoinCondition(identity: "reversed " + identity) { db in
+            try columnPairs(db).map { (joined: $0.parent, parent: $0.joined) }
+        }
     }
 
     /// The expression of the condition, for a joined table and its parent,
@@ -361,6 +384,7 @@ struct ResolvedQuery {
             counts[node.relation.tableName.lowercased(), default: 0] += 1
         }
         var numbers: [String: Int] = [:]
+        var aliasedNodeNames = Set<String>()
         for index in nodes.indices {
             let relation = nodes[index].relation
             if let name = relation.alias?.userName {
@@ -385,7 +409,16 @@ struct ResolvedQuery {
             }
             if let alias = relation.alias {
                 alias.bind(to: relation.tableName)
-                context.aliasNames[ObjectIdentifier(alias.resolved)] = nodes[index].name
+                let key = ObjectIdentifier(alias.resolved)
+                if let name = context.aliasNames[key], aliasedNodeNames.contains(name) {
+                    throw context.db.makeError(
+                        resultCode: .SQLITE_MISUSE,
+                        message: "a TableAlias names two tables of the request (\"\(name)\" and \"\(nodes[index].name)\"): "
+                            + "use one alias per table",
+                        sql: nil, arguments: nil)
+                }
+                context.aliasNames[key] = nodes[index].name
+                aliasedNodeNames.insert(nodes[index].name)
             }
         }
     }
@@ -563,6 +596,12 @@ struct ResolvedQuery {
         }
         start = rootCount
         for index in nodes.indices where nodes[index].child?.mode == .scope {
+            guard counts[index]! >= 0 else {
+                throw context.db.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "the columns of the joined request do not match its selections",
+                    sql: nil, arguments: nil)
+            }
             ranges[index] = start..<(start + counts[index]!)
             start += counts[index]!
         }

@@ -115,10 +115,13 @@ final class AliasIdentity: Sendable {
         }
     }
 
-    /// Makes this alias resolve to the name of another one.
+    /// Makes this alias resolve to the name of another one (both name one
+    /// table of a request).
     func redirect(to other: AliasIdentity) {
-        guard other !== self else { return }
-        state.withLock { $0.target = other }
+        // Redirect the ends of both chains: no cycle.
+        let from = resolved, to = other.resolved
+        guard from !== to else { return }
+        from.state.withLock { $0.target = to }
     }
 
     /// The alias this one resolves through.
