@@ -82,3 +82,14 @@ public struct AllColumns: SQLSelectable, Sendable {
         SQLSelection(impl: .allColumns(qualifier: nil))
     }
 }
+
+extension DatabaseValue: SQLSelectable {
+    /// The value, selected: `SELECT ?`.
+    ///
+    /// ```swift
+    /// let request = Player.select(Column("id"), 1.databaseValue)
+    /// ```
+    public var sqlSelection: SQLSelection {
+        SQLSelection(impl: .expression(sqlExpression))
+    }
+}

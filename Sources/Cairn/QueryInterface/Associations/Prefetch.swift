@@ -20,14 +20,36 @@ extension SQLRelation {
     ///   - scopePath: The scope of the rows that hold the columns of this
     ///     relation (empty for the rows themselves).
     /// - Throws: A ``DatabaseError``.
-    func prefetch(_ db: Database, into rows: [Row], scopePath: [String]) throws {
+    ///   - pivots: The joined tables between the rows and this relation,
+    ///     when they have no scope in the rows (`joining`): the prefetch
+    ///     queries join them back to the rows.
+    func prefetch(_ db: Database, into rows: [Row], scopePath: [String], pivots: [AssociationStep] = []) throws {
         for child in children {
             if child.kind == .prefetch {
+                var child = child
+                child.prefetchSteps = pivots + child.prefetchSteps!
                 try prefetch(db, child: child, into: rows, scopePath: scopePath)
             } else if child.relation.hasPrefetchedChildren {
-                try child.relation.prefetch(db, into: rows, scopePath: scopePath + [child.key])
+                if pivots.isEmpty && (child.mode == .scope || child.relation.hasScopes) {
+                    // The rows have a scope for the child: its columns give
+                    // the keys of the prefetched rows.
+                    try child.relation.prefetch(db, into: rows, scopePath: scopePath + [child.key])
+                } else {
+                    // A joined table without scope: it is joined again by
+                    // the prefetch queries.
+                    var pivot = child.relation
+                    pivot.children.removeAll()
+                    pivot.selection = []
+                    let step = AssociationStep(key: .fixed(child.key), condition: child.condition, relation: pivot, isToMany: false)
+                    try child.relation.prefetch(db, into: rows, scopePath: scopePath, pivots: pivots + [step])
+                }
             }
         }
+    }
+
+    /// Whether a child, at any depth, has a scope in the fetched rows.
+    var hasScopes: Bool {
+        children.contains { $0.kind != .prefetch && ($0.mode == .scope || $0.relation.hasScopes) }
     }
 
     /// The relation that fetches the rows of a prefetched child, and the

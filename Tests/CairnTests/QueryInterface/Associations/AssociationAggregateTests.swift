@@ -78,7 +78,7 @@ import Cairn
             var bookCount: Int
             var maxBookYear: Int?
         }
-        try writer.read { db throws in
+        try writer.read { db throws -> Void in
             let request = Author
                 .annotated(with: Author.books.count, Author.books.max(\.year))
                 .order(\.id)
@@ -97,7 +97,7 @@ import Cairn
     @Test func defaultNames() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write(Self.setUp)
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let request = Author.annotated(with:
                 Author.books.isEmpty,
                 Author.books.min(\.year),
@@ -119,7 +119,7 @@ import Cairn
     @Test func havingAggregates() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write(Self.setUp)
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             func names(_ request: QueryInterfaceRequest<Author>) throws -> [String] {
                 try request.order(\.id).fetchAll(db).map(\.name)
             }
@@ -175,7 +175,7 @@ import Cairn
             var novelCount: Int
             var theatrePlayCount: Int
         }
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let workCount = (Author.books.count + Author.paintings.count).forKey("workCount")
             let works = Author.annotated(with: workCount).order(\.id)
             #expect(try sql(db, works) == """
@@ -225,7 +225,7 @@ import Cairn
             var author: Author
             var bookKinds: Set<String>
         }
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let distinctKinds = Author.books.select(\.kind).distinct().forKey("bookKinds")
             let infos = try Author.including(all: distinctKinds).order(\.id).asRequest(of: AuthorInfo.self).fetchAll(db)
             #expect(infos.map(\.bookKinds) == [["novel", "theatrePlay"], ["theatrePlay"], [], []])
@@ -239,7 +239,7 @@ import Cairn
         }
         let dbQueue = try DatabaseQueue()
         try dbQueue.write(Self.setUp)
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let request = BookRecord.joining(required: BookRecord.author.limit(1))
             #expect {
                 try Row.fetchAll(db, request)

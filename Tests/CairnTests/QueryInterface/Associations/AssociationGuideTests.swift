@@ -121,7 +121,7 @@ import Cairn
             var book: Book
             var author: Person
         }
-        try writer.read { db throws in
+        try writer.read { db throws -> Void in
             let request = Book.including(required: Book.author).order(Book.Columns.id)
             #expect(try sql(db, request) == """
                 SELECT "book".*, "person".* FROM "book" \
@@ -147,7 +147,7 @@ import Cairn
             var book: Book
             var author: Person?
         }
-        try writer.read { db throws in
+        try writer.read { db throws -> Void in
             let request = Book.including(optional: Book.author).order(Book.Columns.id)
             #expect(try sql(db, request) == """
                 SELECT "book".*, "person".* FROM "book" \
@@ -170,7 +170,7 @@ import Cairn
             var author: Person
             var translator: Person?
         }
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let french = Book.joining(required: Book.author.filter { $0.countryCode == "FR" })
             #expect(try sql(db, french) == """
                 SELECT "book".* FROM "book" \
@@ -207,7 +207,7 @@ import Cairn
             var book: Book
             var country: Country?
         }
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let chained = Book
                 .including(required: Book.author.including(optional: Person.country))
                 .order(Book.Columns.id)
@@ -244,7 +244,7 @@ import Cairn
     @Test func requiredBehindOptionalThrows() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write(Self.setUp)
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let request = Book.joining(optional: Book.author.including(required: Person.country))
             #expect {
                 try request.fetchAll(db)
@@ -257,7 +257,7 @@ import Cairn
     @Test func tableAliases() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write(Self.setUp)
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let authorAlias = TableAlias<Person>()
             let posthumous = Book
                 .joining(required: Book.author.aliased(authorAlias))
@@ -303,7 +303,7 @@ import Cairn
         }
         let dbQueue = try DatabaseQueue()
         try dbQueue.write(Self.setUp)
-        try dbQueue.write { db throws in
+        try dbQueue.write { db throws -> Void in
             #expect {
                 try Row.fetchAll(db, AmbiguousBook.including(required: AmbiguousBook.author))
             } throws: { error in
@@ -329,7 +329,7 @@ import Cairn
     @Test func requestForAssociatedRecords() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write(Self.setUp)
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let hugo = try Person.fetchOne(db, key: 1)!
             #expect(try sql(db, hugo.writtenBooks) == #"SELECT * FROM "book" WHERE "authorId" = ?"#)
             #expect(try hugo.writtenBooks.order(Book.Columns.id).fetchAll(db).map(\.id) == [1, 3, 4])
@@ -353,7 +353,7 @@ import Cairn
             var writtenBooks: [Book]
             var translatedBooks: Set<Book>
         }
-        try writer.read { db throws in
+        try writer.read { db throws -> Void in
             let request = Person
                 .including(all: Person.writtenBooks.order(Book.Columns.id).forKey("writtenBooks"))
                 .including(all: Person.translatedBooks.forKey("translatedBooks"))
@@ -403,7 +403,7 @@ import Cairn
             var country: Country
             var people: [AuthorInfo]
         }
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let request = Country
                 .including(all: Country.people
                     .order(Person.Columns.id)
@@ -429,7 +429,7 @@ import Cairn
             var book: Book
             var writer: Person
         }
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let request = Book.including(required: Book.author)
             #expect {
                 try BookInfo.fetchAll(db, request)
@@ -462,7 +462,7 @@ import Cairn
                 books = try row.decode(forKey: "books")
             }
         }
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let request = Person
                 .including(optional: Person.country)
                 .including(all: Person.writtenBooks.forKey("books"))
@@ -480,7 +480,7 @@ import Cairn
             var book: Book
             var authorName: String
         }
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let request = Book
                 .annotated(withRequired: Book.author.select { $0.name.forKey("authorName") })
                 .order(Book.Columns.id)

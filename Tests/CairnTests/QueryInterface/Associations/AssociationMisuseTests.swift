@@ -58,7 +58,7 @@ import Cairn
 
     @Test func defaultNamesFollowEnglish() throws {
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let row = try Row.fetchOne(db, Person.annotated(with: Person.houses.count, Person.movies.count))!
             #expect(row.columnNames == ["id", "name", "houseCount", "movieCount"])
             #expect(row["houseCount"] == 2)
@@ -69,7 +69,7 @@ import Cairn
 
     @Test func oneKeyForTwoJoinsThrows() throws {
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             #expect {
                 try Row.fetchAll(db, Book.including(required: Book.author).including(optional: Book.translator))
             } throws: { error in
@@ -91,7 +91,7 @@ import Cairn
             static let person = belongsTo(Person.self)
         }
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let movieOwners = SQLRequest<Int64>(literal: "SELECT \(Column("personId")) FROM movie")
             let request = HouseRecord
                 .joining(required: HouseRecord.person)
@@ -107,7 +107,7 @@ import Cairn
 
     @Test func tableAliases() throws {
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             // Aliases merged both ways do not loop.
             let a = TableAlias(), b = TableAlias()
             _ = try Row.fetchAll(db, Person.aliased(a).aliased(b))
@@ -133,7 +133,7 @@ import Cairn
             var mood: Mood
         }
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             #expect {
                 try Record.fetchAll(db, sql: "SELECT id, name FROM person")
             } throws: { error in

@@ -71,7 +71,7 @@ import Cairn
             var subordinates: Set<Employee>
         }
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let request = Employee
                 .including(optional: Employee.manager)
                 .including(all: Employee.subordinates)
@@ -87,9 +87,28 @@ import Cairn
         }
     }
 
+    @Test func prefetchBehindJoinedAssociation() throws {
+        struct EmployeeInfo: FetchableRecord, Decodable {
+            var employee: Employee
+            var colleagues: [Employee]
+        }
+        let dbQueue = try makeQueue()
+        try dbQueue.read { db throws -> Void in
+            // The subordinates of each employee's manager: the manager is
+            // joined, not included, and the prefetch query joins it again.
+            let request = Employee
+                .joining(optional: Employee.manager
+                    .including(all: Employee.subordinates.order(\.id).forKey("colleagues")))
+                .order(\.id)
+            let infos = try EmployeeInfo.fetchAll(db, request)
+            #expect(infos.map(\.employee.name) == ["Boss", "Alice", "Bob", "Carol"])
+            #expect(infos.map { $0.colleagues.map(\.name) } == [[], ["Alice", "Bob"], ["Alice", "Bob"], ["Carol"]])
+        }
+    }
+
     @Test func associationKeys() throws {
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             // A to-many association included as one record: singular keys.
             let row = try Row.fetchOne(db, Parent.including(required: Parent.children).order(Column("id")))!
             #expect(row.scopes.names == ["child"])
@@ -105,7 +124,7 @@ import Cairn
 
     @Test func mergingRules() throws {
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             // including wins over joining, required over optional, all
             // filters apply, the last ordering wins.
             let request = Parent
@@ -122,7 +141,7 @@ import Cairn
 
     @Test func derivableRequestExtensions() throws {
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             // One extension serves requests and associations.
             let names = try Child.all().named("a").fetchAll(db).map(\.name)
             #expect(names == ["a"])
@@ -170,7 +189,7 @@ import Cairn
 
     @Test func prefetchedRowsTakePartInEquality() throws {
         let dbQueue = try makeQueue()
-        try dbQueue.read { db throws in
+        try dbQueue.read { db throws -> Void in
             let plain = try Row.fetchOne(db, Parent.all().order(Column("id")))!
             let prefetched = try Row.fetchOne(db, Parent.including(all: Parent.children).order(Column("id")))!
             #expect(plain.unscoped == prefetched.unscoped)
@@ -182,7 +201,7 @@ import Cairn
         // ASCII and non-ASCII text read through scopes, and text that is
         // not valid UTF-8, which does not decode as a String.
         let dbQueue = try makeQueue()
-        try dbQueue.write { db throws in
+        try dbQueue.write { db throws -> Void in
             try db.execute(sql: "UPDATE child SET name = ? WHERE id = 1", arguments: ["é\u{1F600}-long enough to be read in words"])
             try db.execute(sql: "UPDATE child SET name = CAST(X'41FF42' AS TEXT) WHERE id = 2")
             let rows = try Row.fetchAll(db, Parent.including(required: Parent.children).order(sql: "child.id"))
