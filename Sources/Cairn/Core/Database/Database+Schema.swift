@@ -126,12 +126,20 @@ extension Database {
     ///
     /// - Throws: A ``DatabaseError`` when the table does not exist.
     func selectedColumnCount(in tableName: String) throws -> Int {
+        try selectedColumnNames(in: tableName).count
+    }
+
+    /// The names of the columns that `SELECT table.*` selects, read once
+    /// per schema.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    func selectedColumnNames(in tableName: String) throws -> [String] {
         try checkSchemaCacheVersion()
         let key = tableName.lowercased()
-        if let count = schemaCache.selectedColumnCounts[key] { return count }
-        let count = try columns(in: tableName).count
-        schemaCache.selectedColumnCounts[key] = count
-        return count
+        if let names = schemaCache.selectedColumnNames[key] { return names }
+        let names = try columns(in: tableName).map(\.name)
+        schemaCache.selectedColumnNames[key] = names
+        return names
     }
 
     /// The foreign keys of a table, read once per schema.

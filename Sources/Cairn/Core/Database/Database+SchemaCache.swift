@@ -13,9 +13,9 @@ import Foundation
 /// The schema information of a connection.
 final class SchemaCache {
     @exclusivity(unchecked) var primaryKeys: [String: PrimaryKeyInfo] = [:]
-    /// The number of columns that `table.*` selects, by lowercased table
-    /// name: joined requests split their rows with it.
-    var selectedColumnCounts: [String: Int] = [:]
+    /// The columns that `table.*` selects, by lowercased table name:
+    /// joined requests split their rows with their number.
+    var selectedColumnNames: [String: [String]] = [:]
     /// The foreign keys of tables, by lowercased table name: associations
     /// infer their join conditions from them.
     var foreignKeys: [String: [ForeignKeyInfo]] = [:]
@@ -29,7 +29,7 @@ final class SchemaCache {
 
     func clear() {
         primaryKeys.removeAll()
-        selectedColumnCounts.removeAll()
+        selectedColumnNames.removeAll()
         foreignKeys.removeAll()
         schemaVersion = nil
         generation &+= 1

@@ -33,6 +33,10 @@ final class SQLGenerationContext {
     /// joined table through its path (`COUNT(DISTINCT "book"."id")`).
     var joinedTableNames: [String: String] = [:]
 
+    /// The table whose parts are being rendered, for selections that need
+    /// its columns (`allColumns(excluding:)`).
+    var currentTableName: String?
+
     /// Separates the keys of a path in ``joinedTableNames``.
     static let joinedTablePathSeparator = "\u{1F}"
 

@@ -10,6 +10,8 @@ public struct SQLSelection: SQLSelectable, Sendable {
     enum Impl: Sendable {
         /// `*`, or `"table".*`.
         case allColumns(qualifier: String?)
+        /// The columns of the table but some (lowercased names).
+        case allColumnsExcluding(Set<String>)
         /// An expression.
         case expression(SQLExpression)
         /// An expression with an alias: `expr AS "alias"`.
@@ -27,7 +29,7 @@ public struct SQLSelection: SQLSelectable, Sendable {
     func qualified(with qualifier: String) -> SQLSelection {
         switch impl {
         case .allColumns(nil): return SQLSelection(impl: .allColumns(qualifier: qualifier))
-        case .allColumns: return self
+        case .allColumns, .allColumnsExcluding: return self
         case .expression(let expression): return SQLSelection(impl: .expression(expression.qualified(with: qualifier)))
         case let .aliased(expression, alias): return SQLSelection(impl: .aliased(expression.qualified(with: qualifier), alias))
         case .literal: return self
@@ -39,6 +41,15 @@ public struct SQLSelection: SQLSelectable, Sendable {
         switch impl {
         case .allColumns(let qualifier):
             return (qualifier ?? context.defaultQualifier).map { $0.quotedDatabaseIdentifier + ".*" } ?? "*"
+        case .allColumnsExcluding(let excluded):
+            guard let tableName = context.currentTableName else {
+                throw context.db.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "allColumns(excluding:) can only select the columns of the table of a request",
+                    sql: nil, arguments: nil)
+            }
+            let columns = try context.db.selectedColumnNames(in: tableName).filter { !excluded.contains($0.lowercased()) }
+            return try columns.map { try SQLExpression.column($0).sql(context) }.joined(separator: ", ")
         case .expression(let expression):
             return try expression.sql(context)
         case let .aliased(expression, alias):
@@ -56,6 +67,30 @@ extension SQLSelectable where Self == AllColumns {
     /// let request = Player.select(.allColumns, Column("score").forKey("points"))
     /// ```
     public static var allColumns: AllColumns { AllColumns() }
+}
+
+/// All columns of a table but some: see
+/// ``SQLSelectable/allColumns(excluding:)``.
+public struct AllColumnsExcluding: SQLSelectable, Sendable {
+    let excluded: Set<String>
+
+    /// The selection.
+    public var sqlSelection: SQLSelection {
+        SQLSelection(impl: .allColumnsExcluding(excluded))
+    }
+}
+
+extension SQLSelectable where Self == AllColumnsExcluding {
+    /// All columns of the table of the request but some, in the order of
+    /// the table (names compared without regard to ASCII case).
+    ///
+    /// ```swift
+    /// // SELECT "id", "score" FROM "player"
+    /// let request = Player.select(.allColumns(excluding: ["name"]))
+    /// ```
+    public static func allColumns(excluding columns: some Collection<String>) -> AllColumnsExcluding {
+        AllColumnsExcluding(excluded: Set(columns.map { $0.lowercased() }))
+    }
 }
 
 extension SQLSelectable where Self == Column {

@@ -40,6 +40,13 @@ enum Inflections {
     }
 
     private static func inflect(_ string: String, irregular: [String: String], rules: [Rule]) -> String {
+        // Trailing digits are kept as they are: `books2` → `book2`.
+        let digits = string.reversed().prefix { $0.isASCII && $0.isNumber }
+        if !digits.isEmpty {
+            let stem = String(string.dropLast(digits.count))
+            guard !stem.isEmpty else { return string }
+            return inflect(stem, irregular: irregular, rules: rules) + String(digits.reversed())
+        }
         // The last word of a camelCase identifier: `lineItem` → `Item`.
         var wordStart = string.startIndex
         for index in string.indices where string[index].isUppercase {

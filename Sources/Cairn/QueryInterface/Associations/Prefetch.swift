@@ -15,34 +15,38 @@ extension SQLRelation {
     /// Fetches the prefetched children of the relation, and attaches them
     /// to the rows fetched from it, or to their scopes.
     ///
+    /// The prefetch queries start from the rows themselves: the tables
+    /// joined between the rows and a prefetched association (included or
+    /// not) are joined again by its query, and the keys are columns of the
+    /// rows (`grdb_` columns name the columns of the table next to them).
+    ///
     /// - Parameters:
-    ///   - rows: The rows of the relation (copied rows).
-    ///   - scopePath: The scope of the rows that hold the columns of this
-    ///     relation (empty for the rows themselves).
+    ///   - rows: The fetched rows (copied rows).
+    ///   - scopePath: The scope of the rows where this relation's prefetched
+    ///     rows are attached (empty for the rows themselves).
+    ///   - pivots: The joined tables between the rows and this relation.
     /// - Throws: A ``DatabaseError``.
-    ///   - pivots: The joined tables between the rows and this relation,
-    ///     when they have no scope in the rows (`joining`): the prefetch
-    ///     queries join them back to the rows.
     func prefetch(_ db: Database, into rows: [Row], scopePath: [String], pivots: [AssociationStep] = []) throws {
         for child in children {
             if child.kind == .prefetch {
                 var child = child
                 child.prefetchSteps = pivots + child.prefetchSteps!
-                try prefetch(db, child: child, into: rows, scopePath: scopePath)
+                try prefetch(db, child: child, into: rows, attachedAt: scopePath)
             } else if child.relation.hasPrefetchedChildren {
-                if pivots.isEmpty && (child.mode == .scope || child.relation.hasScopes) {
-                    // The rows have a scope for the child: its columns give
-                    // the keys of the prefetched rows.
-                    try child.relation.prefetch(db, into: rows, scopePath: scopePath + [child.key])
-                } else {
-                    // A joined table without scope: it is joined again by
-                    // the prefetch queries.
-                    var pivot = child.relation
-                    pivot.children.removeAll()
-                    pivot.selection = []
-                    let step = AssociationStep(key: .fixed(child.key), condition: child.condition, relation: pivot, isToMany: false)
-                    try child.relation.prefetch(db, into: rows, scopePath: scopePath, pivots: pivots + [step])
-                }
+                // The joined table is joined again by the prefetch queries,
+                // without its selection, ordering and other joins.
+                var pivot = child.relation
+                pivot.children.removeAll()
+                pivot.selection = []
+                pivot.ordering = []
+                pivot.ordersByPrimaryKey = false
+                pivot.isReversed = false
+                let step = AssociationStep(key: .fixed(child.key), condition: child.condition, relation: pivot, isToMany: false)
+                let hasScope = child.mode == .scope || child.relation.hasScopes
+                try child.relation.prefetch(
+                    db, into: rows,
+                    scopePath: hasScope ? scopePath + [child.key] : scopePath,
+                    pivots: pivots + [step])
             }
         }
     }
@@ -69,13 +73,14 @@ extension SQLRelation {
         }
         // The columns of the pivot next to the parent are selected through
         // an alias of the pivot.
-        let pivotAlias = AliasIdentity(userName: nil)
+        // The alias of the user, if any, keeps naming the pivot.
+        let pivotAlias = association.steps[0].relation.alias ?? AliasIdentity(userName: nil)
         var aliased = association
         aliased.steps[0].relation.alias = pivotAlias
         return (aliased.reversedRelation(condition: condition), pivotAlias)
     }
 
-    private func prefetch(_ db: Database, child: Child, into rows: [Row], scopePath: [String]) throws {
+    private func prefetch(_ db: Database, child: Child, into rows: [Row], attachedAt scopePath: [String]) throws {
         let steps = child.prefetchSteps!
         let pairs = try steps[0].condition.columnPairs(db)
 
@@ -85,26 +90,15 @@ extension SQLRelation {
         var distinctKeys: [[DatabaseValue]] = []
         var seen = Set<[DatabaseValue]>()
         for row in rows {
-            var scoped = row
-            for key in scopePath {
-                guard let scope = scoped.scopes[key] else {
-                    throw db.makeError(
-                        resultCode: .SQLITE_MISUSE,
-                        message: "including(all: \(child.key)) is not supported behind a joined association "
-                            + "that is not included (\"\(key)\"): use including(required:) or including(optional:)",
-                        sql: nil, arguments: nil)
-                }
-                scoped = scope
-            }
             let values = try pairs.map { pair -> DatabaseValue in
-                guard let index = scoped.index(forColumn: pair.parent) else {
+                guard let index = row.index(forColumn: pair.parent) else {
                     throw db.makeError(
                         resultCode: .SQLITE_MISUSE,
-                        message: "including(all: \(child.key)) needs the column \"\(pair.parent)\" of \"\(tableName)\" "
+                        message: "including(all: \(child.key)) needs the column \"\(pair.parent)\" "
                             + "in the selection of the request",
                         sql: nil, arguments: nil)
                 }
-                return scoped[index]
+                return row[index]
             }
             // NULL matches nothing, as in SQL.
             if values.contains(where: \.isNull) {

@@ -442,7 +442,12 @@ struct ResolvedQuery {
             names[node.path.dropFirst(prefix.count).joined(separator: SQLGenerationContext.joinedTablePathSeparator)] = node.name
         }
         context.joinedTableNames = names
-        defer { context.joinedTableNames = savedNames }
+        let savedTableName = context.currentTableName
+        context.currentTableName = nodes[index].relation.tableName
+        defer {
+            context.joinedTableNames = savedNames
+            context.currentTableName = savedTableName
+        }
         return try context.withDefaultQualifier(qualifier, body)
     }
 
@@ -642,6 +647,8 @@ extension SQLSelection {
         switch impl {
         case .allColumns:
             return try db.selectedColumnCount(in: tableName)
+        case .allColumnsExcluding(let excluded):
+            return try db.selectedColumnNames(in: tableName).filter { !excluded.contains($0.lowercased()) }.count
         case .expression, .aliased:
             return 1
         case .literal:

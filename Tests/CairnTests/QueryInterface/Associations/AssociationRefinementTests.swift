@@ -122,6 +122,40 @@ import Cairn
         }
     }
 
+    @Test func allColumnsExcluding() throws {
+        let dbQueue = try makeQueue()
+        try dbQueue.read { db throws -> Void in
+            let plain = Child.select(.allColumns(excluding: ["NAME"])).order(\.id)
+            #expect(try plain.makePreparedRequest(db, forSingleResult: false).statement.sql
+                == #"SELECT "id", "parentId" FROM "child" ORDER BY "id""#)
+            let joined = Child
+                .select(.allColumns(excluding: ["parentId"]))
+                .including(required: Child.parent.select(.allColumns))
+                .order(\.id)
+            #expect(try joined.makePreparedRequest(db, forSingleResult: false).statement.sql == """
+                SELECT "child"."id", "child"."name", "parent".* FROM "child" \
+                JOIN "parent" ON "parent"."id" = "child"."parentId" ORDER BY "child"."id"
+                """)
+            let row = try Row.fetchOne(db, joined)!
+            #expect(row.unscoped == ["id": 1, "name": "a"])
+            #expect(row.scopes["parent"] == ["id": 1])
+        }
+    }
+
+    @Test func keysWithDigits() throws {
+        let dbQueue = try makeQueue()
+        try dbQueue.read { db throws -> Void in
+            // A to-many key included as one record is singular, digits kept.
+            let request = Parent
+                .including(optional: Parent.children.filter(key: 1).forKey("children1"))
+                .including(optional: Parent.children.filter(key: 2).forKey("kids2"))
+                .order(Column("id"))
+            let row = try Row.fetchOne(db, request)!
+            #expect(Set(row.scopes.names) == ["child1", "kid2"])
+            #expect(row.scopes["kid2"]!["name"] == "b")
+        }
+    }
+
     @Test func mergingRules() throws {
         let dbQueue = try makeQueue()
         try dbQueue.read { db throws -> Void in
