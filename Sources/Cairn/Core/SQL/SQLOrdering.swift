@@ -31,7 +31,8 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
     var reversed: SQLOrdering {
         switch impl {
         case .expression(let expression), .asc(let expression): return SQLOrdering(impl: .desc(expression))
-        case .desc(let expression): return SQLOrdering(impl: .asc(expression))
+        // Ascending is the default order: `"a" DESC` reversed is `"a"`.
+        case .desc(let expression): return SQLOrdering(impl: .expression(expression))
         case .ascNullsLast(let expression): return SQLOrdering(impl: .descNullsFirst(expression))
         case .descNullsFirst(let expression): return SQLOrdering(impl: .ascNullsLast(expression))
         case .literal: return self

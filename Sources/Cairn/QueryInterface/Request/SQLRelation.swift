@@ -132,12 +132,17 @@ struct SQLRelation: Sendable {
         }
         if child.kind == .required { existing.kind = .required }
         existing.mode = max(existing.mode, child.mode)
-        existing.relation.merge(child.relation)
+        // The selection of a joined table that is not included does not
+        // count: the last included one wins.
+        existing.relation.merge(child.relation, takesSelection: child.mode != .join)
         children[index] = existing
     }
 
     /// Merges the refinements of another relation of the same table.
-    mutating func merge(_ other: SQLRelation) {
+    ///
+    /// - Parameter takesSelection: Whether the selection of `other`
+    ///   replaces this one.
+    mutating func merge(_ other: SQLRelation, takesSelection: Bool) {
         if other.limit != nil || other.isDistinct || !other.groupExpressions.isEmpty
             || !other.havingExpressions.isEmpty || other.groupsByPrimaryKey
         {
@@ -145,9 +150,10 @@ struct SQLRelation: Sendable {
                 + "cannot be merged with another one of the same key: give it another key with forKey(_:)"
         }
         filters.append(contentsOf: other.filters)
-        if other.hasCustomSelection {
+        if takesSelection {
+            // The last selection wins, the default one included.
             selection = other.selection
-            hasCustomSelection = true
+            hasCustomSelection = other.hasCustomSelection
         }
         if !other.ordering.isEmpty || other.ordersByPrimaryKey {
             ordering = other.ordering
@@ -534,8 +540,17 @@ struct ResolvedQuery {
             })
         }
         var orderings: [String] = []
+        // A reversed request without ordering is sorted by primary key,
+        // unless a joined table gives an ordering.
+        let joinedTablesAreOrdered = nodes.dropFirst().contains {
+            !$0.relation.ordering.isEmpty || $0.relation.ordersByPrimaryKey
+        }
         for index in nodes.indices {
-            var nodeOrdering = try nodes[index].relation.effectiveOrdering(context.db)
+            var nodeRelation = nodes[index].relation
+            if index == 0 && nodeRelation.ordering.isEmpty && !nodeRelation.ordersByPrimaryKey && joinedTablesAreOrdered {
+                nodeRelation.isReversed = false
+            }
+            var nodeOrdering = try nodeRelation.effectiveOrdering(context.db)
             if index > 0 && relation.isReversed {
                 nodeOrdering = nodeOrdering.map(\.reversed)
             }
