@@ -73,7 +73,7 @@ public final class Statement {
     /// let statement = try db.makeStatement(sql: "SELECT name FROM player")
     /// print(statement.databaseRegion) // player(name)
     /// ```
-    public let databaseRegion: DatabaseRegion
+    public internal(set) var databaseRegion: DatabaseRegion
 
     /// The kinds of changes the statement may perform, triggers and foreign
     /// key actions included.

@@ -142,6 +142,28 @@ extension SQLRelation {
         pairs: [(joined: String, parent: String)],
         keys: [[DatabaseValue]]) throws -> [Row]
     {
+        let (prefetched, extraSelection) = try SQLRelation.prefetchQuery(db, child: child, pairs: pairs, keys: keys)
+        let context = SQLGenerationContext(db)
+        let query = try ResolvedQuery(prefetched, context)
+        let sql = try query.selectSQL(singleResult: false, selection: nil, extraSelection: extraSelection)
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(context.arguments)
+        let adapter = try query.rowAdapter(columnCount: statement.columnCount, extraColumnCount: extraSelection.count)
+        let rows = try Row.fetchAll(statement, adapter: adapter)
+        if !rows.isEmpty && prefetched.hasPrefetchedChildren {
+            try prefetched.prefetch(db, into: rows, scopePath: [])
+        }
+        return rows
+    }
+
+    /// The relation of a prefetch query, for some parent keys, and the
+    /// `grdb_` columns that it appends to its selection.
+    static func prefetchQuery(
+        _ db: Database,
+        child: Child,
+        pairs: [(joined: String, parent: String)],
+        keys: [[DatabaseValue]]) throws -> (relation: SQLRelation, extraSelection: [SQLSelection])
+    {
         let (relation, pivotAlias) = SQLRelation.prefetchRelation(child) { _, pairs in
             SQLRelation.matching(columns: pairs.map(\.joined), keys: keys)
         }
@@ -167,17 +189,7 @@ extension SQLRelation {
                 message: "including(all: \(child.key)) does not support a limit on the association",
                 sql: nil, arguments: nil)
         }
-        let context = SQLGenerationContext(db)
-        let query = try ResolvedQuery(prefetched, context)
-        let sql = try query.selectSQL(singleResult: false, selection: nil, extraSelection: extraSelection)
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.setArguments(context.arguments)
-        let adapter = try query.rowAdapter(columnCount: statement.columnCount, extraColumnCount: extraSelection.count)
-        let rows = try Row.fetchAll(statement, adapter: adapter)
-        if !rows.isEmpty && prefetched.hasPrefetchedChildren {
-            try prefetched.prefetch(db, into: rows, scopePath: [])
-        }
-        return rows
+        return (prefetched, extraSelection)
     }
 
     /// `"a" IN (?, ?)`, or `("a", "b") IN (VALUES (?, ?), (?, ?))` for
@@ -201,11 +213,13 @@ extension SQLRelation {
     func formPrefetchRegion(_ db: Database, into region: inout DatabaseRegion) throws {
         for child in children {
             if child.kind == .prefetch {
-                // The whole population of the association: the region does
-                // not depend on the parent rows.
-                let (relation, _) = SQLRelation.prefetchRelation(child) { _, _ in .true }
+                // The query for any parent key: the region does not depend
+                // on the parent rows.
+                let pairs = try child.prefetchSteps![0].condition.columnPairs(db)
+                let (relation, extraSelection) = try SQLRelation.prefetchQuery(
+                    db, child: child, pairs: pairs, keys: [pairs.map { _ in .null }])
                 let context = SQLGenerationContext(db)
-                let sql = try relation.selectSQL(context)
+                let sql = try relation.selectSQL(context, extraSelection: extraSelection)
                 let statement = try db.cachedStatement(sql: sql)
                 region.formUnion(statement.databaseRegion)
                 try relation.formPrefetchRegion(db, into: &region)

@@ -106,7 +106,19 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let context = SQLGenerationContext(db)
         let query = try ResolvedQuery(relation, context)
         let sql = try query.selectSQL(singleResult: singleResult, selection: nil, extraSelection: [])
-        let statement = try db.cachedStatement(sql: sql)
+        let statement: Statement
+        if relation.hasPrefetchedChildren {
+            // The region of the statement includes the tables that the
+            // prefetch queries read, so that observations of the request
+            // see their changes: a statement of its own, not a cached one
+            // that other requests share.
+            statement = try db.makeStatement(sql: sql)
+            var region = statement.databaseRegion
+            try relation.formPrefetchRegion(db, into: &region)
+            statement.databaseRegion = region
+        } else {
+            statement = try db.cachedStatement(sql: sql)
+        }
         try statement.setArguments(context.arguments)
         var prepared = PreparedRequest(statement: statement, adapter: try query.rowAdapter(columnCount: statement.columnCount))
         if relation.hasPrefetchedChildren {
@@ -116,16 +128,6 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             }
         }
         return prepared
-    }
-
-    /// The region that the request reads: the tables and columns of its
-    /// statement, and of the queries that prefetch associated records.
-    ///
-    /// - Throws: A ``DatabaseError`` when the request cannot be prepared.
-    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        var region = try makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
-        try relation.formPrefetchRegion(db, into: &region)
-        return region
     }
 
     /// Returns the number of rows the request would fetch.

@@ -106,6 +106,21 @@ import Cairn
         }
     }
 
+    @Test func regionsOfPrefetchingRequests() throws {
+        let dbQueue = try makeQueue()
+        try dbQueue.read { db throws -> Void in
+            let request = Parent.including(all: Parent.children.select(Column("name")))
+            // The statement of the request reads the prefetched table too,
+            // for observations.
+            let region = try request.makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
+            #expect(region.description == "child(name,parentid),parent")
+            #expect(try request.databaseRegion(db).description == region.description)
+            // The cached statement of the plain request is left alone.
+            let plain = try Parent.all().makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
+            #expect(plain.description == "parent")
+        }
+    }
+
     @Test func associationKeys() throws {
         let dbQueue = try makeQueue()
         try dbQueue.read { db throws -> Void in
