@@ -149,39 +149,6 @@ public struct SQLExpression: Sendable {
         return nil
     }
 
-    /// Returns the expression with its columns qualified by `qualifier`,
-    /// unless they are qualified already.
-    func qualified(with qualifier: String) -> SQLExpression {
-        switch impl {
-        case let .column(name, nil):
-            return .column(name, qualifier: qualifier)
-        case .rowID(nil):
-            return SQLExpression(impl: .rowID(qualifier: qualifier))
-        case .column, .rowID, .value, .literal, .countAll, .qualifiedByJoin:
-            return self
-        case let .unary(op, operand, needsSpace):
-            return SQLExpression(impl: .unary(op, operand.qualified(with: qualifier), needsSpace: needsSpace))
-        case let .binary(op, lhs, rhs):
-            return SQLExpression(impl: .binary(op, lhs.qualified(with: qualifier), rhs.qualified(with: qualifier)))
-        case let .associative(op, operands):
-            return SQLExpression(impl: .associative(op, operands.map { $0.qualified(with: qualifier) }))
-        case let .isIn(expression, values, negated):
-            return SQLExpression(impl: .isIn(
-                expression.qualified(with: qualifier), values.map { $0.qualified(with: qualifier) }, negated: negated))
-        case let .between(expression, lower, upper, negated):
-            return SQLExpression(impl: .between(
-                expression.qualified(with: qualifier), lower.qualified(with: qualifier),
-                upper.qualified(with: qualifier), negated: negated))
-        case let .function(name, arguments, isDistinct):
-            return SQLExpression(impl: .function(name, arguments.map { $0.qualified(with: qualifier) }, isDistinct: isDistinct))
-        case let .collated(expression, collation):
-            return SQLExpression(impl: .collated(expression.qualified(with: qualifier), collation))
-        case let .cast(expression, type):
-            return SQLExpression(impl: .cast(expression.qualified(with: qualifier), type))
-        case let .parenthesized(expression):
-            return SQLExpression(impl: .parenthesized(expression.qualified(with: qualifier)))
-        }
-    }
 }
 
 // MARK: - SQL generation

@@ -45,18 +45,6 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
         return true
     }
 
-    /// Returns the ordering with its columns qualified.
-    func qualified(with qualifier: String) -> SQLOrdering {
-        switch impl {
-        case .expression(let e): return SQLOrdering(impl: .expression(e.qualified(with: qualifier)))
-        case .asc(let e): return SQLOrdering(impl: .asc(e.qualified(with: qualifier)))
-        case .desc(let e): return SQLOrdering(impl: .desc(e.qualified(with: qualifier)))
-        case .ascNullsLast(let e): return SQLOrdering(impl: .ascNullsLast(e.qualified(with: qualifier)))
-        case .descNullsFirst(let e): return SQLOrdering(impl: .descNullsFirst(e.qualified(with: qualifier)))
-        case .literal: return self
-        }
-    }
-
     /// Renders the ordering.
     func sql(_ context: SQLGenerationContext) throws -> String {
         switch impl {

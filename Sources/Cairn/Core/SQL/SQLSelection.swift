@@ -25,17 +25,6 @@ public struct SQLSelection: SQLSelectable, Sendable {
     /// The selection itself.
     public var sqlSelection: SQLSelection { self }
 
-    /// Returns the selection with its columns qualified.
-    func qualified(with qualifier: String) -> SQLSelection {
-        switch impl {
-        case .allColumns(nil): return SQLSelection(impl: .allColumns(qualifier: qualifier))
-        case .allColumns, .allColumnsExcluding: return self
-        case .expression(let expression): return SQLSelection(impl: .expression(expression.qualified(with: qualifier)))
-        case let .aliased(expression, alias): return SQLSelection(impl: .aliased(expression.qualified(with: qualifier), alias))
-        case .literal: return self
-        }
-    }
-
     /// Renders the selection.
     func sql(_ context: SQLGenerationContext) throws -> String {
         switch impl {

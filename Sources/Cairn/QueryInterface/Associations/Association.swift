@@ -107,9 +107,6 @@ public struct _SQLAssociation: Sendable {
     /// The table of the associated records.
     var destinationTableName: String { steps[steps.count - 1].relation.tableName }
 
-    /// Whether the association leads to many records.
-    var isToMany: Bool { steps.contains { $0.isToMany } }
-
     /// Appends the steps of another association, that starts where this
     /// one ends (`hasMany(_:through:using:)`).
     func appending(_ other: _SQLAssociation) -> _SQLAssociation {

@@ -143,9 +143,7 @@ struct SQLRelation: Sendable {
     /// - Parameter takesSelection: Whether the selection of `other`
     ///   replaces this one.
     mutating func merge(_ other: SQLRelation, takesSelection: Bool) {
-        if other.limit != nil || other.isDistinct || !other.groupExpressions.isEmpty
-            || !other.havingExpressions.isEmpty || other.groupsByPrimaryKey
-        {
+        if other.hasGroupRefinements {
             buildError = buildError ?? "an association refined with limit, distinct, group, having or an aggregate "
                 + "cannot be merged with another one of the same key: give it another key with forKey(_:)"
         }
@@ -169,6 +167,13 @@ struct SQLRelation: Sendable {
         for child in other.children {
             add(child)
         }
+    }
+
+    /// Whether the relation has a limit, DISTINCT, grouping or HAVING: the
+    /// refinements that only a query of its own (`including(all:)`) can
+    /// apply to an association.
+    var hasGroupRefinements: Bool {
+        limit != nil || isDistinct || !groupExpressions.isEmpty || groupsByPrimaryKey || !havingExpressions.isEmpty
     }
 
     /// Whether a child, at any depth, is prefetched.
@@ -232,8 +237,7 @@ struct SQLRelation: Sendable {
     /// grouping, distinct, limit or joins: counting and deleting can then
     /// use the table directly.
     var isPlainTableRelation: Bool {
-        !isDistinct && groupExpressions.isEmpty && !groupsByPrimaryKey && havingExpressions.isEmpty
-            && limit == nil && children.allSatisfy { $0.kind == .prefetch }
+        !hasGroupRefinements && children.allSatisfy { $0.kind == .prefetch }
     }
 
     /// Renders `SELECT COUNT(*) ...` for the relation.
@@ -360,10 +364,7 @@ struct ResolvedQuery {
         nodes.append(Node(relation: relation, path: path, name: relation.tableName, child: child,
                           parentIndex: parentIndex, isBehindOptional: isBehindOptional))
         for child in relation.children where child.kind != .prefetch {
-            let joined = child.relation
-            if joined.limit != nil || joined.isDistinct || !joined.groupExpressions.isEmpty
-                || !joined.havingExpressions.isEmpty || joined.groupsByPrimaryKey
-            {
+            if child.relation.hasGroupRefinements {
                 unsupportedJoin = child.key
             }
             collect(child.relation, path: path + [child.key], child: child, parentIndex: index,

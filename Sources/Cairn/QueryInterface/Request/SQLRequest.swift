@@ -108,12 +108,12 @@ extension SQL.StringInterpolation {
     ///   - tableAlias: When not nil, the columns are qualified with this
     ///     table name or alias.
     public mutating func appendInterpolation(columnsOf recordType: (some TableRecord).Type, tableAlias: String? = nil) {
-        let selection = recordType.databaseSelection.map { selectable -> SQLSelection in
-            let selection = selectable.sqlSelection
-            return tableAlias.map { selection.qualified(with: $0) } ?? selection
-        }
+        let selection = recordType.databaseSelection.map(\.sqlSelection)
         elements.append(.deferred { context in
-            try selection.map { try $0.sql(context) }.joined(separator: ", ")
+            // Unqualified columns take the qualifier of the context.
+            try context.withDefaultQualifier(tableAlias) {
+                try selection.map { try $0.sql(context) }.joined(separator: ", ")
+            }
         })
     }
 
