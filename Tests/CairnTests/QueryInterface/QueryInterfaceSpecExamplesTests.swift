@@ -82,6 +82,18 @@ import Cairn
             let players = try request.fetchAll(db)
             #expect(players.count == 2)
         }
+        // Qualified by a table alias.
+        struct PartialPlayer: TableRecord, FetchableRecord, Decodable {
+            static let databaseTableName = "player"
+            static var databaseSelection: [any SQLSelectable] { [Column("id"), AllColumns()] }
+            var id: Int64
+        }
+        let qualified: SQLRequest<PartialPlayer> = "SELECT \(columnsOf: PartialPlayer.self, tableAlias: "p") FROM player p"
+        try dbQueue.read { db throws -> Void in
+            #expect(try qualified.makePreparedRequest(db, forSingleResult: false).statement.sql
+                == #"SELECT "p"."id", "p".* FROM player p"#)
+            #expect(try qualified.fetchAll(db).count == 2)
+        }
     }
 
     @Test func customFunctionsAreCallable() throws {
