@@ -66,14 +66,14 @@ extension Row {
     ///
     /// - Throws: A ``RowDecodingError`` when the row has no prefetched rows
     ///   for this key, or a record does not decode.
+    @inlinable
     public func decode<Records: RangeReplaceableCollection>(
         _ type: Records.Type = Records.self,
         forKey key: String) throws -> Records
     where Records.Element: FetchableRecord
     {
-        guard let rows = prefetchedRows[key] else {
-            throw RowDecodingError.missingScope(key, columnName: key, row: self, scopes: scopesTree.names, prefetchedKeys: prefetchedRows.keys)
-        }
+        // Inlinable, for the reason given in decode(_:forKey:) above.
+        let rows = try _prefetchedRows(forKey: key)
         var records = Records()
         records.reserveCapacity(rows.count)
         for row in rows {
@@ -87,11 +87,28 @@ extension Row {
     ///
     /// - Throws: A ``RowDecodingError`` when the row has no prefetched rows
     ///   for this key, or a record does not decode.
+    @inlinable
     public func decode<Record: FetchableRecord & Hashable>(
         _ type: Set<Record>.Type = Set<Record>.self,
         forKey key: String) throws -> Set<Record>
     {
-        Set(try decode([Record].self, forKey: key))
+        let rows = try _prefetchedRows(forKey: key)
+        var records = Set<Record>(minimumCapacity: rows.count)
+        for row in rows {
+            records.insert(try Record(row: row))
+        }
+        return records
+    }
+
+    /// The rows prefetched for a key, by the row or its nearest scope.
+    ///
+    /// - Throws: A ``RowDecodingError`` when there are none.
+    @usableFromInline
+    func _prefetchedRows(forKey key: String) throws -> [Row] {
+        guard let rows = prefetchedRows[key] else {
+            throw RowDecodingError.missingScope(key, columnName: key, row: self, scopes: scopesTree.names, prefetchedKeys: prefetchedRows.keys)
+        }
+        return rows
     }
 
     /// The record of an included association (see

@@ -243,7 +243,18 @@ public final class Row: @unchecked Sendable {
     /// and its scopes at each step. Only the thread of the access of the
     /// row touches it (a cursor row is not used elsewhere: see
     /// ``_checkStatementAccess()``).
-    @exclusivity(unchecked) var cachedScopeRows: [String: Row] = [:]
+    ///
+    /// A short array searched in order, not a dictionary: a row has few
+    /// scopes, and comparing a few short names costs less than hashing one.
+    @exclusivity(unchecked) var cachedScopeRows: [(name: String, row: Row)] = []
+
+    /// The cached scope row of a name, or nil.
+    func cachedScopeRow(named name: String) -> Row? {
+        for entry in cachedScopeRows where entry.name == name {
+            return entry.row
+        }
+        return nil
+    }
 
     /// Creates an empty row.
     public convenience init() {
@@ -277,7 +288,7 @@ public final class Row: @unchecked Sendable {
             return self
         case .statement:
             _checkStatementAccess()
-            return Row(columnNames: columnNames, values: databaseValues)
+            return Row(columnNames: statement?.columnNames ?? [], values: copiedStatementValues())
         case let .adapted(base, layout):
             let copy = Row(adaptedBase: base.copy(), layout: layout)
             copy.prefetchTree = prefetchTree
@@ -300,7 +311,29 @@ public final class Row: @unchecked Sendable {
 
     /// The values of the columns, in order.
     public var databaseValues: [DatabaseValue] {
-        (0..<count).map { databaseValue(atUncheckedIndex: $0) }
+        if case .statement = storage {
+            _checkStatementAccess()
+            return copiedStatementValues()
+        }
+        return (0..<count).map { databaseValue(atUncheckedIndex: $0) }
+    }
+
+    /// The values of the current row of the statement, read in one loop
+    /// into an array of the right size (the copy that `Row.fetchAll` makes
+    /// of each row).
+    ///
+    /// - Precondition: a statement row whose access was checked.
+    private func copiedStatementValues() -> [DatabaseValue] {
+        guard let sqliteStatement else { return [] }
+        // reserveCapacity and append are specialized here; the initializer
+        // with an uninitialized buffer looks the array's metadata up at
+        // each call.
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(count)
+        for index in 0..<count {
+            values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index)))
+        }
+        return values
     }
 
     /// Whether the row has a column of this name (compared without regard

@@ -251,7 +251,7 @@ extension Row {
                 // Checked before the cache is read: a cursor row used on
                 // another thread stops here.
                 row._checkStatementAccess()
-                if let cached = row.cachedScopeRows[name] { return cached }
+                if let cached = row.cachedScopeRow(named: name) { return cached }
             }
             guard case .adapted(let base, let layout) = row.storage,
                   let scope = layout.scopes[name]
@@ -262,7 +262,7 @@ extension Row {
                 row._checkStatementAccess()
                 let scopeRow = Row(base: base, layout: scope)
                 scopeRow.cachesDecoding = row.cachesDecoding
-                row.cachedScopeRows[name] = scopeRow
+                row.cachedScopeRows.append((name, scopeRow))
                 return scopeRow
             }
             let scopeRow = Row(base: base, layout: scope)
@@ -368,6 +368,8 @@ extension Row {
         /// The prefetched rows of this key: those of the row, or of its
         /// nearest scope that has some (breadth-first); nil if none has.
         public subscript(_ key: String) -> [Row]? {
+            // The rows of the row itself, without a search: the common case.
+            if let rows = row.prefetchTree?.rows[key] { return rows }
             var queue = [row]
             while !queue.isEmpty {
                 let current = queue.removeFirst()

@@ -84,22 +84,79 @@ extension SQLRelation {
         let steps = child.prefetchSteps!
         let pairs = try steps[0].condition.columnPairs(db)
 
-        // The values of the parent columns of each row.
+        guard !rows.isEmpty else { return }
+        // The rows of one fetch share their columns: the indexes of the
+        // parent columns are looked up once.
+        let parentIndexes = try pairs.map { pair -> Int in
+            guard let index = rows.first?.index(forColumn: pair.parent) else {
+                throw db.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "including(all: \(child.key)) needs the column \"\(pair.parent)\" "
+                        + "in the selection of the request",
+                    sql: nil, arguments: nil)
+            }
+            return index
+        }
+        let hiddenColumns = pairs.map { "grdb_" + $0.joined }
+        let chunkSize = max(1, SQLRelation.maximumPrefetchedKeyCount / max(pairs.count, 1))
+        let path = scopePath[...]
+
+        if parentIndexes.count == 1 {
+            // One column, the common case: values are the keys, without an
+            // array per row. Each distinct key gets a slot, hashed once per
+            // parent row and once per prefetched row.
+            let parentIndex = parentIndexes[0]
+            var slotOfKey: [DatabaseValue: Int] = Dictionary(minimumCapacity: rows.count)
+            var parentSlots: [Int] = []
+            parentSlots.reserveCapacity(rows.count)
+            var distinctKeys: [[DatabaseValue]] = []
+            for row in rows {
+                let value: DatabaseValue = row[parentIndex]
+                // NULL matches nothing, as in SQL.
+                if value.isNull {
+                    parentSlots.append(-1)
+                    continue
+                }
+                // One hash for a new key; a repeated key (parents that
+                // share a key) puts its first slot back.
+                let slot = distinctKeys.count
+                if let existing = slotOfKey.updateValue(slot, forKey: value) {
+                    slotOfKey[value] = existing
+                    parentSlots.append(existing)
+                } else {
+                    parentSlots.append(slot)
+                    distinctKeys.append([value])
+                }
+            }
+            var groups = [[Row]](repeating: [], count: distinctKeys.count)
+            var start = 0
+            while start < distinctKeys.count {
+                let chunk = Array(distinctKeys[start..<min(start + chunkSize, distinctKeys.count)])
+                start += chunk.count
+                let prefetched = try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: chunk)
+                guard let keyIndex = prefetched.first?.index(forColumn: hiddenColumns[0]) else { continue }
+                for row in prefetched {
+                    let key: DatabaseValue = row[keyIndex]
+                    if let slot = slotOfKey[key] {
+                        groups[slot].append(row)
+                    }
+                }
+            }
+            for (row, slot) in zip(rows, parentSlots) {
+                var tree = row.prefetchTree ?? PrefetchedRowsTree()
+                tree.set(slot < 0 ? [] : groups[slot], forKey: child.key, scopePath: path)
+                row.prefetchTree = tree
+            }
+            return
+        }
+
+        // Several columns: arrays of values are the keys.
         var parentKeys: [[DatabaseValue]?] = []
         parentKeys.reserveCapacity(rows.count)
         var distinctKeys: [[DatabaseValue]] = []
         var seen = Set<[DatabaseValue]>()
         for row in rows {
-            let values = try pairs.map { pair -> DatabaseValue in
-                guard let index = row.index(forColumn: pair.parent) else {
-                    throw db.makeError(
-                        resultCode: .SQLITE_MISUSE,
-                        message: "including(all: \(child.key)) needs the column \"\(pair.parent)\" "
-                            + "in the selection of the request",
-                        sql: nil, arguments: nil)
-                }
-                return row[index]
-            }
+            let values = parentIndexes.map { index -> DatabaseValue in row[index] }
             // NULL matches nothing, as in SQL.
             if values.contains(where: \.isNull) {
                 parentKeys.append(nil)
@@ -110,24 +167,19 @@ extension SQLRelation {
                 distinctKeys.append(values)
             }
         }
-
-        let hiddenColumns = pairs.map { "grdb_" + $0.joined }
         var groups: [[DatabaseValue]: [Row]] = [:]
         var start = 0
         while start < distinctKeys.count {
-            let chunkSize = max(1, SQLRelation.maximumPrefetchedKeyCount / max(pairs.count, 1))
             let chunk = Array(distinctKeys[start..<min(start + chunkSize, distinctKeys.count)])
             start += chunk.count
-            for row in try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: chunk) {
-                let key = hiddenColumns.map { name -> DatabaseValue in
-                    guard let index = row.index(forColumn: name) else { return .null }
-                    return row[index]
-                }
+            let prefetched = try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: chunk)
+            guard let first = prefetched.first else { continue }
+            let keyIndexes = hiddenColumns.map { first.index(forColumn: $0) }
+            for row in prefetched {
+                let key = keyIndexes.map { index -> DatabaseValue in index.map { row[$0] } ?? .null }
                 groups[key, default: []].append(row)
             }
         }
-
-        let path = scopePath[...]
         for (row, key) in zip(rows, parentKeys) {
             var tree = row.prefetchTree ?? PrefetchedRowsTree()
             tree.set(key.flatMap { groups[$0] } ?? [], forKey: child.key, scopePath: path)

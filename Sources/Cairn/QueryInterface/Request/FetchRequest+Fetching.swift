@@ -217,6 +217,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 
 extension PreparedRequest {
     /// Fetches all rows, with their prefetched rows.
+    @usableFromInline
     func fetchAllRows(_ db: Database) throws -> [Row] {
         let rows = try Row.fetchAll(statement, adapter: adapter)
         if let supplementaryFetch, !rows.isEmpty {
@@ -226,6 +227,7 @@ extension PreparedRequest {
     }
 
     /// Fetches the first row, with its prefetched rows.
+    @usableFromInline
     func fetchOneRow(_ db: Database) throws -> Row? {
         guard let row = try Row.fetchOne(statement, adapter: adapter) else { return nil }
         try supplementaryFetch?(db, [row])
@@ -234,6 +236,7 @@ extension PreparedRequest {
 
     /// Throws when the request prefetches rows, which a cursor cannot do:
     /// the prefetched rows are fetched once all rows are known.
+    @usableFromInline
     func checkCursorAllowed() throws {
         guard supplementaryFetch != nil else { return }
         throw statement.database.makeError(
@@ -241,5 +244,51 @@ extension PreparedRequest {
             message: "a cursor cannot fetch the rows of a request that prefetches associated records "
                 + "with including(all:): use fetchAll, fetchSet or fetchOne",
             sql: statement.sql, arguments: nil)
+    }
+}
+
+// The record fetches of requests are inlinable, and go through these
+// inlinable helpers: specialized for the record type where they are called,
+// the loops that build the arrays do not look the record's metadata up for
+// each row, as a generic loop does.
+extension PreparedRequest {
+    /// Fetches all records, decoded from rows with their prefetched rows.
+    @inlinable
+    func _fetchAll<Record: FetchableRecord>(_ db: Database, as type: Record.Type) throws -> [Record] {
+        guard supplementaryFetch != nil else {
+            return try Record.fetchAll(statement, adapter: adapter)
+        }
+        let rows = try fetchAllRows(db)
+        var records: [Record] = []
+        records.reserveCapacity(rows.count)
+        for row in rows {
+            records.append(try Record(row: row))
+        }
+        return records
+    }
+
+    /// Fetches the first record, decoded from a row with its prefetched
+    /// rows.
+    @inlinable
+    func _fetchOne<Record: FetchableRecord>(_ db: Database, as type: Record.Type) throws -> Record? {
+        guard supplementaryFetch != nil else {
+            return try Record.fetchOne(statement, adapter: adapter)
+        }
+        return try fetchOneRow(db).map { try Record(row: $0) }
+    }
+
+    /// Fetches a set of records, decoded from rows with their prefetched
+    /// rows.
+    @inlinable
+    func _fetchSet<Record: FetchableRecord & Hashable>(_ db: Database, as type: Record.Type) throws -> Set<Record> {
+        guard supplementaryFetch != nil else {
+            return try Record.fetchSet(statement, adapter: adapter)
+        }
+        let rows = try fetchAllRows(db)
+        var records = Set<Record>(minimumCapacity: rows.count)
+        for row in rows {
+            records.insert(try Record(row: row))
+        }
+        return records
     }
 }

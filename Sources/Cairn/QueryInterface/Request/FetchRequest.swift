@@ -66,7 +66,7 @@ public struct PreparedRequest {
 
     /// Fetches the rows that `including(all:)` prefetches, and attaches them
     /// to the fetched rows; nil when the request prefetches nothing.
-    var supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)?
+    @usableFromInline var supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)?
 
     /// Creates a prepared request.
     public init(statement: Statement, adapter: (any RowAdapter)? = nil) {

@@ -191,6 +191,7 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     ///
     /// - Throws: A ``DatabaseError``; the cursor throws the errors of the
     ///   statement and of decoding.
+    @inlinable
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
         try prepared.checkCursorAllowed()
@@ -204,23 +205,17 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     /// ```
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        let prepared = try makePreparedRequest(db, forSingleResult: false)
-        if prepared.supplementaryFetch != nil {
-            return try prepared.fetchAllRows(db).map { try RowDecoder(row: $0) }
-        }
-        return try RowDecoder.fetchAll(prepared.statement, adapter: prepared.adapter)
+        try makePreparedRequest(db, forSingleResult: false)._fetchAll(db, as: RowDecoder.self)
     }
 
     /// Returns the first record of the request, or nil.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        let prepared = try makePreparedRequest(db, forSingleResult: true)
-        if prepared.supplementaryFetch != nil {
-            return try prepared.fetchOneRow(db).map { try RowDecoder(row: $0) }
-        }
-        return try RowDecoder.fetchOne(prepared.statement, adapter: prepared.adapter)
+        try makePreparedRequest(db, forSingleResult: true)._fetchOne(db, as: RowDecoder.self)
     }
 }
 
@@ -228,12 +223,9 @@ extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
     /// Returns a set of the records of the request.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        let prepared = try makePreparedRequest(db, forSingleResult: false)
-        if prepared.supplementaryFetch != nil {
-            return Set(try prepared.fetchAllRows(db).map { try RowDecoder(row: $0) })
-        }
-        return try RowDecoder.fetchSet(prepared.statement, adapter: prepared.adapter)
+        try makePreparedRequest(db, forSingleResult: false)._fetchSet(db, as: RowDecoder.self)
     }
 }
 
@@ -241,6 +233,7 @@ extension FetchableRecord {
     /// Returns a cursor over the records of a request.
     ///
     /// - Throws: A ``DatabaseError``.
+    @inlinable
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
         try prepared.checkCursorAllowed()
@@ -256,23 +249,17 @@ extension FetchableRecord {
     /// ```
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-        if prepared.supplementaryFetch != nil {
-            return try prepared.fetchAllRows(db).map { try Self(row: $0) }
-        }
-        return try fetchAll(prepared.statement, adapter: prepared.adapter)
+        try request.makePreparedRequest(db, forSingleResult: false)._fetchAll(db, as: Self.self)
     }
 
     /// Returns the first record of a request, or nil.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        let prepared = try request.makePreparedRequest(db, forSingleResult: true)
-        if prepared.supplementaryFetch != nil {
-            return try prepared.fetchOneRow(db).map { try Self(row: $0) }
-        }
-        return try fetchOne(prepared.statement, adapter: prepared.adapter)
+        try request.makePreparedRequest(db, forSingleResult: true)._fetchOne(db, as: Self.self)
     }
 }
 
@@ -280,6 +267,7 @@ extension FetchableRecord where Self: TableRecord {
     /// Returns a cursor over all records of the table.
     ///
     /// - Throws: A ``DatabaseError``.
+    @inlinable
     public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> {
         try all().fetchCursor(db)
     }
@@ -291,6 +279,7 @@ extension FetchableRecord where Self: TableRecord {
     /// ```
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
     public static func fetchAll(_ db: Database) throws -> [Self] {
         try all().fetchAll(db)
     }
@@ -298,6 +287,7 @@ extension FetchableRecord where Self: TableRecord {
     /// Returns a record of the table, or nil if it is empty.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
     public static func fetchOne(_ db: Database) throws -> Self? {
         try all().fetchOne(db)
     }
@@ -307,6 +297,7 @@ extension FetchableRecord where Self: TableRecord & Hashable {
     /// Returns a set of all records of the table.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
     public static func fetchSet(_ db: Database) throws -> Set<Self> {
         try all().fetchSet(db)
     }
