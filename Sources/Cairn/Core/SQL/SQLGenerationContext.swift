@@ -37,6 +37,11 @@ final class SQLGenerationContext {
     /// its columns (`allColumns(excluding:)`).
     var currentTableName: String?
 
+    /// The lowercased names of the common table expressions that the
+    /// current SQL literal (or subquery) defines with
+    /// `\(definitionFor:)`: a name defined twice is an error.
+    var definedCTENames: Set<String> = []
+
     /// Separates the keys of a path in ``joinedTableNames``.
     static let joinedTablePathSeparator = "\u{1F}"
 

@@ -58,11 +58,8 @@ extension SQLRelation {
             var relation = self
             relation.children.removeAll { $0.kind == .prefetch }
             let rowID = SQLSelection(impl: .expression(SQLExpression(impl: .rowID(qualifier: nil))))
-            let subquery = try relation.selectSQL(context, selection: [rowID])
-            return " WHERE rowid IN (" + subquery + ")"
-        }
-        if limit != nil {
-            let subquery = try selectSQL(context, selection: [SQLSelection(impl: .expression(SQLExpression(impl: .rowID(qualifier: nil))))])
+            // The statement renders the WITH clause.
+            let subquery = try relation.selectSQL(context, selection: [rowID], includesWith: false)
             return " WHERE rowid IN (" + subquery + ")"
         }
         return try whereSQL(context).map { " WHERE " + $0 } ?? ""
@@ -70,7 +67,9 @@ extension SQLRelation {
 
     /// Renders the DELETE statement of the relation.
     func deleteSQL(_ context: SQLGenerationContext) throws -> String {
-        "DELETE FROM " + tableName.quotedDatabaseIdentifier + (try batchWhereSQL(context, operation: "delete"))
+        // The WITH clause first: its arguments come first.
+        let withSQL = try self.withSQL(context)
+        return withSQL + "DELETE FROM " + tableName.quotedDatabaseIdentifier + (try batchWhereSQL(context, operation: "delete"))
     }
 
     /// Renders the UPDATE statement of the relation.
@@ -79,7 +78,9 @@ extension SQLRelation {
         conflictResolution: Database.ConflictResolution?,
         assignments: [ColumnAssignment]) throws -> String
     {
-        var sql = "UPDATE" + (conflictResolution?.orClause ?? "") + " " + tableName.quotedDatabaseIdentifier
+        // The WITH clause first: its arguments come first.
+        var sql = try withSQL(context)
+        sql += "UPDATE" + (conflictResolution?.orClause ?? "") + " " + tableName.quotedDatabaseIdentifier
         sql += " SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
         sql += try batchWhereSQL(context, operation: "update")
         return sql

@@ -99,8 +99,13 @@ public struct SQLSubquery: SQLSubqueryable, SQLSpecificExpressible, Sendable {
 
     init(render: @escaping @Sendable (SQLGenerationContext) throws -> String) {
         // A subquery does not qualify its columns with the tables of the
-        // request that embeds it.
-        self.render = { context in try context.withDefaultQualifier(nil) { try render(context) } }
+        // request that embeds it, and its WITH clause is its own.
+        self.render = { context in
+            let definedCTENames = context.definedCTENames
+            context.definedCTENames = []
+            defer { context.definedCTENames = definedCTENames }
+            return try context.withDefaultQualifier(nil) { try render(context) }
+        }
     }
 
     /// The subquery itself.

@@ -106,6 +106,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let context = SQLGenerationContext(db)
         let query = try ResolvedQuery(relation, context)
         let sql = try query.selectSQL(singleResult: singleResult, selection: nil, extraSelection: [])
+        // The prefetch queries run on their own: they embed the CTEs of
+        // the request too.
+        let prefetchingRelation = relation.hasPrefetchedChildren ? relation.propagatingCTEsToPrefetches() : relation
         let statement: Statement
         if relation.hasPrefetchedChildren {
             // The region of the statement includes the tables that the
@@ -114,7 +117,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             // that other requests share.
             statement = try db.makeStatement(sql: sql)
             var region = statement.databaseRegion
-            try relation.formPrefetchRegion(db, into: &region)
+            try prefetchingRelation.formPrefetchRegion(db, into: &region)
             statement.databaseRegion = region
         } else {
             statement = try db.cachedStatement(sql: sql)
@@ -122,7 +125,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         try statement.setArguments(context.arguments)
         var prepared = PreparedRequest(statement: statement, adapter: try query.rowAdapter(columnCount: statement.columnCount))
         if relation.hasPrefetchedChildren {
-            let relation = self.relation
+            let relation = prefetchingRelation
             prepared.supplementaryFetch = { db, rows in
                 try relation.prefetch(db, into: rows, scopePath: [])
             }

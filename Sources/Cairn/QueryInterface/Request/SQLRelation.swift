@@ -57,6 +57,10 @@ struct SQLRelation: Sendable {
     /// unique: a relation joined again under the same key is merged.
     var children: [Child] = []
 
+    /// The common table expressions that the relation embeds (see
+    /// `commonTableExpressions` for those of the whole request).
+    var ctes: [CTEDefinition] = []
+
     /// A mistake found while the relation was built (two different tables
     /// under one association key, for instance), thrown when it renders.
     var buildError: String?
@@ -132,6 +136,11 @@ struct SQLRelation: Sendable {
         }
         if child.kind == .required { existing.kind = .required }
         existing.mode = max(existing.mode, child.mode)
+        if child.condition.isCustom {
+            // Conditions written by the user (associations to common table
+            // expressions): the last one wins.
+            existing.condition = child.condition
+        }
         // The selection of a joined table that is not included does not
         // count: the last included one wins.
         existing.relation.merge(child.relation, takesSelection: child.mode != .join)
@@ -148,6 +157,9 @@ struct SQLRelation: Sendable {
                 + "cannot be merged with another one of the same key: give it another key with forKey(_:)"
         }
         filters.append(contentsOf: other.filters)
+        for cte in other.ctes {
+            addCTE(cte)
+        }
         if takesSelection {
             // The last selection wins, the default one included.
             selection = other.selection
@@ -193,14 +205,18 @@ struct SQLRelation: Sendable {
     ///   - extraSelection: Columns appended to the selection, unqualified
     ///     (prefetch queries append the columns that match rows with their
     ///     parent).
+    ///   - includesWith: Whether the query starts with the `WITH` clause of
+    ///     its common table expressions.
     func selectSQL(
         _ context: SQLGenerationContext,
         singleResult: Bool = false,
         selection: [SQLSelection]? = nil,
-        extraSelection: [SQLSelection] = []) throws -> String
+        extraSelection: [SQLSelection] = [],
+        includesWith: Bool = true) throws -> String
     {
         let query = try ResolvedQuery(self, context)
-        return try query.selectSQL(singleResult: singleResult, selection: selection, extraSelection: extraSelection)
+        return try query.selectSQL(
+            singleResult: singleResult, selection: selection, extraSelection: extraSelection, includesWith: includesWith)
     }
 
     /// Renders the conditions of the WHERE clause, or nil when there is none.
@@ -261,7 +277,10 @@ struct SQLRelation: Sendable {
             let count = SQLExpression.function("COUNT", [expression], isDistinct: true)
             return try relation.selectSQL(context, selection: [SQLSelection(impl: .expression(count))])
         }
-        return "SELECT COUNT(*) FROM (" + (try relation.selectSQL(context)) + ")"
+        let withSQL = try relation.withSQL(context)
+        let query = try ResolvedQuery(relation, context)
+        return withSQL + "SELECT COUNT(*) FROM ("
+            + (try query.selectSQL(singleResult: false, selection: nil, extraSelection: [], includesWith: false)) + ")"
     }
 }
 
@@ -270,6 +289,11 @@ struct SQLRelation: Sendable {
 /// How a joined table matches its parent: pairs of columns that must be
 /// equal, resolved from the database schema when the query renders.
 struct JoinCondition: Sendable {
+    /// The condition of an association to a common table expression,
+    /// written by the user: the expression for the names of the parent and
+    /// joined tables, or nil for no condition.
+    typealias Custom = @Sendable (_ parentName: String, _ joinedName: String) -> SQLExpression?
+
     /// Identifies the condition: two associations joined under one key
     /// must have the same condition.
     let identity: String
@@ -278,14 +302,38 @@ struct JoinCondition: Sendable {
     /// table).
     let columnPairs: SQLRelation.Promise<[(joined: String, parent: String)]>
 
+    /// The condition written by the user, if any: it replaces the pairs of
+    /// columns.
+    let custom: Custom?
+
     init(identity: String, columnPairs: @escaping SQLRelation.Promise<[(joined: String, parent: String)]>) {
         self.identity = identity
         self.columnPairs = columnPairs
+        self.custom = nil
     }
+
+    /// A condition written by the user, that no foreign key describes.
+    init(custom: @escaping Custom) {
+        self.identity = "a condition of association(to:on:)"
+        self.custom = custom
+        self.columnPairs = { db in
+            throw db.makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "an association made with association(to:on:) has no foreign key: it cannot be used "
+                    + "with including(all:), request(for:), or as the pivot of a through association",
+                sql: nil, arguments: nil)
+        }
+    }
+
+    /// Whether the condition was written by the user.
+    var isCustom: Bool { custom != nil }
 
     /// The condition seen from the other side: the parent is joined to
     /// the child.
     var reversed: JoinCondition {
+        if let custom {
+            return JoinCondition(custom: { parentName, joinedName in custom(joinedName, parentName) })
+        }
         let columnPairs = self.columnPairs
         return JoinCondition(identity: "reversed " + identity) { db in
             try columnPairs(db).map { (joined: $0.parent, parent: $0.joined) }
@@ -293,8 +341,11 @@ struct JoinCondition: Sendable {
     }
 
     /// The expression of the condition, for a joined table and its parent,
-    /// with the given names.
-    func expression(_ db: Database, joinedName: String, parentName: String) throws -> SQLExpression {
+    /// with the given names; nil when there is no condition.
+    func expression(_ db: Database, joinedName: String, parentName: String) throws -> SQLExpression? {
+        if let custom {
+            return custom(parentName, joinedName)
+        }
         let conditions = try columnPairs(db).map { pair in
             SQLExpression(impl: .binary("=",
                 SQLRelation.column(pair.joined, qualifier: joinedName),
@@ -473,9 +524,16 @@ struct ResolvedQuery {
         return parts
     }
 
-    func selectSQL(singleResult: Bool, selection: [SQLSelection]?, extraSelection: [SQLSelection]) throws -> String {
+    /// Renders the query.
+    ///
+    /// - Parameter includesWith: Whether the query starts with the `WITH`
+    ///   clause of its common table expressions; false for a subquery of
+    ///   a statement that renders them itself.
+    func selectSQL(singleResult: Bool, selection: [SQLSelection]?, extraSelection: [SQLSelection], includesWith: Bool = true) throws -> String {
         let relation = root.relation
-        var sql = "SELECT "
+        // The WITH clause first: its arguments come first.
+        var sql = includesWith ? try relation.withSQL(context) : ""
+        sql += "SELECT "
         if relation.isDistinct { sql += "DISTINCT " }
         let parts: [String]
         if let selection {
@@ -505,8 +563,12 @@ struct ResolvedQuery {
             }
             sql += child.kind == .required ? " JOIN " : " LEFT JOIN "
             sql += tableSQL(node)
-            var conditions = [try child.condition.expression(context.db, joinedName: node.name, parentName: parent.name)]
+            var conditions = try child.condition.expression(context.db, joinedName: node.name, parentName: parent.name)
+                .map { [$0] } ?? []
             conditions += try node.relation.filters.map { try $0(context.db) }
+            // An association to a common table expression may have no
+            // condition at all: `JOIN "cte"`.
+            guard !conditions.isEmpty else { continue }
             let on = SQLExpression.associative(.and, conditions)
             sql += " ON " + (try withNode(index) { try on.sql(context) })
         }
@@ -582,6 +644,7 @@ struct ResolvedQuery {
     func rowAdapter(columnCount: Int, extraColumnCount: Int = 0) throws -> (any RowAdapter)? {
         guard nodes.contains(where: { $0.child?.mode == .scope }) else { return nil }
         // The number of columns of each node's selection.
+        let ctes = root.relation.commonTableExpressions
         var counts: [Int?] = []
         for node in nodes {
             guard node.parentIndex == nil || node.child!.mode != .join else {
@@ -590,7 +653,7 @@ struct ResolvedQuery {
             }
             var count: Int? = 0
             for selection in node.relation.selection {
-                guard let selectionCount = try selection.columnCount(context.db, tableName: node.relation.tableName) else {
+                guard let selectionCount = try selection.columnCount(context.db, tableName: node.relation.tableName, ctes: ctes) else {
                     count = nil
                     break
                 }
@@ -659,12 +722,17 @@ struct ScopeLayoutNode {
 extension SQLSelection {
     /// The number of columns of the selection, or nil when it is written in
     /// raw SQL.
-    func columnCount(_ db: Database, tableName: String) throws -> Int? {
+    ///
+    /// - Parameter ctes: The common table expressions of the request: a
+    ///   table of this name is one of them, not a table of the database.
+    func columnCount(_ db: Database, tableName: String, ctes: [CTEDefinition]) throws -> Int? {
         switch impl {
         case .allColumns:
+            if let names = try CTEDefinition.columnNames(of: tableName, among: ctes, db) { return names.count }
             return try db.selectedColumnCount(in: tableName)
         case .allColumnsExcluding(let excluded):
-            return try db.selectedColumnNames(in: tableName).filter { !excluded.contains($0.lowercased()) }.count
+            let names = try CTEDefinition.columnNames(of: tableName, among: ctes, db) ?? db.selectedColumnNames(in: tableName)
+            return names.filter { !excluded.contains($0.lowercased()) }.count
         case .expression, .aliased:
             return 1
         case .literal:

@@ -67,6 +67,59 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     }
 }
 
+extension SQLRequest {
+    /// Creates a request from an SQL literal, whose interpolated values
+    /// are arguments.
+    ///
+    /// ```swift
+    /// let request = SQLRequest<Player>("SELECT * FROM player WHERE name = \(name)")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sqlLiteral: An SQL literal.
+    ///   - adapter: The adapter of the fetched rows, if any.
+    ///   - cached: Whether the request reuses a cached statement.
+    public init(_ sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(literal: sqlLiteral, adapter: adapter, cached: cached)
+    }
+}
+
+extension SQLRequest where RowDecoder == Row {
+    /// Creates a request of rows from raw SQL and its arguments.
+    ///
+    /// ```swift
+    /// let request = SQLRequest(sql: "SELECT * FROM player WHERE id = ?", arguments: [1])   // SQLRequest<Row>
+    /// ```
+    ///
+    /// See ``init(sql:arguments:adapter:cached:)``.
+    public init(
+        sql: String,
+        arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil,
+        cached: Bool = false)
+    {
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached)
+    }
+
+    /// Creates a request of rows from an SQL literal.
+    ///
+    /// ```swift
+    /// let request = SQLRequest("SELECT * FROM player WHERE name = \(name)")   // SQLRequest<Row>
+    /// ```
+    public init(_ sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(literal: sqlLiteral, adapter: adapter, cached: cached)
+    }
+
+    /// Creates a request of rows from an SQL literal.
+    ///
+    /// See ``init(literal:adapter:cached:)``.
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.sqlLiteral = sqlLiteral
+        self.adapter = adapter
+        self.isCached = cached
+    }
+}
+
 extension SQLRequest: ExpressibleByStringInterpolation {
     /// Creates a request from a string literal: raw SQL.
     public init(stringLiteral value: String) {

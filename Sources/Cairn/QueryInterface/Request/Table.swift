@@ -14,7 +14,11 @@ public struct Table<RowDecoder>: Sendable {
     public let tableName: String
 
     /// Creates a table whose requests fetch values of type `RowDecoder`.
-    public init(_ tableName: String, for type: RowDecoder.Type = RowDecoder.self) {
+    ///
+    /// ```swift
+    /// let playerTable = Table<Player>("player")
+    /// ```
+    public init(_ tableName: String) {
         self.tableName = tableName
     }
 

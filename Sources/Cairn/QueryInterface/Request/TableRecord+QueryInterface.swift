@@ -62,9 +62,62 @@ extension TableRecord {
         all().select([selection(Columns.self)], as: type)
     }
 
+    /// Selects one column of the record type's `Columns`.
+    ///
+    /// ```swift
+    /// let request = Player.select(\.name)   // SELECT "name" FROM "player"
+    /// ```
+    public static func select(_ selection: (Columns.Type) -> any SQLSelectable) -> QueryInterfaceRequest<Self> {
+        all().select([selection(Columns.self)])
+    }
+
     /// See ``QueryInterfaceRequest/annotated(with:)-(any SQLSelectable...)``.
     public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
         all().annotated(with: selection)
+    }
+
+    /// Appends columns built from the record type's `Columns` to the
+    /// selection.
+    ///
+    /// ```swift
+    /// // SELECT *, MAX("date") FROM "message"
+    /// let request = Message.annotated { [max($0.date)] }
+    /// ```
+    public static func annotated(with selection: (Columns.Type) -> [any SQLSelectable]) -> QueryInterfaceRequest<Self> {
+        all().annotated(with: selection(Columns.self))
+    }
+
+    /// Appends one column built from the record type's `Columns` to the
+    /// selection.
+    ///
+    /// ```swift
+    /// // SELECT *, MAX("date") FROM "message"
+    /// let request = Message.annotated { max($0.date) }
+    /// ```
+    public static func annotated(with selection: (Columns.Type) -> any SQLSelectable) -> QueryInterfaceRequest<Self> {
+        all().annotated(with: [selection(Columns.self)])
+    }
+
+    /// Groups the rows by expressions built from the record type's
+    /// `Columns`.
+    ///
+    /// ```swift
+    /// let request = Message.group { [$0.chatId, $0.authorId] }
+    /// ```
+    public static func group(_ expressions: (Columns.Type) -> [any SQLExpressible]) -> QueryInterfaceRequest<Self> {
+        all().group(expressions(Columns.self))
+    }
+
+    /// Groups the rows by one expression built from the record type's
+    /// `Columns`: `Message.group(\.chatId)`.
+    public static func group(_ expression: (Columns.Type) -> any SQLExpressible) -> QueryInterfaceRequest<Self> {
+        all().group([expression(Columns.self)])
+    }
+
+    /// Groups the rows, with a condition on groups built from the record
+    /// type's `Columns`.
+    public static func having(_ predicate: (Columns.Type) -> some SQLExpressible) -> QueryInterfaceRequest<Self> {
+        all().having(predicate(Columns.self))
     }
 
     /// See ``QueryInterfaceRequest/filter(_:)``.
@@ -181,6 +234,81 @@ extension TableRecord {
         _ assignments: [ColumnAssignment]) throws -> Int
     {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates all rows of the table with assignments built from the
+    /// record type's `Columns`.
+    ///
+    /// ```swift
+    /// try Player.updateAll(db) { [$0.score.set(to: 0), $0.bonus.set(to: nil)] }
+    /// ```
+    ///
+    /// - Returns: The number of updated rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public static func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: (Columns.Type) -> [ColumnAssignment]) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates all rows of the table with one assignment built from the
+    /// record type's `Columns`.
+    ///
+    /// ```swift
+    /// try Player.updateAll(db) { $0.score += 10 }
+    /// ```
+    ///
+    /// - Returns: The number of updated rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public static func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignment: (Columns.Type) -> ColumnAssignment) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignment)
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// Updates the rows of the request with assignments built from the
+    /// record type's `Columns`.
+    ///
+    /// ```swift
+    /// try Player.filter { $0.team == "red" }.updateAll(db) { [$0.score.set(to: 0)] }
+    /// ```
+    ///
+    /// - Returns: The number of updated rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: (RowDecoder.Columns.Type) -> [ColumnAssignment]) throws -> Int
+    {
+        try updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self))
+    }
+
+    /// Updates the rows of the request with one assignment built from the
+    /// record type's `Columns`.
+    ///
+    /// ```swift
+    /// // WITH "playerName" AS (...) UPDATE "player" SET "name" = (SELECT * FROM "playerName")
+    /// try Player.with(playerNameCTE).updateAll(db) { $0.name.set(to: playerNameCTE.all()) }
+    /// ```
+    ///
+    /// - Returns: The number of updated rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignment: (RowDecoder.Columns.Type) -> ColumnAssignment) throws -> Int
+    {
+        try updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.Columns.self)])
     }
 }
 
