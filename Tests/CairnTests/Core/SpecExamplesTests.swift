@@ -428,3 +428,66 @@ import Cairn
         }
     }
 }
+
+/// The README's common table expressions example.
+@Suite struct ReadmeCommonTableExpressionsExampleTests {
+    struct Chat: Codable, FetchableRecord, PersistableRecord {
+        var id: Int64
+        enum Columns { static let id = Column("id") }
+    }
+
+    struct Message: Codable, FetchableRecord, PersistableRecord {
+        var id: Int64
+        var chatId: Int64
+        var date: Date
+        enum Columns {
+            static let chatId = Column("chatId")
+            static let date = Column("date")
+        }
+    }
+
+    struct ChatInfo: Decodable, FetchableRecord {
+        var chat: Chat
+        var latestMessage: Message?
+    }
+
+    @Test func commonTableExpressionsExample() throws {
+        let dbQueue = try DatabaseQueue()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        try dbQueue.write { db in
+            try db.create(table: "chat") { t in t.primaryKey("id", .integer) }
+            try db.create(table: "message") { t in
+                t.primaryKey("id", .integer)
+                t.belongsTo("chat").notNull()
+                t.column("date", .datetime).notNull()
+            }
+            try Chat(id: 1).insert(db)
+            try Chat(id: 2).insert(db)
+            try Message(id: 1, chatId: 1, date: start).insert(db)
+            try Message(id: 2, chatId: 1, date: start + 60).insert(db)
+        }
+
+        // The README's code.
+        let latestMessageCTE = CommonTableExpression<Message>(
+            named: "latestMessage",
+            request: Message.annotated { max($0.date) }.group(\.chatId))
+        let latestMessage = Chat
+            .association(to: latestMessageCTE) { chat, message in chat.id == message.chatId }
+            .order(\.date.desc)
+        let chatInfos = try dbQueue.read { db in
+            try Chat
+                .with(latestMessageCTE)
+                .including(optional: latestMessage)
+                .asRequest(of: ChatInfo.self)
+                .fetchAll(db)
+        }
+        let counter = CommonTableExpression<Int>(
+            recursive: true, named: "counter", columns: ["x"],
+            sql: "VALUES(1) UNION ALL SELECT x+1 FROM counter WHERE x<10")
+        let numbers = try dbQueue.read { db in try counter.all().with(counter).fetchAll(db) }
+
+        #expect(chatInfos.map(\.chat.id) == [1, 2])
+        #expect(chatInfos.map(\.latestMessage?.id) == [2, nil])
+        #expect(numbers == Array(1...10))
+    }
+}

@@ -27,6 +27,10 @@ final class SQLGenerationContext {
     /// keyed by the identity of the alias (see `TableAlias`).
     var aliasNames: [ObjectIdentifier: String] = [:]
 
+    /// The table aliases without name of a request whose columns are not
+    /// qualified (one table, no join): their columns render unqualified.
+    var unqualifiedAliases: Set<ObjectIdentifier> = []
+
     /// The names of the tables that the relation being rendered joins, at
     /// any depth, keyed by their path of association keys (joined with
     /// ``joinedTablePathSeparator``): association aggregates refer to the

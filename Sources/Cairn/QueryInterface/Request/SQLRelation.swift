@@ -171,9 +171,15 @@ struct SQLRelation: Sendable {
             isReversed = other.isReversed
         }
         if alias == nil { alias = other.alias }
-        if let otherAlias = other.alias, let alias, otherAlias !== alias {
-            // Both aliases name this table.
-            otherAlias.redirect(to: alias)
+        if let otherAlias = other.alias, let alias, otherAlias.resolved !== alias.resolved {
+            // Both aliases name this table. An alias with a name wins over
+            // an alias without one, which then takes its name.
+            if alias.userName == nil && otherAlias.userName != nil {
+                alias.redirect(to: otherAlias)
+                self.alias = otherAlias
+            } else {
+                otherAlias.redirect(to: alias)
+            }
         }
         if buildError == nil { buildError = other.buildError }
         for child in other.children {
@@ -477,14 +483,17 @@ struct ResolvedQuery {
                 }
                 context.aliasNames[key] = nodes[index].name
                 aliasedNodeNames.insert(nodes[index].name)
+                if !qualifiesColumns {
+                    context.unqualifiedAliases.insert(key)
+                }
             }
         }
     }
 
     /// Whether columns must be qualified: the query joins tables, or the
-    /// root has an alias.
+    /// root has an alias with a name.
     var qualifiesColumns: Bool {
-        nodes.count > 1 || nodes[0].relation.alias != nil
+        nodes.count > 1 || nodes[0].relation.alias?.userName != nil
     }
 
     var root: Node { nodes[0] }

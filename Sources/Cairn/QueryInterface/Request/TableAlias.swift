@@ -51,7 +51,8 @@ public final class TableAlias<RowDecoder>: Sendable {
     public var allColumns: SQLSelection {
         let identity = self.identity
         return SQLSelection(impl: .literal(SQL(elements: [.deferred { context in
-            try identity.name(context).quotedDatabaseIdentifier + ".*"
+            if context.unqualifiedAliases.contains(ObjectIdentifier(identity.resolved)) { return "*" }
+            return try identity.name(context).quotedDatabaseIdentifier + ".*"
         }])))
     }
 }
@@ -151,7 +152,10 @@ final class AliasIdentity: Sendable {
     /// A column qualified by the alias.
     func column(_ name: String) -> SQLExpression {
         .literal(SQL(elements: [.deferred { [self] context in
-            let column = SQLRelation.column(name, qualifier: try self.name(context))
+            // An alias without name of a request of one table does not
+            // qualify its columns, as the table does not.
+            let qualifier = context.unqualifiedAliases.contains(ObjectIdentifier(self.resolved)) ? nil : try self.name(context)
+            let column = SQLRelation.column(name, qualifier: qualifier)
             return try column.sql(context)
         }]))
     }

@@ -291,6 +291,30 @@ import Cairn
                 WHERE b.publishDate >= a.deathDate
                 """)
             #expect(try named.fetchAll(db).map(\.id) == [4])
+
+            // An alias without name, on a request of one table: columns
+            // stay unqualified, as the table's do.
+            let unnamed = TableAlias<Book>()
+            let single = Book.aliased(unnamed).select(unnamed[Column("title")]).filter(unnamed.id == 1)
+            #expect(try sql(db, single) == #"SELECT "title" FROM "book" WHERE "id" = ?"#)
+            #expect(try String.fetchAll(db, single) == ["Les Misérables"])
+
+            // Two aliases of one joined table: the one with a name names
+            // the table, and the alias without name takes that name.
+            let anonymousAuthor = TableAlias<Person>()
+            let namedAuthor2 = TableAlias<Person>(name: "writer")
+            let merged = Book
+                .joining(required: Book.author.aliased(anonymousAuthor))
+                .filter(anonymousAuthor.name != nil)
+                .joining(optional: Book.author.aliased(namedAuthor2))
+                .order(namedAuthor2.name)
+            #expect(try sql(db, merged) == """
+                SELECT "book".* FROM "book" \
+                JOIN "person" "writer" ON "writer"."id" = "book"."authorId" \
+                WHERE "writer"."name" IS NOT NULL \
+                ORDER BY "writer"."name"
+                """)
+            #expect(try merged.fetchCount(db) == 4)
         }
     }
 
