@@ -63,7 +63,11 @@ import Cairn
             == #"(("a" = ?) OR ("b" = ?)) AND ("c" = ?)"#)
         #expect(try where_(!(Column("a") == 1)) == #"NOT ("a" = ?)"#)
         #expect(try where_(!Column("isActive")) == #"NOT "isActive""#)
-        #expect(try where_((Column("a") + 1) * 2 > Column("b") - Column("c") / 3) == #"("a" + ?) * ? > "b" - "c" / ?"#)
+        // Operands that are operations are parenthesized, as GRDB does.
+        #expect(try where_((Column("a") + 1) * 2 > Column("b") - Column("c") / 3) == #"(("a" + ?) * ?) > ("b" - ("c" / ?))"#)
+        #expect(try where_(Column("a") + Column("b") + 1 == 3) == #"("a" + "b" + ?) = ?"#)
+        #expect(try where_((Column("a") - 1).between(0, and: 2)) == #"("a" - ?) BETWEEN ? AND ?"#)
+        #expect(try where_([1, 2].contains(Column("a") * 2)) == #"("a" * ?) IN (?, ?)"#)
         #expect(try where_([1, 2, 3].contains(Column("id"))) == #""id" IN (?, ?, ?)"#)
         #expect(try where_(![1, 2].contains(Column("id"))) == #""id" NOT IN (?, ?)"#)
         #expect(try where_([Int]().contains(Column("id"))) == "0")

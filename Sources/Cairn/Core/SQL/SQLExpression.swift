@@ -184,6 +184,11 @@ extension SQLExpression {
     /// are parenthesized when they are operations, or raw SQL.
     static let logicalOperandPrecedence = 25
 
+    /// The parent precedence given to the operands of the other operators:
+    /// they are parenthesized when they are operations, or raw SQL of
+    /// several tokens.
+    static let operationOperandPrecedence = 26
+
     static func precedence(ofBinaryOperator op: String) -> Int {
         switch op {
         case "||", "->", "->>": return 80
@@ -204,19 +209,29 @@ extension SQLExpression {
     ///   expression is an operand of; the expression is parenthesized when
     ///   its own precedence is not higher.
     ///
-    /// An operand of `AND` and `OR` that is itself an operation is always
-    /// parenthesized, whatever its precedence: `("a" = ?) AND ("b" > ?)`.
+    /// An operand that is itself an operation is always parenthesized,
+    /// whatever its precedence: `("a" = ?) AND ("b" > ?)`,
+    /// `("a" + ?) = ?`.
     func sql(_ context: SQLGenerationContext, parentPrecedence: Int = -1) throws -> String {
         let own = precedence
-        let wrapped = own <= parentPrecedence || (parentPrecedence == SQLExpression.logicalOperandPrecedence && own < 100)
+        // An operand that is an operation is parenthesized, whatever its
+        // precedence (a collation, which binds tighter than any operator,
+        // excepted).
+        let isOperand = parentPrecedence == SQLExpression.logicalOperandPrecedence
+            || parentPrecedence == SQLExpression.operationOperandPrecedence
+        let isCollation: Bool
+        if case .collated = impl { isCollation = true } else { isCollation = false }
+        let wrapped = own <= parentPrecedence || (isOperand && own < 100 && !isCollation)
         func wrap(_ sql: String) -> String { wrapped ? "(\(sql))" : sql }
-        // The operands of AND and OR are parenthesized when they are
-        // operations (see above).
+        // The operands of operators are parenthesized when they are
+        // operations themselves, as GRDB renders them: `("a" + "b") = ?`,
+        // `("a" = ?) AND ("b" > ?)`. Nested applications of one
+        // associative operator are flattened before: `"a" + "b" + "c"`.
         let operandPrecedence: Int
         if case let .associative(op, _) = impl, op == .and || op == .or {
             operandPrecedence = SQLExpression.logicalOperandPrecedence
         } else {
-            operandPrecedence = own
+            operandPrecedence = SQLExpression.operationOperandPrecedence
         }
 
         switch impl {
@@ -248,9 +263,9 @@ extension SQLExpression {
             let operandSQL = try operand.sql(context, parentPrecedence: op == "NOT" ? 99 : own)
             return wrap(op + (needsSpace ? " " : "") + operandSQL)
         case let .binary(op, lhs, rhs):
-            return wrap(try lhs.sql(context, parentPrecedence: own)
+            return wrap(try lhs.sql(context, parentPrecedence: operandPrecedence)
                 + " \(op) "
-                + (try rhs.sql(context, parentPrecedence: own)))
+                + (try rhs.sql(context, parentPrecedence: operandPrecedence)))
         case let .associative(op, operands):
             return wrap(try operands
                 .map { try $0.sql(context, parentPrecedence: operandPrecedence) }
@@ -260,16 +275,16 @@ extension SQLExpression {
                 // `x IN ()` is not valid SQL: nothing is in an empty set.
                 return negated ? "1" : "0"
             }
-            return wrap(try expression.sql(context, parentPrecedence: own)
+            return wrap(try expression.sql(context, parentPrecedence: operandPrecedence)
                 + (negated ? " NOT IN (" : " IN (")
                 + (try values.map { try $0.sql(context) }.joined(separator: ", "))
                 + ")")
         case let .between(expression, lower, upper, negated):
-            return wrap(try expression.sql(context, parentPrecedence: own)
+            return wrap(try expression.sql(context, parentPrecedence: operandPrecedence)
                 + (negated ? " NOT BETWEEN " : " BETWEEN ")
-                + (try lower.sql(context, parentPrecedence: own))
+                + (try lower.sql(context, parentPrecedence: operandPrecedence))
                 + " AND "
-                + (try upper.sql(context, parentPrecedence: own)))
+                + (try upper.sql(context, parentPrecedence: operandPrecedence)))
         case let .function(name, arguments, isDistinct):
             return name + "(" + (isDistinct ? "DISTINCT " : "")
                 + (try arguments.map { try $0.sql(context) }.joined(separator: ", "))

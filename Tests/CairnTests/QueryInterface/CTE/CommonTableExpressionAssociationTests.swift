@@ -182,7 +182,7 @@ import Cairn
             // Two conditions under one key: the last one wins.
             let sum = T.association(to: cte) { t, cte in t["id"] + cte["id"] == 1 }
             #expect(try sql(db, base.including(required: greater).including(required: sum))
-                .hasSuffix(#"JOIN "cte" ON "t"."id" + "cte"."id" = ?"#))
+                .hasSuffix(#"JOIN "cte" ON ("t"."id" + "cte"."id") = ?"#))
             // Two keys: two joins, with numbered names.
             let request = base
                 .including(required: greater.forKey("a"))
