@@ -31,8 +31,9 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
     var reversed: SQLOrdering {
         switch impl {
         case .expression(let expression), .asc(let expression): return SQLOrdering(impl: .desc(expression))
-        // Ascending is the default order: `"a" DESC` reversed is `"a"`.
-        case .desc(let expression): return SQLOrdering(impl: .expression(expression))
+        // Reversed once, `"a" DESC` is `"a" ASC`; a request reversed twice
+        // renders its terms as written (see `ResolvedQuery.clausesSQL`).
+        case .desc(let expression): return SQLOrdering(impl: .asc(expression))
         case .ascNullsLast(let expression): return SQLOrdering(impl: .descNullsFirst(expression))
         case .descNullsFirst(let expression): return SQLOrdering(impl: .ascNullsLast(expression))
         case .literal: return self

@@ -242,17 +242,10 @@ struct SQLRelation: Sendable {
         return primaryKey.columns.map { SQLExpression.column($0) }
     }
 
-    /// The ORDER BY terms of this relation only, reversed when needed. A
-    /// reversed request without ordering is sorted by primary key,
-    /// descending.
-    func effectiveOrdering(_ db: Database) throws -> [SQLOrdering] {
-        var ordering = self.ordering
-        if ordersByPrimaryKey || (isReversed && ordering.isEmpty) {
-            ordering = try SQLRelation.primaryKeyExpressions(db, tableName: tableName)
-                .map { SQLOrdering(impl: .expression($0)) }
-        }
-        guard isReversed else { return ordering }
-        return ordering.map(\.reversed)
+    /// The ORDER BY terms of this relation only, as written (not reversed).
+    func orderingTerms(_ db: Database) throws -> [SQLOrdering] {
+        guard ordersByPrimaryKey else { return ordering }
+        return try SQLRelation.primaryKeyExpressions(db, tableName: tableName).map { SQLOrdering(impl: .expression($0)) }
     }
 
     /// Whether the relation selects whole rows of its table, without
@@ -613,20 +606,29 @@ struct ResolvedQuery {
         }
         var orderings: [String] = []
         // A reversed request without ordering is sorted by primary key,
-        // unless a joined table gives an ordering.
+        // descending, unless a joined table gives an ordering.
         let joinedTablesAreOrdered = nodes.dropFirst().contains {
             !$0.relation.ordering.isEmpty || $0.relation.ordersByPrimaryKey
         }
         for index in nodes.indices {
-            var nodeRelation = nodes[index].relation
-            if index == 0 && nodeRelation.ordering.isEmpty && !nodeRelation.ordersByPrimaryKey && joinedTablesAreOrdered {
-                nodeRelation.isReversed = false
+            let nodeRelation = nodes[index].relation
+            var terms = try nodeRelation.orderingTerms(context.db)
+            if index == 0 && terms.isEmpty && nodeRelation.isReversed && !joinedTablesAreOrdered {
+                terms = try SQLRelation.primaryKeyExpressions(context.db, tableName: nodeRelation.tableName)
+                    .map { SQLOrdering(impl: .expression($0)) }
             }
-            var nodeOrdering = try nodeRelation.effectiveOrdering(context.db)
-            if index > 0 && relation.isReversed {
-                nodeOrdering = nodeOrdering.map(\.reversed)
+            // A table's terms are reversed when the table, or its joining
+            // tables, were reversed an odd number of times in all.
+            var isReversed = false
+            var current: Int? = index
+            while let nodeIndex = current {
+                if nodes[nodeIndex].relation.isReversed { isReversed.toggle() }
+                current = nodes[nodeIndex].parentIndex
             }
-            orderings += try withNode(index) { try nodeOrdering.map { try $0.sql(context) } }
+            if isReversed {
+                terms = terms.map(\.reversed)
+            }
+            orderings += try withNode(index) { try terms.map { try $0.sql(context) } }
         }
         if !orderings.isEmpty {
             sql += " ORDER BY " + orderings.joined(separator: ", ")

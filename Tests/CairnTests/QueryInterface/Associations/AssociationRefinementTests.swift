@@ -64,6 +64,42 @@ import Cairn
         try request.makePreparedRequest(db, forSingleResult: false).statement.sql
     }
 
+    @Test func reversedOrderings() throws {
+        let dbQueue = try makeQueue()
+        try dbQueue.read { db throws -> Void in
+            let join = #"SELECT "parent".*, "child".* FROM "parent" JOIN "child" ON "child"."parentId" = "parent"."id""#
+            func order(_ request: QueryInterfaceRequest<Parent>) throws -> String {
+                let sql = try sql(db, request)
+                #expect(sql.hasPrefix(join))
+                return String(sql.dropFirst(join.count))
+            }
+            let byName = Parent.children.order(Column("name"))
+            // An association reversed: its terms, not the request's.
+            #expect(try order(Parent.including(required: byName.reversed())) == #" ORDER BY "child"."name" DESC"#)
+            // Reversed twice: as written.
+            #expect(try order(Parent.including(required: byName.reversed().reversed())) == #" ORDER BY "child"."name""#)
+            // An association without ordering gets none when reversed.
+            #expect(try order(Parent.including(required: Parent.children.reversed())) == "")
+            // The request reversed: all terms, a DESC term becomes ASC.
+            let descending = Parent.children.order(Column("name").desc, Column("id"))
+            #expect(try order(Parent.including(required: descending).order(Column("id")).reversed())
+                == #" ORDER BY "parent"."id" DESC, "child"."name" ASC, "child"."id" DESC"#)
+            // Reversed request and reversed association cancel out.
+            #expect(try order(Parent.including(required: byName.reversed()).order(Column("id")).reversed())
+                == #" ORDER BY "parent"."id" DESC, "child"."name""#)
+            // A reversed request without ordering: by primary key, unless
+            // a joined table is ordered.
+            #expect(try order(Parent.including(required: byName).reversed()) == #" ORDER BY "child"."name" DESC"#)
+            #expect(try order(Parent.including(required: Parent.children).reversed()) == #" ORDER BY "parent"."id" DESC"#)
+            // order(_:) replaces the reversal too.
+            #expect(try order(Parent.including(required: byName).reversed().order(Column("id")))
+                == #" ORDER BY "parent"."id", "child"."name""#)
+            // The fetched rows follow.
+            let names = try Row.fetchAll(db, Parent.including(required: byName.reversed())).map { $0.scopes["child"]!["name"] as String }
+            #expect(names == ["b", "a"])
+        }
+    }
+
     @Test func selfJoins() throws {
         struct EmployeeInfo: FetchableRecord, Decodable {
             var employee: Employee
