@@ -35,11 +35,46 @@ public struct DatabaseRegion: Hashable, Sendable {
         var columns: Set<String>?
         /// Rowids; nil for all rows.
         var rowIDs: Set<Int64>?
+        /// The column names as first given, keyed by lowercased name, for
+        /// the description only: they do not take part in equality.
+        var columnNames: [String: String] = [:]
+
+        init(tableName: String, columns: Set<String>?, rowIDs: Set<Int64>?, columnNames: [String: String] = [:]) {
+            self.tableName = tableName
+            self.columns = columns
+            self.rowIDs = rowIDs
+            self.columnNames = columnNames
+        }
+
+        /// A region of some columns, given in any case.
+        init(tableName: String, columnsAsGiven: some Sequence<String>) {
+            var names: [String: String] = [:]
+            for column in columnsAsGiven where names[column.lowercased()] == nil {
+                names[column.lowercased()] = column
+            }
+            self.init(tableName: tableName, columns: Set(names.keys), rowIDs: nil, columnNames: names)
+        }
+
+        static func == (lhs: TableRegion, rhs: TableRegion) -> Bool {
+            lhs.tableName == rhs.tableName && lhs.columns == rhs.columns && lhs.rowIDs == rhs.rowIDs
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(tableName)
+            hasher.combine(columns)
+            hasher.combine(rowIDs)
+        }
+
+        /// The name of a column as first given.
+        func displayName(ofColumn column: String) -> String {
+            columnNames[column] ?? column
+        }
 
         func union(_ other: TableRegion) -> TableRegion {
             let columns: Set<String>? = self.columns.flatMap { lhs in other.columns.map { lhs.union($0) } }
             let rowIDs: Set<Int64>? = self.rowIDs.flatMap { lhs in other.rowIDs.map { lhs.union($0) } }
-            return TableRegion(tableName: tableName, columns: columns, rowIDs: rowIDs)
+            return TableRegion(tableName: tableName, columns: columns, rowIDs: rowIDs,
+                               columnNames: columnNames.merging(other.columnNames) { first, _ in first })
         }
 
         /// Nil when the intersection is empty.
@@ -57,7 +92,8 @@ public struct DatabaseRegion: Hashable, Sendable {
             case let (nil, rhs): rowIDs = rhs
             }
             if columns?.isEmpty == true || rowIDs?.isEmpty == true { return nil }
-            return TableRegion(tableName: tableName, columns: columns, rowIDs: rowIDs)
+            return TableRegion(tableName: tableName, columns: columns, rowIDs: rowIDs,
+                               columnNames: columnNames.merging(other.columnNames) { first, _ in first })
         }
     }
 
@@ -87,8 +123,7 @@ public struct DatabaseRegion: Hashable, Sendable {
     ///   - table: A table name.
     ///   - columns: Column names.
     public init(table: String, columns: some Sequence<String>) {
-        tableRegions = [table.lowercased(): TableRegion(
-            tableName: table, columns: Set(columns.map { $0.lowercased() }), rowIDs: nil)]
+        tableRegions = [table.lowercased(): TableRegion(tableName: table, columnsAsGiven: columns)]
     }
 
     /// Some rows of a table, all columns.
@@ -188,8 +223,9 @@ public struct DatabaseRegion: Hashable, Sendable {
 }
 
 extension DatabaseRegion: CustomStringConvertible {
-    /// A description such as `player(name,score),team`, or `full database`,
-    /// or `empty`.
+    /// A description such as `player(name,score),team(*)`, where `(*)`
+    /// stands for all columns and `[1,2]` for some rowids, or
+    /// `full database`, or `empty`.
     public var description: String {
         guard let tableRegions else { return "full database" }
         if tableRegions.isEmpty { return "empty" }
@@ -197,7 +233,9 @@ extension DatabaseRegion: CustomStringConvertible {
             let region = tableRegions[key]!
             var description = region.tableName
             if let columns = region.columns {
-                description += "(" + columns.sorted().joined(separator: ",") + ")"
+                description += "(" + columns.sorted().map(region.displayName(ofColumn:)).joined(separator: ",") + ")"
+            } else {
+                description += "(*)"
             }
             if let rowIDs = region.rowIDs {
                 description += "[" + rowIDs.sorted().map(String.init).joined(separator: ",") + "]"

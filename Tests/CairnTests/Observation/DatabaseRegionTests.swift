@@ -22,10 +22,10 @@ import Cairn
                 try db.makeStatement(sql: sql).databaseRegion.description
             }
             #expect(try region("SELECT name FROM player") == "player(name)")
-            #expect(try region("SELECT * FROM player") == "player(id,name,score,teamid)")
-            #expect(try region("SELECT COUNT(*) FROM player") == "player")
+            #expect(try region("SELECT * FROM player") == "player(id,name,score,teamId)")
+            #expect(try region("SELECT COUNT(*) FROM player") == "player(*)")
             #expect(try region("SELECT player.name, team.name FROM player JOIN team ON team.id = player.teamId")
-                == "player(name,teamid),team(id,name)")
+                == "player(name,teamId),team(id,name)")
             let viewRegion = try region("SELECT * FROM named")
             #expect(viewRegion.contains("player(name)"), "\(viewRegion)")
             #expect(try region("SELECT 1") == "empty")
@@ -39,7 +39,7 @@ import Cairn
             #expect(try request.databaseRegion(db).description == "player(name,score)")
             let sqlRequest = SQLRequest<Row>(sql: "SELECT MAX(score) FROM player")
             #expect(try sqlRequest.databaseRegion(db).description == "player(score)")
-            #expect(try Table("team").databaseRegion(db).description == "team")
+            #expect(try Table("team").databaseRegion(db).description == "team(*)")
         }
     }
 
@@ -50,14 +50,20 @@ import Cairn
         #expect(DatabaseRegion().isEmpty)
         #expect(DatabaseRegion.fullDatabase.isFullDatabase)
         #expect(player.union(playerScore).description == "player(name,score)")
-        #expect(player.union(team).description == "player(name),team")
+        // Column names keep the case they were first given, and compare
+        // without regard to it.
+        let mixed = DatabaseRegion(table: "player", columns: ["firstName", "FIRSTNAME", "lastName"])
+        #expect(mixed.description == "player(firstName,lastName)")
+        #expect(mixed == DatabaseRegion(table: "player", columns: ["firstname", "lastname"]))
+        #expect(mixed.isModified(byEventsOfKind: .update(tableName: "player", columnNames: ["FirstName"])))
+        #expect(player.union(team).description == "player(name),team(*)")
         #expect(player.intersection(playerScore).isEmpty)
-        #expect(player.union(team).intersection(team).description == "team")
+        #expect(player.union(team).intersection(team).description == "team(*)")
         #expect(player.union(.fullDatabase).isFullDatabase)
         #expect(player.intersection(.fullDatabase) == player)
         let rows = DatabaseRegion(table: "player", rowIDs: [1, 2])
-        #expect(rows.intersection(DatabaseRegion(table: "player", rowIDs: [2, 3])).description == "player[2]")
-        #expect(rows.union(DatabaseRegion(table: "player")).description == "player")
+        #expect(rows.intersection(DatabaseRegion(table: "player", rowIDs: [2, 3])).description == "player(*)[2]")
+        #expect(rows.union(DatabaseRegion(table: "player")).description == "player(*)")
     }
 
     @Test func modificationByEvents() {

@@ -350,7 +350,7 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
         #expect(recorder.wait { $0.last == 1 })
         cancellable.cancel()
         let output = stream.lines.withLock { $0 }
-        #expect(output.hasPrefix("count: start\ncount: fetch\ncount: tracked region: player\ncount: value: 0\n"))
+        #expect(output.hasPrefix("count: start\ncount: fetch\ncount: tracked region: player(*)\ncount: value: 0\n"))
         #expect(output.contains("count: database did change\ncount: fetch\ncount: value: 1\n"))
         #expect(output.hasSuffix("count: cancel\n"))
     }

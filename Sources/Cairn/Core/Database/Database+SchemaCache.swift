@@ -108,8 +108,9 @@ final class AuthorizerBox {
     /// or to a savepoint).
     var isRollback = false
     /// The tables and columns the statement reads, keyed by lowercased table
-    /// name: the name as given, and the lowercased columns (nil for the
-    /// whole table).
+    /// name: the name as given, and the columns as SQLite names them (nil
+    /// for the whole table; the region compares them without regard to
+    /// case).
     var readTables: [String: (name: String, columns: Set<String>?)] = [:]
     /// The changes the statement may perform, triggers and foreign key
     /// actions included, keyed by lowercased table name.
@@ -160,9 +161,9 @@ final class AuthorizerBox {
             // The whole table (SELECT COUNT(*) FROM t, for instance).
             readTables[key] = (readTables[key]?.name ?? table, nil)
         } else if let existing = readTables[key] {
-            readTables[key] = (existing.name, existing.columns.map { $0.union([column.lowercased()]) })
+            readTables[key] = (existing.name, existing.columns.map { $0.union([column]) })
         } else {
-            readTables[key] = (table, [column.lowercased()])
+            readTables[key] = (table, [column])
         }
     }
 

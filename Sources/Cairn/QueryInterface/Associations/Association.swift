@@ -119,6 +119,9 @@ public struct _SQLAssociation: Sendable {
         var child = SQLRelation.Child(
             key: kind == .prefetch ? prefetchKeyName : keyName, kind: kind, mode: mode,
             condition: last.condition, relation: last.relation)
+        if mode == .annotation {
+            child.annotationRank = SQLRelation.nextAnnotationRank()
+        }
         for step in steps.dropLast().reversed() {
             var pivot = step.relation
             pivot.add(child)

@@ -63,7 +63,7 @@ extension DerivableRequest {
 
     /// A request that fetches nothing: `WHERE 0`.
     public func none() -> Self {
-        filter(SQLExpression.false)
+        filter(SQLExpression.false).map { $0.selectsNothing = true }
     }
 
     /// Adds a condition written in SQL.

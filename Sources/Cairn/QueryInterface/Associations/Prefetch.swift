@@ -265,6 +265,8 @@ extension SQLRelation {
     func formPrefetchRegion(_ db: Database, into region: inout DatabaseRegion) throws {
         for child in children {
             if child.kind == .prefetch {
+                // An association that selects nothing reads nothing.
+                if child.relation.selectsNothing { continue }
                 // The query for any parent key: the region does not depend
                 // on the parent rows.
                 let pairs = try child.prefetchSteps![0].condition.columnPairs(db)

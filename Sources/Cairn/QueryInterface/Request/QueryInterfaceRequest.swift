@@ -110,7 +110,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         // the request too.
         let prefetchingRelation = relation.hasPrefetchedChildren ? relation.propagatingCTEsToPrefetches() : relation
         let statement: Statement
-        if relation.hasPrefetchedChildren {
+        if relation.selectsNothing {
+            // A request that selects nothing (`none()`) reads nothing: its
+            // region is empty, on a statement of its own.
+            statement = try db.makeStatement(sql: sql)
+            statement.databaseRegion = DatabaseRegion()
+        } else if relation.hasPrefetchedChildren {
             // The region of the statement includes the tables that the
             // prefetch queries read, so that observations of the request
             // see their changes: a statement of its own, not a cached one

@@ -57,6 +57,10 @@ struct SQLRelation: Sendable {
     /// unique: a relation joined again under the same key is merged.
     var children: [Child] = []
 
+    /// Whether the relation is known to select no row (`none()`): its
+    /// region is empty.
+    var selectsNothing = false
+
     /// The common table expressions that the relation embeds (see
     /// `commonTableExpressions` for those of the whole request).
     var ctes: [CTEDefinition] = []
@@ -106,6 +110,22 @@ struct SQLRelation: Sendable {
         /// For a prefetched child: the steps of its association, from the
         /// parent (see `SQLRelation.prefetch`).
         var prefetchSteps: [AssociationStep]? = nil
+        /// For an annotation: when it was added to the request. The
+        /// columns of annotations follow the order of the calls to
+        /// `annotated(withRequired:)` and `annotated(withOptional:)`, not
+        /// the order of the joins.
+        var annotationRank: Int? = nil
+    }
+
+    /// The ranks of annotations, increasing with each call.
+    private static let annotationRanks = Locked(0)
+
+    /// A new annotation rank, greater than all previous ones.
+    static func nextAnnotationRank() -> Int {
+        annotationRanks.withLock { rank in
+            rank += 1
+            return rank
+        }
     }
 
     /// Adds a child, or merges it with the child of the same key: required
@@ -135,6 +155,9 @@ struct SQLRelation: Sendable {
             return
         }
         if child.kind == .required { existing.kind = .required }
+        if existing.mode != .annotation && child.mode == .annotation {
+            existing.annotationRank = child.annotationRank
+        }
         existing.mode = max(existing.mode, child.mode)
         if child.condition.isCustom {
             // Conditions written by the user (associations to common table
@@ -157,6 +180,7 @@ struct SQLRelation: Sendable {
                 + "cannot be merged with another one of the same key: give it another key with forKey(_:)"
         }
         filters.append(contentsOf: other.filters)
+        selectsNothing = selectsNothing || other.selectsNothing
         for cte in other.ctes {
             addCTE(cte)
         }
@@ -511,12 +535,19 @@ struct ResolvedQuery {
         return try context.withDefaultQualifier(qualifier, body)
     }
 
+    /// The root, then the annotations in the order they were added.
+    var rootAndAnnotationIndexes: [Int] {
+        let annotations = nodes.indices.filter { nodes[$0].child?.mode == .annotation }
+            .sorted { (nodes[$0].child?.annotationRank ?? .max, $0) < (nodes[$1].child?.annotationRank ?? .max, $1) }
+        return [0] + annotations
+    }
+
     /// The selected columns of each node: those of the root, its
     /// annotations and the extra columns first, then the scopes,
     /// depth-first.
     func selectionSQL(extraSelection: [SQLSelection]) throws -> [String] {
         var parts: [String] = []
-        for index in nodes.indices where index == 0 || nodes[index].child?.mode == .annotation {
+        for index in rootAndAnnotationIndexes {
             parts += try withNode(index) { try nodes[index].relation.selection.map { try $0.sql(context) } }
         }
         parts += try withNode(0) { try extraSelection.map { try $0.sql(context) } }
@@ -686,7 +717,7 @@ struct ResolvedQuery {
         var ranges = [Range<Int>?](repeating: nil, count: nodes.count)
         var start = 0
         var rootCount = extraColumnCount
-        for index in nodes.indices where index == 0 || nodes[index].child?.mode == .annotation {
+        for index in rootAndAnnotationIndexes {
             rootCount += counts[index]!
         }
         start = rootCount

@@ -254,6 +254,31 @@ import Cairn
         }
     }
 
+    @Test func annotationsFollowTheOrderOfCalls() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write(Self.setUp)
+        try dbQueue.read { db throws -> Void in
+            let author = Book.author.select(Person.Columns.name.forKey("authorName"))
+            let country = Book.country.select(Column("name").forKey("countryName"))
+            // The country is joined through the author: annotating the
+            // country first puts its column first.
+            let countryFirst = Book
+                .annotated(withOptional: country)
+                .annotated(withRequired: author)
+                .filter(Book.Columns.id == 2)
+            let row1 = try #require(try Row.fetchOne(db, countryFirst))
+            #expect(Array(row1.columnNames.suffix(2)) == ["countryName", "authorName"])
+            let authorFirst = Book
+                .annotated(withRequired: author)
+                .annotated(withOptional: country)
+                .filter(Book.Columns.id == 2)
+            let row2 = try #require(try Row.fetchOne(db, authorFirst))
+            #expect(Array(row2.columnNames.suffix(2)) == ["authorName", "countryName"])
+            #expect(row1["authorName"] == row2["authorName"] as String?)
+            #expect(row1["countryName"] == row2["countryName"] as String?)
+        }
+    }
+
     @Test func tableAliases() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write(Self.setUp)

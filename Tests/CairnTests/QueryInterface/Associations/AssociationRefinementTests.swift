@@ -149,11 +149,11 @@ import Cairn
             // The statement of the request reads the prefetched table too,
             // for observations.
             let region = try request.makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
-            #expect(region.description == "child(name,parentid),parent")
+            #expect(region.description == "child(name,parentId),parent(*)")
             #expect(try request.databaseRegion(db).description == region.description)
             // The cached statement of the plain request is left alone.
             let plain = try Parent.all().makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
-            #expect(plain.description == "parent")
+            #expect(plain.description == "parent(*)")
         }
     }
 
