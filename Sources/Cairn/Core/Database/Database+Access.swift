@@ -39,7 +39,7 @@ extension Database {
     ///
     /// When `body` ends the transaction itself, there is nothing to commit.
     func inTransactionReturning<T>(_ kind: TransactionKind?, _ body: () throws -> T) throws -> T {
-        try beginTransaction(kind)
+        try beginOwnedTransaction(kind)
         let result: T
         do {
             result = try body()
@@ -47,14 +47,7 @@ extension Database {
             rollbackIgnoringErrors()
             throw error
         }
-        if isInsideTransaction {
-            do {
-                try commit()
-            } catch {
-                rollbackIgnoringErrors()
-                throw error
-            }
-        }
+        try commitOwnedTransaction()
         return result
     }
 

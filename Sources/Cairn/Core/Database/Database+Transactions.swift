@@ -47,7 +47,7 @@ extension Database {
         _ kind: TransactionKind? = nil,
         _ operations: () throws -> TransactionCompletion) throws
     {
-        try beginTransaction(kind)
+        try beginOwnedTransaction(kind)
         let completion: TransactionCompletion
         do {
             completion = try operations()
@@ -57,14 +57,9 @@ extension Database {
         }
         switch completion {
         case .commit:
-            do {
-                try commit()
-            } catch {
-                rollbackIgnoringErrors()
-                throw error
-            }
+            try commitOwnedTransaction()
         case .rollback:
-            try rollback()
+            try rollbackOwnedTransaction()
         }
     }
 
@@ -149,9 +144,50 @@ extension Database {
     /// on its way: SQLite may have rolled back already (after SQLITE_FULL,
     /// for instance), and a failure of the rollback would hide the error.
     func rollbackIgnoringErrors() {
-        if isInsideTransaction {
+        let wasAborted = transactionWasAborted
+        ownsTransaction = false
+        transactionWasAborted = false
+        if isInsideTransaction && !wasAborted {
             try? rollback()
         }
         schemaCache.clear()
+    }
+
+    // MARK: Transactions of blocks
+
+    /// Begins a transaction that a block owns: if SQLite or the user ends
+    /// it before the block does, the statements of the block throw
+    /// `SQLITE_ABORT` until it ends (see ``transactionWasAborted``).
+    func beginOwnedTransaction(_ kind: TransactionKind?) throws {
+        try beginTransaction(kind)
+        ownsTransaction = true
+        transactionWasAborted = false
+    }
+
+    /// Commits the transaction of a block, or throws `SQLITE_ABORT` when
+    /// it was aborted; rolls back when the commit fails.
+    func commitOwnedTransaction() throws {
+        if transactionWasAborted {
+            rollbackIgnoringErrors()
+            throw abortedTransactionError(sql: "COMMIT TRANSACTION", arguments: nil)
+        }
+        ownsTransaction = false
+        guard isInsideTransaction else { return }
+        do {
+            try commit()
+        } catch {
+            rollbackIgnoringErrors()
+            throw error
+        }
+    }
+
+    /// Rolls back the transaction of a block; does nothing when it was
+    /// aborted (already rolled back).
+    func rollbackOwnedTransaction() throws {
+        let wasAborted = transactionWasAborted
+        ownsTransaction = false
+        transactionWasAborted = false
+        if wasAborted || !isInsideTransaction { return }
+        try rollback()
     }
 }

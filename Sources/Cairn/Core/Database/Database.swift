@@ -78,6 +78,18 @@ public final class Database {
     /// The depth of nested savepoints.
     var savepointDepth = 0
 
+    /// Whether the current transaction was begun by a transaction block
+    /// of Cairn (`inTransaction`, `write`, an isolated read), which alone
+    /// may end it.
+    var ownsTransaction = false
+
+    /// Whether SQLite, or a statement of the user, ended the transaction
+    /// that a block of Cairn owns (an interrupt, `SQLITE_FULL`, a conflict
+    /// resolved with ROLLBACK, an explicit `ROLLBACK`…): until the block
+    /// ends, statements throw `SQLITE_ABORT` instead of running outside of
+    /// the transaction the user believes in.
+    @usableFromInline var transactionWasAborted = false
+
     /// Primary keys and other schema information, until the schema changes.
     let schemaCache = SchemaCache()
 
@@ -392,6 +404,43 @@ public final class Database {
         precondition(isInsideAccess,
             "A statement or cursor was used outside of the database access that created it. "
             + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
+        if _slowPath(transactionWasAborted) {
+            try checkAbortedTransaction(for: statement)
+        }
+    }
+
+    /// Throws `SQLITE_ABORT` for a statement that would run after the
+    /// transaction of a block was aborted. `BEGIN` starts a new transaction
+    /// (the `ROLLBACK; BEGIN` idiom that renews a read transaction), and
+    /// `ROLLBACK` is let through: it does nothing (see
+    /// ``Statement/execute(arguments:)``).
+    private func checkAbortedTransaction(for statement: Statement) throws {
+        switch statement.transactionEffect {
+        case .beginTransaction:
+            transactionWasAborted = false
+            ownsTransaction = false
+        case .rollbackTransaction:
+            break
+        default:
+            throw abortedTransactionError(sql: statement.sql, arguments: statement.arguments)
+        }
+    }
+
+    /// The error of a statement that runs after the transaction of a block
+    /// was aborted.
+    func abortedTransactionError(sql: String?, arguments: StatementArguments?) -> DatabaseError {
+        makeError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql, arguments: arguments)
+    }
+
+    /// Notes that SQLite, or a statement of the user, ended the transaction
+    /// that a block owns.
+    @inline(__always)
+    private func noteTransactionEnd() {
+        if _slowPath(ownsTransaction) && !transactionWasAborted,
+           let sqliteConnection, sqlite3_get_autocommit(sqliteConnection) != 0
+        {
+            transactionWasAborted = true
+        }
     }
 
     /// Stops with a clear message when a cursor is used after its access.
@@ -441,6 +490,22 @@ public final class Database {
         if statement.invalidatesSchemaCache {
             schemaCache.clear()
         }
+        if _slowPath(statement.endsTransaction), let effect = statement.transactionEffect {
+            switch effect {
+            case .rollbackTransaction:
+                // A ROLLBACK of the user, inside a block: its later
+                // statements would run outside of the transaction.
+                noteTransactionEnd()
+            case .commitTransaction, .releaseSavepoint:
+                // A COMMIT of the user: the changes are kept, and the block
+                // has no transaction to end any longer.
+                if ownsTransaction && !isInsideTransaction {
+                    ownsTransaction = false
+                }
+            default:
+                break
+            }
+        }
         if observationBroker.isActive {
             observationBroker.statementDidExecute(statement, in: self)
         }
@@ -452,6 +517,8 @@ public final class Database {
     func statementDidFail(_ statement: Statement, withResultCode code: CInt) throws -> Never {
         let error = lastError(code: code, sql: statement.sql, arguments: statement.arguments)
         sqlite3_reset(statement.sqliteStatement)
+        // The failure may have rolled back the transaction of a block.
+        noteTransactionEnd()
         // The failure may have rolled back a transaction that changed the
         // schema.
         schemaCache.clear()
@@ -471,7 +538,10 @@ public final class Database {
             // half-indexed remains. (Outside of a transaction, the failed
             // statement was its own transaction, already rolled back.)
             if !statement.databaseEventKinds.isEmpty && isInsideTransaction {
-                rollbackIgnoringErrors()
+                // Rolled back as SQLite rolls back on its own: a block that
+                // owns the transaction sees it aborted.
+                try? rollback()
+                schemaCache.clear()
             }
             throw tokenizerError
         }

@@ -82,12 +82,22 @@ public final class Statement {
     /// What the statement does to transactions.
     let transactionEffect: TransactionEffect?
 
+    /// Whether the statement may end a transaction, read after each
+    /// execution: cheaper to test than ``transactionEffect``.
+    let endsTransaction: Bool
+
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorizer: AuthorizerBox) {
         self.database = database
         self.invalidatesSchemaCache = authorizer.changesSchema || authorizer.isRollback
         self.databaseRegion = authorizer.readRegion
         self.databaseEventKinds = authorizer.eventKinds
         self.transactionEffect = authorizer.transactionEffect
+        switch authorizer.transactionEffect {
+        case .commitTransaction?, .rollbackTransaction?, .releaseSavepoint?:
+            self.endsTransaction = true
+        default:
+            self.endsTransaction = false
+        }
         self.sqliteStatement = sqliteStatement
         self.sql = sql
         let count = sqlite3_bind_parameter_count(sqliteStatement)
@@ -384,6 +394,11 @@ public final class Statement {
     /// The corresponding C function is `sqlite3_step`.
     public func execute(arguments: StatementArguments? = nil) throws {
         let database = try reset(withArguments: arguments)
+        if _slowPath(database.transactionWasAborted) && transactionEffect == .rollbackTransaction {
+            // The transaction is already rolled back: ROLLBACK does nothing
+            // (SQLite would fail with "no transaction is active").
+            return
+        }
         try stepToCompletion(database, beforeFailure: { })
     }
 
