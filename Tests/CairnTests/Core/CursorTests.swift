@@ -79,3 +79,47 @@ import Cairn
         }
     }
 }
+
+/// Cursors that produce their elements with `forEach` rather than `next()`:
+/// the cursors derived from them, and the arrays and sets built from them,
+/// use their `forEach`.
+@Suite struct CursorForEachTests {
+    /// A cursor whose `next()` must not be called.
+    final class ForEachOnlyCursor: Cursor {
+        let elements: [Int]
+        init(_ elements: [Int]) { self.elements = elements }
+        func next() -> Int? {
+            Issue.record("next() was called")
+            return nil
+        }
+        func forEach(_ body: (Int) throws -> Void) throws {
+            for element in elements { try body(element) }
+        }
+    }
+
+    @Test func derivedCursorsAndCollectionsUseForEach() throws {
+        #expect(try Array(ForEachOnlyCursor([1, 2, 3])) == [1, 2, 3])
+        #expect(try Set(ForEachOnlyCursor([1, 2, 2])) == [1, 2])
+        #expect(try Array(ForEachOnlyCursor([1, 2, 3]).map { $0 * 10 }) == [10, 20, 30])
+        #expect(try Array(ForEachOnlyCursor([1, 2, 3, 4]).filter { $0.isMultiple(of: 2) }) == [2, 4])
+        #expect(try Array(ForEachOnlyCursor([1, 2, 3]).compactMap { $0 == 2 ? nil : $0 }) == [1, 3])
+        let pairs = try Array(ForEachOnlyCursor([7, 8]).enumerated())
+        #expect(pairs.map(\.offset) == [0, 1])
+        #expect(pairs.map(\.element) == [7, 8])
+        var visited: [Int] = []
+        try ForEachOnlyCursor([5, 6]).map { $0 + 1 }.forEach { visited.append($0) }
+        #expect(visited == [6, 7])
+    }
+
+    @Test func enumeratedContinuesItsOffsetsAfterNext() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws -> Void in
+            let cursor = try Int.fetchCursor(db, sql: "SELECT 10 UNION ALL SELECT 20 UNION ALL SELECT 30").enumerated()
+            let first = try #require(try cursor.next())
+            #expect(first.offset == 0 && first.element == 10)
+            var rest: [Int] = []
+            try cursor.forEach { rest.append($0.offset) }
+            #expect(rest == [1, 2])
+        }
+    }
+}

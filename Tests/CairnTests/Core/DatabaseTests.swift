@@ -305,3 +305,49 @@ import Cairn
         #expect("a\"b".quotedDatabaseIdentifier == "\"a\"\"b\"")
     }
 }
+
+/// DROP VIEW drops the view, whatever the statement and the observers:
+/// the authorizer, which turns off the truncate optimization of DELETE,
+/// must not turn the drop into nothing.
+@Suite struct DropViewTests {
+    final class EverythingObserver: TransactionObserver, @unchecked Sendable {
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+        func databaseDidChange(with event: DatabaseEvent) { }
+        func databaseDidCommit(_ db: Database) { }
+        func databaseDidRollback(_ db: Database) { }
+    }
+
+    @Test(arguments: [false, true], [false, true])
+    func dropViewDropsTheView(observed: Bool, prepared: Bool) throws {
+        let dbQueue = try DatabaseQueue()
+        if observed {
+            dbQueue.add(transactionObserver: EverythingObserver(), extent: .databaseLifetime)
+        }
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                CREATE TABLE t(a);
+                INSERT INTO t VALUES (1);
+                CREATE VIEW v AS SELECT * FROM t;
+                CREATE TEMPORARY VIEW tv AS SELECT * FROM t;
+                """)
+            #expect(try db.viewExists("v"))
+            #expect(try db.viewExists("tv"))
+            for (sql, name) in [("DROP VIEW v", "v"), ("DROP VIEW tv", "tv")] {
+                if prepared {
+                    let statement = try db.makeStatement(sql: sql)
+                    try statement.execute()
+                } else {
+                    try db.execute(sql: sql)
+                }
+                #expect(try !db.viewExists(name))
+                #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_temp_master WHERE name = ?", arguments: [name]) == 0)
+                #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name = ?", arguments: [name]) == 0)
+            }
+            // The table is untouched.
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 1)
+            // And the name can be used again.
+            try db.execute(sql: "CREATE VIEW v AS SELECT a + 1 AS b FROM t")
+            #expect(try Int.fetchOne(db, sql: "SELECT b FROM v") == 2)
+        }
+    }
+}

@@ -258,3 +258,84 @@ import Cairn
         #expect(Data([0, 255]).databaseValue.description == "x'00ff'")
     }
 }
+
+/// Conversions that code written for the GRDB API relies on.
+@Suite struct DatabaseValueConversionRulesTests {
+    /// Decodes from one string: `init(from:)` reads a single value.
+    struct Token: Decodable, DatabaseValueConvertible, Equatable {
+        var string: String
+        init(string: String) { self.string = string }
+        init(from decoder: any Decoder) throws {
+            string = try decoder.singleValueContainer().decode(String.self)
+        }
+        var databaseValue: DatabaseValue { string.databaseValue }
+    }
+
+    /// Wraps a token: the single value decodes through its type.
+    struct Wrapper: Decodable, DatabaseValueConvertible {
+        var token: Token
+        init(from decoder: any Decoder) throws {
+            token = try decoder.singleValueContainer().decode(Token.self)
+        }
+        var databaseValue: DatabaseValue { token.databaseValue }
+    }
+
+    /// Stored as JSON, with a JSON decoder of its own.
+    struct Duration: Codable, DatabaseValueConvertible {
+        var seconds: Double
+        static func databaseJSONDecoder() -> JSONDecoder {
+            let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+                positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN")
+            return decoder
+        }
+        static func databaseJSONEncoder() -> JSONEncoder {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN")
+            return encoder
+        }
+    }
+
+    @Test func decodableValuesReadASingleDatabaseValue() throws {
+        #expect(Token.fromDatabaseValue("foo".databaseValue) == Token(string: "foo"))
+        #expect(Token.fromDatabaseValue(1.databaseValue) == nil)
+        #expect(Token.fromDatabaseValue(.null) == nil)
+        #expect(Wrapper.fromDatabaseValue("bar".databaseValue)?.token.string == "bar")
+        #expect(Wrapper.fromDatabaseValue(2.databaseValue) == nil)
+        let dbQueue = try DatabaseQueue()
+        let token = try dbQueue.read { db in try Wrapper.fetchOne(db, sql: "SELECT 'baz'") }
+        #expect(token?.token.string == "baz")
+    }
+
+    @Test func jsonCodersOfAType() throws {
+        let infinite = Duration(seconds: .infinity)
+        #expect(infinite.databaseValue == #"{"seconds":"+Inf"}"#.databaseValue)
+        #expect(Duration.fromDatabaseValue(#"{ "seconds": "-Inf" }"#.databaseValue)?.seconds == -.infinity)
+        #expect(Duration.fromDatabaseValue(#"{ "seconds": 2.5 }"#.databaseValue)?.seconds == 2.5)
+        #expect(Duration.fromDatabaseValue(#"{ "seconds": "Infinity" }"#.databaseValue) == nil)
+    }
+
+    @Test func fetchingADatabaseValue() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws -> Void in
+            // nil is "no row"; NULL is DatabaseValue.null.
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT NULL") == .null)
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT 1 WHERE 0") == nil)
+            #expect(try DatabaseValue.fetchOne(db, sql: "SELECT 'a'") == "a".databaseValue)
+            #expect(try DatabaseValue.fetchAll(db, sql: "SELECT NULL UNION ALL SELECT 1") == [.null, 1.databaseValue])
+            // Other types: NULL is nil.
+            #expect(try Int.fetchOne(db, sql: "SELECT NULL") == nil)
+            #expect(try String.fetchOne(db, SQLRequest<String>(sql: "SELECT NULL")) == nil)
+        }
+    }
+
+    @Test func urlsFromTextAndBlobs() {
+        #expect(URL.fromDatabaseValue("https://example.com/a".databaseValue)?.absoluteString == "https://example.com/a")
+        #expect(URL.fromDatabaseValue(Data("bar".utf8).databaseValue)?.absoluteString == "bar")
+        #expect(URL.fromDatabaseValue(Data([0xFF, 0xFE]).databaseValue) == nil)
+        #expect(URL.fromDatabaseValue(1.databaseValue) == nil)
+        #expect(URL.fromDatabaseValue(.null) == nil)
+    }
+}

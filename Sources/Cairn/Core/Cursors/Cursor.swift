@@ -31,6 +31,16 @@ public protocol Cursor<Element>: AnyObject {
     /// - Throws: The error that prevents the cursor from producing an
     ///   element, such as a ``DatabaseError``.
     func next() throws -> Element?
+
+    /// Calls `body` on each remaining element, in order.
+    ///
+    /// The default implementation calls ``next()`` until it returns nil. A
+    /// cursor that produces its elements another way implements it; the
+    /// cursors made with `map`, `filter`, `enumerated`… call the `forEach`
+    /// of their base, and arrays and sets built from a cursor use it.
+    ///
+    /// - Throws: The errors of the cursor and of `body`.
+    func forEach(_ body: (Element) throws -> Void) throws
 }
 
 extension Cursor {
@@ -94,7 +104,8 @@ extension Cursor {
         FlattenCursor(map(transform))
     }
 
-    /// Calls `body` on each element.
+    /// Calls `body` on each element, with ``next()``.
+    @inlinable
     public func forEach(_ body: (Element) throws -> Void) throws {
         while let element = try next() {
             try body(element)
@@ -227,9 +238,7 @@ extension Array {
     @inlinable
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
-        while let element = try cursor.next() {
-            append(element)
-        }
+        try cursor.forEach { append($0) }
     }
 
     /// Creates an array of the remaining elements of a cursor, reserving
@@ -237,9 +246,7 @@ extension Array {
     public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
         self.init()
         reserveCapacity(minimumCapacity)
-        while let element = try cursor.next() {
-            append(element)
-        }
+        try cursor.forEach { append($0) }
     }
 }
 
@@ -247,18 +254,14 @@ extension Set {
     /// Creates a set of the remaining elements of a cursor.
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
-        while let element = try cursor.next() {
-            insert(element)
-        }
+        try cursor.forEach { insert($0) }
     }
 
     /// Creates a set of the remaining elements of a cursor, reserving room
     /// for `minimumCapacity` elements.
     public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
         self.init(minimumCapacity: minimumCapacity)
-        while let element = try cursor.next() {
-            insert(element)
-        }
+        try cursor.forEach { insert($0) }
     }
 }
 

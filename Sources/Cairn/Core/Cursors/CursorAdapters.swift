@@ -96,6 +96,15 @@ public final class EnumeratedCursor<Base: Cursor>: Cursor {
         defer { index += 1 }
         return (offset: index, element: element)
     }
+
+    /// Calls `body` on each remaining pair, with the `forEach` of the base.
+    public func forEach(_ body: ((offset: Int, element: Base.Element)) throws -> Void) throws {
+        try base.forEach { element in
+            let offset = index
+            index += 1
+            try body((offset: offset, element: element))
+        }
+    }
 }
 
 /// A cursor of the elements of its base that satisfy a predicate.
@@ -114,6 +123,14 @@ public final class FilterCursor<Base: Cursor>: Cursor {
             if try isIncluded(element) { return element }
         }
         return nil
+    }
+
+    /// Calls `body` on each remaining element that satisfies the
+    /// predicate, with the `forEach` of the base.
+    public func forEach(_ body: (Base.Element) throws -> Void) throws {
+        try base.forEach { element in
+            if try isIncluded(element) { try body(element) }
+        }
     }
 }
 
@@ -153,6 +170,12 @@ public final class MapCursor<Base: Cursor, Element>: Cursor {
         guard let element = try base.next() else { return nil }
         return try transform(element)
     }
+
+    /// Calls `body` on each remaining transformed element, with the
+    /// `forEach` of the base.
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        try base.forEach { element in try body(transform(element)) }
+    }
 }
 
 /// A cursor of the non-nil results of a transformation of the elements of
@@ -172,6 +195,14 @@ public final class CompactMapCursor<Base: Cursor, Element>: Cursor {
             if let result = try transform(element) { return result }
         }
         return nil
+    }
+
+    /// Calls `body` on each remaining non-nil transformed element, with
+    /// the `forEach` of the base.
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        try base.forEach { element in
+            if let result = try transform(element) { try body(result) }
+        }
     }
 }
 

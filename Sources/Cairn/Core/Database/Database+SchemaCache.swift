@@ -233,7 +233,11 @@ let authorizerCallback: @convention(c) (
          SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
          SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE, SQLITE_ATTACH, SQLITE_DETACH:
         box.changesSchema = true
-        if action == SQLITE_DROP_TABLE || action == SQLITE_DROP_TEMP_TABLE || action == SQLITE_DROP_VTABLE {
+        // DROP TABLE and DROP VIEW check SQLITE_DELETE on the dropped
+        // table or view next (see below).
+        if action == SQLITE_DROP_TABLE || action == SQLITE_DROP_TEMP_TABLE || action == SQLITE_DROP_VTABLE
+            || action == SQLITE_DROP_VIEW || action == SQLITE_DROP_TEMP_VIEW
+        {
             box.dropsTable = true
         }
     case SQLITE_READ:
@@ -243,8 +247,9 @@ let authorizerCallback: @convention(c) (
         guard let argument1, !isInternalTable(argument1) else { break }
         box.noteChange(table: String(cString: argument1), insert: true)
     case SQLITE_DELETE:
-        // DROP TABLE checks SQLITE_DELETE after SQLITE_DROP_TABLE: there,
-        // SQLITE_IGNORE would skip the drop.
+        // DROP TABLE and DROP VIEW check SQLITE_DELETE after
+        // SQLITE_DROP_TABLE or SQLITE_DROP_VIEW: there, SQLITE_IGNORE would
+        // skip the drop, silently.
         guard let argument1, !isInternalTable(argument1), !box.dropsTable else { break }
         box.noteChange(table: String(cString: argument1), delete: true)
         return SQLITE_IGNORE

@@ -51,7 +51,9 @@ extension DatabaseValueConvertible {
     }
 
     /// Returns the value of the first column of the first row of a prepared
-    /// statement, or nil when there is no row or the value is NULL.
+    /// statement, or nil when there is no row or the value is NULL (a
+    /// ``DatabaseValue`` is ``DatabaseValue/null``: nil only when there is
+    /// no row).
     ///
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
@@ -63,7 +65,12 @@ extension DatabaseValueConvertible {
         let column = try RowLayout.firstBaseColumn(statement, adapter)
         guard try state.step() else { return nil }
         let dbValue = DatabaseValue(sqliteStatement: state.sqliteStatement, index: column)
-        if dbValue.isNull { return nil }
+        if dbValue.isNull {
+            // nil means "no row": a DatabaseValue is NULL itself. (The
+            // comparison of types folds away once specialized.)
+            if Self.self == DatabaseValue.self { return (dbValue as! Self) }
+            return nil
+        }
         guard let value = Self.fromDatabaseValue(dbValue) else {
             throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: Int(column))
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A type whose values can be stored in the database and read back.
 ///
 /// Bool, the integer types, Double, Float, String, Data, Date, DateComponents,
@@ -36,11 +38,44 @@ public protocol DatabaseValueConvertible: SQLExpressible {
     /// The default implementation returns nil; `Optional` returns `.some(nil)`
     /// so that `row["missing"] as String?` is nil.
     static func fromMissingColumn() -> Self?
+
+    /// The JSON decoder of values stored as JSON (`Decodable` values that
+    /// do not decode from a single database value).
+    ///
+    /// Override it to change the strategies:
+    ///
+    /// ```swift
+    /// struct Duration: Codable, DatabaseValueConvertible {
+    ///     var seconds: Double
+    ///     static func databaseJSONDecoder() -> JSONDecoder {
+    ///         let decoder = JSONDecoder()
+    ///         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+    ///             positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN")
+    ///         return decoder
+    ///     }
+    /// }
+    /// ```
+    static func databaseJSONDecoder() -> JSONDecoder
+
+    /// The JSON encoder of values stored as JSON (`Encodable` values).
+    ///
+    /// Override it to change the strategies; keep `.sortedKeys`, so that
+    /// equal values give equal text.
+    static func databaseJSONEncoder() -> JSONEncoder
 }
 
 extension DatabaseValueConvertible {
     /// Returns nil: a missing column is an error for non-optional values.
     public static func fromMissingColumn() -> Self? { nil }
+
+    /// The JSON decoder of Cairn: Base64 data, dates in milliseconds since
+    /// 1970, non-finite numbers as the strings "NaN", "Infinity" and
+    /// "-Infinity".
+    public static func databaseJSONDecoder() -> JSONDecoder { JSONCoding.makeDecoder() }
+
+    /// The JSON encoder of Cairn: sorted keys, and the strategies of
+    /// ``databaseJSONDecoder()``.
+    public static func databaseJSONEncoder() -> JSONEncoder { JSONCoding.makeEncoder() }
 }
 
 /// A type that can read its value directly from a column of a statement, with

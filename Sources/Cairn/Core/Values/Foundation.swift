@@ -248,10 +248,18 @@ extension URL: DatabaseValueConvertible {
     /// The absolute string of the URL, as TEXT.
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(absoluteString)) }
 
-    /// Converts TEXT that is a valid URL; nil otherwise.
+    /// Converts TEXT, or a BLOB of UTF-8 text, that is a valid URL; nil
+    /// otherwise.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> URL? {
-        guard case .string(let string) = dbValue.storage else { return nil }
-        return URL(string: string)
+        switch dbValue.storage {
+        case .string(let string):
+            return URL(string: string)
+        case .blob(let data):
+            // UTF-8 text stored as a BLOB.
+            return String(data: data, encoding: .utf8).flatMap { URL(string: $0) }
+        default:
+            return nil
+        }
     }
 }
 

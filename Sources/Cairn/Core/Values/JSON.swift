@@ -12,7 +12,7 @@ extension DatabaseValueConvertible where Self: Encodable {
     /// programmer error and stops the program with the encoding error.
     public var databaseValue: DatabaseValue {
         do {
-            let data = try JSONCoding.makeEncoder().encode(self)
+            let data = try Self.databaseJSONEncoder().encode(self)
             return DatabaseValue(storage: .string(String(decoding: data, as: UTF8.self)))
         } catch {
             fatalError("Could not encode \(Self.self) as JSON: \(error)")
@@ -21,16 +21,58 @@ extension DatabaseValueConvertible where Self: Encodable {
 }
 
 extension DatabaseValueConvertible where Self: Decodable {
-    /// Decodes JSON from TEXT or BLOB; nil for other values and for invalid
-    /// JSON.
+    /// Decodes the value from the database value itself (a value whose
+    /// `init(from:)` reads a single value: a string, a number…), or else
+    /// from JSON in TEXT or BLOB; nil when neither works.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        if let value = try? Self(from: DatabaseValueDecoder(dbValue: dbValue)) {
+            return value
+        }
         let data: Data
         switch dbValue.storage {
         case .string(let string): data = Data(string.utf8)
         case .blob(let blob): data = blob
         default: return nil
         }
-        return try? JSONCoding.makeDecoder().decode(Self.self, from: data)
+        return try? databaseJSONDecoder().decode(Self.self, from: data)
+    }
+}
+
+/// A decoder of one database value, for `Decodable` values that read a
+/// single value: anything else (keyed or unkeyed containers) throws, and
+/// the value is then decoded from JSON.
+private struct DatabaseValueDecoder: Decoder, SingleValueDecodingContainer {
+    let dbValue: DatabaseValue
+    var codingPath: [any CodingKey] = []
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch(
+            [String: Any].self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "a single database value is not keyed"))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "a single database value is not a list"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { dbValue.isNull }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if let convertible = T.self as? any DatabaseValueConvertible.Type {
+            guard let value = convertible.fromDatabaseValue(dbValue) as? T else {
+                throw DecodingError.typeMismatch(
+                    T.self,
+                    DecodingError.Context(codingPath: codingPath, debugDescription: "cannot convert \(dbValue) to \(T.self)"))
+            }
+            return value
+        }
+        // A Decodable type that reads a single value in its turn.
+        return try T(from: self)
     }
 }
 
