@@ -107,10 +107,24 @@ extension MutablePersistableRecord {
         if let returning {
             let sql = insertSQL(tableName: tableName, resolution: resolution, container: container) + " RETURNING *"
             let statement = try db.cachedStatement(sql: sql)
+            // The schema is read before the INSERT runs: the INSERT is the
+            // last statement of the insert.
+            let rowIDColumn = try db.primaryKey(tableName).rowIDColumn
             let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values: container.values))
             while let row = try cursor.next() {
                 try returning(row)
             }
+            if resolution == .ignore && db.totalChangesCount == changesBefore {
+                return InsertionResult(
+                    success: InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container),
+                    didInsertRow: false)
+            }
+            return InsertionResult(
+                success: InsertionSuccess(
+                    rowID: db.lastInsertedRowID,
+                    rowIDColumn: rowIDColumn == "rowid" ? nil : rowIDColumn,
+                    persistenceContainer: container),
+                didInsertRow: true)
         } else {
             // Reuse the statement of the previous insert of the same record
             // type and columns: no SQL is built, and no cache key is hashed.
@@ -130,6 +144,14 @@ extension MutablePersistableRecord {
                     statement: statement, schemaGeneration: db.schemaCache.generation &- 1)
                 db.insertStatements[ObjectIdentifier(Self.self)] = insert
             }
+            // The rowid alias is read from the schema cache once per schema
+            // generation, before the INSERT runs: the INSERT is the last
+            // statement of the insert.
+            if insert.schemaGeneration != db.schemaCache.generation {
+                let rowIDColumn = try db.primaryKey(tableName).rowIDColumn
+                insert.rowIDColumn = rowIDColumn == "rowid" ? nil : rowIDColumn
+                insert.schemaGeneration = db.schemaCache.generation
+            }
             // The container has no recycled value left: its value storage
             // holds its values (see `databaseContainer(cached:)`).
             try insert.statement.execute(values: container.valueStorage, in: db)
@@ -141,13 +163,6 @@ extension MutablePersistableRecord {
                     success: InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container),
                     didInsertRow: false)
             }
-            // The rowid alias is read from the schema cache once per schema
-            // generation.
-            if insert.schemaGeneration != db.schemaCache.generation {
-                let rowIDColumn = try db.primaryKey(tableName).rowIDColumn
-                insert.rowIDColumn = rowIDColumn == "rowid" ? nil : rowIDColumn
-                insert.schemaGeneration = db.schemaCache.generation
-            }
             return InsertionResult(
                 success: InsertionSuccess(
                     rowID: db.lastInsertedRowID,
@@ -155,18 +170,6 @@ extension MutablePersistableRecord {
                     persistenceContainer: container),
                 didInsertRow: true)
         }
-        if resolution == .ignore && db.totalChangesCount == changesBefore {
-            return InsertionResult(
-                success: InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container),
-                didInsertRow: false)
-        }
-        let rowIDColumn = try db.primaryKey(tableName).rowIDColumn
-        return InsertionResult(
-            success: InsertionSuccess(
-                rowID: db.lastInsertedRowID,
-                rowIDColumn: rowIDColumn == "rowid" ? nil : rowIDColumn,
-                persistenceContainer: container),
-            didInsertRow: true)
     }
 
     /// `INSERT INTO "table" ("a", "b") VALUES (?, ?)`.

@@ -594,3 +594,45 @@ struct Generic<T>: TableRecord { }
         }
     }
 }
+
+/// The statements that persistence methods run, schema introspection
+/// included: the statement of the operation comes last, so that a trace of
+/// the last statement shows it.
+@Suite struct PersistenceStatementOrderTests {
+    struct Item: Codable, FetchableRecord, MutablePersistableRecord {
+        var id: Int64?
+        var name: String
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    }
+
+    @Test func theOperationIsTheLastStatement() throws {
+        let dbQueue = try DatabaseQueue()
+        let statements = Locked<[String]>([])
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            db.trace { event in
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+            }
+            func last(_ body: () throws -> Void) rethrows -> String? {
+                statements.withLock { $0.removeAll() }
+                try body()
+                return statements.withLock { $0.last }
+            }
+            // A cold schema cache: the primary key is read first.
+            var item = Item(id: nil, name: "a")
+            #expect(try last { try item.insert(db) } == #"INSERT INTO "item" ("id", "name") VALUES (?, ?)"#)
+            #expect(item.id == 1)
+            // After a schema change, again.
+            try db.execute(sql: "CREATE TABLE other (id INTEGER PRIMARY KEY)")
+            var second = Item(id: nil, name: "b")
+            #expect(try last { try second.insert(db) } == #"INSERT INTO "item" ("id", "name") VALUES (?, ?)"#)
+            #expect(second.id == 2)
+            try db.execute(sql: "CREATE TABLE third (id INTEGER PRIMARY KEY)")
+            let fetched = try last { _ = try Item(id: nil, name: "c").insertAndFetch(db) }
+            #expect(fetched?.hasPrefix(#"INSERT INTO "item" ("id", "name") VALUES (?, ?) RETURNING"#) == true)
+            item.name = "A"
+            #expect(try last { try item.update(db) } == #"UPDATE "item" SET "name" = ? WHERE "id" = ?"#)
+            db.trace(nil)
+        }
+    }
+}
