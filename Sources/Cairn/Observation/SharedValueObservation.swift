@@ -3,7 +3,7 @@ import Dispatch
 /// How long a ``SharedValueObservation`` observes the database.
 public enum SharedValueObservationExtent: Sendable {
     /// From the first subscription until the shared observation is
-    /// deallocated.
+    /// deallocated and all subscriptions are cancelled.
     case observationLifetime
     /// While there are subscriptions: the database observation stops after
     /// the last subscription is cancelled, and starts again with the next
@@ -29,6 +29,60 @@ public enum SharedValueObservationExtent: Sendable {
 /// the shared observation), then the fresh values. An error ends all
 /// subscriptions; a later subscription receives it too.
 public final class SharedValueObservation<Element: Sendable>: Sendable {
+    /// The shared state, that the subscriptions retain: with
+    /// `.observationLifetime`, the database observation ends when both the
+    /// shared observation is deallocated and all subscriptions are
+    /// cancelled; with `.whileObserved`, when all subscriptions are
+    /// cancelled.
+    private let core: SharedValueObservationCore<Element>
+
+    init(
+        scheduler: some ValueObservationScheduler,
+        extent: SharedValueObservationExtent,
+        startObservation: @escaping @Sendable (
+            _ onError: @escaping @Sendable (any Error) -> Void,
+            _ onChange: @escaping @Sendable (Element) -> Void) -> AnyDatabaseCancellable)
+    {
+        core = SharedValueObservationCore(scheduler: scheduler, extent: extent, startObservation: startObservation)
+    }
+
+    deinit {
+        core.sharedObservationDidDeinit()
+    }
+
+    /// Subscribes to the observation.
+    ///
+    /// - Parameters:
+    ///   - onError: Called with the error that ends the observation.
+    ///   - onChange: Called with each value.
+    /// - Returns: A cancellable: the subscription stops when it is cancelled
+    ///   or deallocated. The subscription keeps the database observation
+    ///   running, even after the shared observation is deallocated.
+    public func start(
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Element) -> Void) -> AnyDatabaseCancellable
+    {
+        core.start(onError: onError, onChange: onChange)
+    }
+
+    /// The values of the shared observation, as an async sequence.
+    ///
+    /// - Parameter bufferingPolicy: What to do with values the loop did not
+    ///   consume yet; by default, keep them all.
+    public func values(
+        bufferingPolicy: AsyncValueObservation<Element>.BufferingPolicy = .unbounded)
+        -> AsyncValueObservation<Element>
+    {
+        let core = self.core
+        return AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in
+            core.start(onError: onError, onChange: onChange)
+        }
+    }
+}
+
+/// The state of a ``SharedValueObservation``: its subscribers, its
+/// database observation, and the last value.
+private final class SharedValueObservationCore<Element: Sendable>: Sendable {
     private struct Subscriber {
         var onError: @Sendable (any Error) -> Void
         var onChange: @Sendable (Element) -> Void
@@ -39,6 +93,8 @@ public final class SharedValueObservation<Element: Sendable>: Sendable {
         var lastResult: Result<Element, any Error>?
         var subscribers: [Int: Subscriber] = [:]
         var nextIdentifier = 0
+        /// Whether the shared observation was deallocated.
+        var isReleased = false
     }
 
     private let scheduler: any ValueObservationScheduler
@@ -64,14 +120,15 @@ public final class SharedValueObservation<Element: Sendable>: Sendable {
         state.withLock { $0.cancellable }?.cancel()
     }
 
-    /// Subscribes to the observation.
-    ///
-    /// - Parameters:
-    ///   - onError: Called with the error that ends the observation.
-    ///   - onChange: Called with each value.
-    /// - Returns: A cancellable: the subscription stops when it is cancelled
-    ///   or deallocated.
-    public func start(
+    /// Whether the database observation is still needed.
+    private func isNeeded(_ state: State) -> Bool {
+        switch extent {
+        case .observationLifetime: return !state.isReleased || !state.subscribers.isEmpty
+        case .whileObserved: return !state.subscribers.isEmpty
+        }
+    }
+
+    func start(
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Element) -> Void) -> AnyDatabaseCancellable
     {
@@ -111,37 +168,23 @@ public final class SharedValueObservation<Element: Sendable>: Sendable {
                 { [weak self] error in self?.receive(.failure(error)) },
                 { [weak self] value in self?.receive(.success(value)) })
             let isStillNeeded = state.withLock { state -> Bool in
-                guard state.cancellable == nil, !state.subscribers.isEmpty || extent == .observationLifetime else {
-                    return false
-                }
+                guard state.cancellable == nil, isNeeded(state) else { return false }
                 state.cancellable = cancellable
                 return true
             }
             if !isStillNeeded { cancellable.cancel() }
         }
 
-        return AnyDatabaseCancellable { [weak self] in
-            self?.unsubscribe(identifier)
-        }
-    }
-
-    /// The values of the shared observation, as an async sequence.
-    ///
-    /// - Parameter bufferingPolicy: What to do with values the loop did not
-    ///   consume yet; by default, keep them all.
-    public func values(
-        bufferingPolicy: AsyncValueObservation<Element>.BufferingPolicy = .unbounded)
-        -> AsyncValueObservation<Element>
-    {
-        AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in
-            self.start(onError: onError, onChange: onChange)
+        // The subscription retains the core.
+        return AnyDatabaseCancellable {
+            self.unsubscribe(identifier)
         }
     }
 
     private func receive(_ result: Result<Element, any Error>) {
         let subscribers = state.withLock { state -> [Subscriber] in
             state.lastResult = result
-            let subscribers = Array(state.subscribers.values)
+            let subscribers = state.subscribers.sorted { $0.key < $1.key }.map(\.value)
             if case .failure = result {
                 state.subscribers.removeAll()
                 state.cancellable = nil
@@ -159,14 +202,29 @@ public final class SharedValueObservation<Element: Sendable>: Sendable {
     private func unsubscribe(_ identifier: Int) {
         let cancellable = state.withLock { state -> AnyDatabaseCancellable? in
             state.subscribers[identifier] = nil
-            guard state.subscribers.isEmpty, extent == .whileObserved else { return nil }
-            defer {
-                state.cancellable = nil
-                if case .success = state.lastResult { state.lastResult = nil }
-            }
-            return state.cancellable
+            return stopIfUnneeded(&state)
         }
         cancellable?.cancel()
+    }
+
+    func sharedObservationDidDeinit() {
+        let cancellable = state.withLock { state -> AnyDatabaseCancellable? in
+            state.isReleased = true
+            return stopIfUnneeded(&state)
+        }
+        cancellable?.cancel()
+    }
+
+    /// Takes the database observation out of the state when it is no
+    /// longer needed; the caller cancels it outside of the lock.
+    private func stopIfUnneeded(_ state: inout State) -> AnyDatabaseCancellable? {
+        guard state.cancellable != nil, !isNeeded(state) else { return nil }
+        defer {
+            state.cancellable = nil
+            // A later subscription starts a new database observation.
+            if case .success = state.lastResult { state.lastResult = nil }
+        }
+        return state.cancellable
     }
 }
 

@@ -225,7 +225,8 @@ extension ValueObservation {
     ///   - willFetch: Before each fetch.
     ///   - willTrackRegion: When the observed region is known or changes.
     ///   - databaseDidChange: After a transaction changed the region.
-    ///   - didReceiveValue: Before a value is delivered.
+    ///   - didReceiveValue: When a fresh value is fetched, before the
+    ///     scheduler delivers it.
     ///   - didFail: Before the error is delivered.
     ///   - didCancel: When the observation is cancelled.
     public func handleEvents(
@@ -246,7 +247,8 @@ extension ValueObservation {
     }
 
     /// Prints the events of the observation, prefixed with `prefix`, to the
-    /// standard output or to `stream`.
+    /// standard output (one line per event) or to `stream` (one write per
+    /// event, without line end).
     ///
     /// ```swift
     /// let observation = ValueObservation.tracking(Player.fetchAll).print("players")
@@ -260,9 +262,11 @@ extension ValueObservation {
         to stream: (any TextOutputStream & Sendable)? = nil) -> ValueObservation
     {
         let prefix = prefix.isEmpty ? "" : "\(prefix): "
+        // One write per event: the standard output gets lines, a stream
+        // gets the events without line ends.
         let output = Locked<any TextOutputStream & Sendable>(stream ?? StandardOutputStream())
         let log: @Sendable (String) -> Void = { message in
-            output.withLock { stream in stream.write(prefix + message + "\n") }
+            output.withLock { stream in stream.write(prefix + message) }
         }
         return handleEvents(
             willStart: { log("start") },
@@ -291,7 +295,7 @@ extension ValueObservation where Reducer.Value: Equatable {
 /// Writes to the standard output.
 private struct StandardOutputStream: TextOutputStream, Sendable {
     mutating func write(_ string: String) {
-        FileHandle.standardOutput.write(Data(string.utf8))
+        FileHandle.standardOutput.write(Data((string + "\n").utf8))
     }
 }
 

@@ -46,9 +46,6 @@ where Reducer.Value: Sendable
         var isFetching = false
         /// Whether a commit happened during a concurrent fetch.
         var needsRefetch = false
-        /// The value that waits for delivery.
-        var pendingValue: Reducer.Value?
-        var isDeliveryScheduled = false
 
         var isActive: Bool { !isCancelled && !isCompleted && !isDatabaseClosed }
     }
@@ -308,26 +305,18 @@ where Reducer.Value: Sendable
 
     // MARK: Delivery
 
-    /// Delivers a value with the scheduler; a value that waits for delivery
-    /// is replaced by a newer one.
+    /// Delivers a value with the scheduler. Every fetched value is
+    /// delivered, in order: on a database queue, one value per transaction
+    /// that changed the region (a pool may coalesce transactions into one
+    /// fetch, see ``fetchAfterChange(_:)``).
+    ///
+    /// The `didReceiveValue` event runs when the value is fetched, before
+    /// it is scheduled: events keep the order of the database accesses.
     private func deliver(_ value: Reducer.Value) {
-        let schedules = state.withLock { state -> Bool in
-            state.pendingValue = value
-            if state.isDeliveryScheduled { return false }
-            state.isDeliveryScheduled = true
-            return true
-        }
-        guard schedules else { return }
+        events.didReceiveValue?(value)
         scheduler.schedule {
-            let value = self.state.withLock { state -> Reducer.Value? in
-                state.isDeliveryScheduled = false
-                defer { state.pendingValue = nil }
-                return state.isCancelled ? nil : state.pendingValue
-            }
-            if let value {
-                self.events.didReceiveValue?(value)
-                self.onChange(value)
-            }
+            guard !self.state.withLock({ $0.isCancelled }) else { return }
+            self.onChange(value)
         }
     }
 

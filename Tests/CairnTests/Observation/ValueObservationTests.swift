@@ -144,6 +144,37 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
         withExtendedLifetime(cancellable) { }
     }
 
+    /// On a queue, every transaction that changes the region gives one
+    /// value, delivered in order, even when the consumer is slow: values
+    /// waiting for delivery are not replaced by newer ones.
+    @Test func queueDeliversOneValuePerTransaction() throws {
+        let writer = try makeWriter(.queue)
+        let recorder = Recorder<Int>()
+        let slowQueue = DispatchQueue(label: "test.slow")
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .start(in: writer, scheduling: .async(onQueue: slowQueue), onError: recorder.receive(error:)) { value in
+                Thread.sleep(forTimeInterval: 0.01)
+                recorder.receive(value)
+            }
+        #expect(recorder.wait { $0 == [0] })
+        try writer.writeWithoutTransaction { db in
+            // Two autocommit statements: two transactions.
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('b')")
+            // A transaction that changes nothing observed: no value.
+            try db.execute(sql: "CREATE TABLE other(a)")
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('c')")
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('d')")
+                return .commit
+            }
+        }
+        #expect(recorder.wait { $0.last == 4 })
+        #expect(recorder.values == [0, 1, 2, 4])
+        withExtendedLifetime(cancellable) { }
+    }
+
     /// On a pool, the fetch of a fresh value runs on a reader while the
     /// writer goes on.
     @Test func poolFetchesConcurrentlyWithTheWriter() throws {
@@ -334,7 +365,7 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
 
     final class StringStream: TextOutputStream, @unchecked Sendable {
         let lines = Locked<String>("")
-        func write(_ string: String) { lines.withLock { $0 += string } }
+        func write(_ string: String) { lines.withLock { $0 += string + "\n" } }
     }
 
     @Test func printOperator() throws {
@@ -516,6 +547,35 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
         let cancellable3 = shared.start(onError: third.receive(error:), onChange: third.receive)
         #expect(third.wait { $0 == [2] })
         withExtendedLifetime(cancellable3) { }
+    }
+
+    /// A subscription keeps the database observation running after the
+    /// shared observation is released, whatever the extent; the
+    /// observation stops with the last subscription.
+    @Test(arguments: [SharedValueObservationExtent.observationLifetime, .whileObserved])
+    func subscriptionsOutliveTheSharedObservation(extent: SharedValueObservationExtent) throws {
+        let writer = try DatabaseQueue(path: directory.filePath())
+        try writer.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
+        let fetchCount = Locked(0)
+        var shared: SharedValueObservation<Int>? = ValueObservation
+            .tracking { db -> Int in
+                fetchCount.withLock { $0 += 1 }
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+            }
+            .shared(in: writer, scheduling: .async(onQueue: queue), extent: extent)
+        let recorder = Recorder<Int>()
+        let cancellable = shared!.start(onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [0] })
+        shared = nil
+        try writer.write { db in try db.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        #expect(recorder.wait { $0 == [0, 1] })
+        // Once the last subscription is cancelled, nothing is fetched.
+        cancellable.cancel()
+        let fetches = fetchCount.withLock { $0 }
+        try writer.write { db in try db.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        queue.sync { }
+        #expect(fetchCount.withLock { $0 } == fetches)
+        #expect(recorder.values == [0, 1])
     }
 
     @Test func asyncValuesOfASharedObservation() async throws {
