@@ -36,21 +36,21 @@ public struct FTS3Pattern: Hashable, Sendable {
     /// `string`; nil when `string` has no token.
     public init?(matchingAnyTokenIn string: String) {
         guard let tokens = FTS3Pattern.tokens(string) else { return nil }
-        self.init(checkedPattern: tokens.map(\.quotedFTSPhrase).joined(separator: " OR "))
+        self.init(checkedPattern: tokens.map(\.fts3Term).joined(separator: " OR "))
     }
 
     /// A pattern that matches documents that contain all the tokens of
     /// `string`; nil when `string` has no token.
     public init?(matchingAllTokensIn string: String) {
         guard let tokens = FTS3Pattern.tokens(string) else { return nil }
-        self.init(checkedPattern: tokens.map(\.quotedFTSPhrase).joined(separator: " "))
+        self.init(checkedPattern: tokens.map(\.fts3Term).joined(separator: " "))
     }
 
     /// A pattern that matches documents that contain words that start with
     /// each of the tokens of `string`; nil when `string` has no token.
     public init?(matchingAllPrefixesIn string: String) {
         guard let tokens = FTS3Pattern.tokens(string) else { return nil }
-        self.init(checkedPattern: tokens.map { "\"\($0.escapingFTSQuotes)*\"" }.joined(separator: " "))
+        self.init(checkedPattern: tokens.map { $0.isPlainFTS3Token ? $0 + "*" : "\"\($0.escapingFTSQuotes)*\"" }.joined(separator: " "))
     }
 
     /// A pattern that matches documents that contain the tokens of `string`
@@ -198,6 +198,22 @@ extension FTS5Pattern: CustomStringConvertible {
 }
 
 extension String {
+    /// Whether the string is a token that FTS3 reads as a plain term:
+    /// lowercase ASCII letters, digits, and characters beyond ASCII (the
+    /// tokens of the simple tokenizer). Uppercase ASCII could spell an
+    /// operator (`AND`, `NEAR`), and punctuation is query syntax.
+    var isPlainFTS3Token: Bool {
+        !isEmpty && utf8.allSatisfy { byte in
+            byte >= 0x80 || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+        }
+    }
+
+    /// The token as an FTS3 term: as is when it is plain, as a quoted
+    /// phrase otherwise.
+    var fts3Term: String {
+        isPlainFTS3Token ? self : quotedFTSPhrase
+    }
+
     /// The string with its double quotes doubled, for a quoted FTS string.
     var escapingFTSQuotes: String {
         replacingOccurrences(of: "\"", with: "\"\"")

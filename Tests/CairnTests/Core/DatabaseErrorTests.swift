@@ -28,7 +28,7 @@ import Cairn
             #expect(error.sql == "INSERT INTO pet (masterId, name) VALUES (?, ?)")
             #expect(error.arguments == [1, "Bobby"])
             // Arguments are hidden from the description by default.
-            #expect(error.description == "SQLite error 787: FOREIGN KEY constraint failed - while executing `INSERT INTO pet (masterId, name) VALUES (?, ?)`")
+            #expect(error.description == "SQLite error 19: FOREIGN KEY constraint failed - while executing `INSERT INTO pet (masterId, name) VALUES (?, ?)`")
             #expect(error.expandedDescription.hasSuffix("with arguments [1, \"Bobby\"]"))
         }
     }
@@ -87,7 +87,9 @@ import Cairn
     @Test func customErrors() {
         let error = DatabaseError(resultCode: .SQLITE_CONSTRAINT_CHECK, message: "too large")
         #expect(error.resultCode == .SQLITE_CONSTRAINT)
-        #expect(error.description == "SQLite error 275: too large")
+        // The description shows the primary result code.
+        #expect(error.description == "SQLite error 19: too large")
+        #expect(error.extendedResultCode.rawValue == 275)
         #expect(DatabaseError().message == "SQL logic error")
         let nsError = error as NSError
         #expect(nsError.domain == "Cairn.DatabaseError")

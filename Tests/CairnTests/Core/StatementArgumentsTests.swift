@@ -140,7 +140,9 @@ import Cairn
         #expect(StatementArguments().isEmpty)
         let left: StatementArguments = ["a": 1]
         let right: StatementArguments = ["a": 2, "b": 3]
-        #expect((left &+ right) == ["a": 1, "b": 3])
+        // &+ lets the right operand override the left one.
+        #expect((left &+ right) == ["a": 2, "b": 3])
+        #expect((StatementArguments([1]) &+ [2]) == [1, 2])
         var appended = left
         let replaced = appended.append(contentsOf: right)
         #expect(replaced == ["a": 1.databaseValue])

@@ -28,10 +28,13 @@ let hostilePatternInputs: [String] = [
 
     @Test func fts3PatternInitializers() throws {
         let query = "SQLite database"
-        #expect(FTS3Pattern(matchingAnyTokenIn: query)?.rawPattern == #""sqlite" OR "database""#)
-        #expect(FTS3Pattern(matchingAllTokensIn: query)?.rawPattern == #""sqlite" "database""#)
-        #expect(FTS3Pattern(matchingAllPrefixesIn: query)?.rawPattern == #""sqlite*" "database*""#)
+        // Tokens of the simple tokenizer are plain terms: lowercased, with
+        // no query syntax left.
+        #expect(FTS3Pattern(matchingAnyTokenIn: query)?.rawPattern == "sqlite OR database")
+        #expect(FTS3Pattern(matchingAllTokensIn: query)?.rawPattern == "sqlite database")
+        #expect(FTS3Pattern(matchingAllPrefixesIn: query)?.rawPattern == "sqlite* database*")
         #expect(FTS3Pattern(matchingPhrase: query)?.rawPattern == #""sqlite database""#)
+        #expect(FTS3Pattern(matchingAllTokensIn: "^Écarlates* AND \"near\"")?.rawPattern == "Écarlates and near")
         #expect(FTS3Pattern(matchingAnyTokenIn: "") == nil)
         #expect(FTS3Pattern(matchingAnyTokenIn: "*") == nil)
 

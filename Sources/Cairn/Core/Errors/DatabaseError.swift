@@ -101,7 +101,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, CustomNSE
     }
 
     private func makeDescription(showingArguments: Bool) -> String {
-        var description = "SQLite error \(extendedResultCode.rawValue)"
+        // The primary result code, as SQLite documents errors.
+        var description = "SQLite error \(resultCode.rawValue)"
         if let message {
             description += ": \(message)"
         }

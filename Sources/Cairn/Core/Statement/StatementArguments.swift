@@ -125,7 +125,7 @@ public struct StatementArguments: Hashable, Sendable {
     /// and the named values of both.
     ///
     /// It is a programmer error to give a name a value in both operands (use
-    /// `&+` to let the left operand win).
+    /// `&+` to let the right operand win).
     public static func + (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
         var result = lhs
         result += rhs
@@ -139,18 +139,20 @@ public struct StatementArguments: Hashable, Sendable {
     public static func += (lhs: inout StatementArguments, rhs: StatementArguments) {
         let replaced = lhs.append(contentsOf: rhs)
         precondition(replaced.isEmpty,
-            "Named arguments defined on both sides of +: \(replaced.keys.sorted()). Use &+ to keep the left values.")
+            "Named arguments defined on both sides of +: \(replaced.keys.sorted()). Use &+ to keep the right values.")
     }
 
     /// Returns arguments that hold the positional values of both operands,
-    /// and the named values of both; the left operand wins when a name has a
-    /// value in both.
+    /// and the named values of both; the right operand overrides the left
+    /// one when a name has a value in both.
+    ///
+    /// ```swift
+    /// let arguments: StatementArguments = ["name": "Arthur", "score": 0] &+ ["score": 10]
+    /// // ["name": "Arthur", "score": 10]
+    /// ```
     public static func &+ (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
         var result = lhs
-        result.values.append(contentsOf: rhs.values)
-        for element in rhs.namedValues.elements where result.namedValues[element.name] == nil {
-            result.namedValues[element.name] = element.value
-        }
+        _ = result.append(contentsOf: rhs)
         return result
     }
 }
