@@ -112,3 +112,23 @@ import Cairn
         #expect(logged.contains { $0.0 == .SQLITE_ERROR && $0.1.contains("tableThatDoesNotExistForTheLog") })
     }
 }
+
+/// The statements of a string of several statements are traced without the
+/// whitespace and the semicolons that separate them.
+@Suite struct TraceOfSeveralStatementsTests {
+    @Test func tracedSQLIsTrimmed() throws {
+        let events = Locked<[(sql: String, expanded: String)]>([])
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            db.trace(options: [.statement, .profile]) { event in
+                if case .statement(let statement) = event {
+                    events.withLock { $0.append((statement.sql, statement.expandedSQL)) }
+                }
+            }
+            try db.execute(sql: "CREATE TABLE t(a);\n  INSERT INTO t (a) VALUES (?) ;\n", arguments: [1])
+        }
+        let traced = events.withLock { $0 }
+        #expect(traced.map(\.sql) == ["CREATE TABLE t(a)", "INSERT INTO t (a) VALUES (?)"])
+        #expect(traced.map(\.expanded) == ["CREATE TABLE t(a)", "INSERT INTO t (a) VALUES (1)"])
+    }
+}

@@ -8,11 +8,15 @@ let traceCallback: @convention(c) (UInt32, UnsafeMutableRawPointer?, UnsafeMutab
     let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
     let sqliteStatement = OpaquePointer(p)
 
-    func makeStatement(sql: String) -> Database.TraceEvent.Statement {
+    func makeStatement(sql rawSQL: String) -> Database.TraceEvent.Statement {
+        // The text of one statement of a longer SQL string keeps the
+        // whitespace before it and the semicolon after it: trimmed, as the
+        // SQL of Statement is.
+        let sql = rawSQL.trimmingSQLWhitespace()
         // Statements without parameters expand to their SQL.
         var expandedSQL = sql
         if sqlite3_bind_parameter_count(sqliteStatement) > 0, let expanded = sqlite3_expanded_sql(sqliteStatement) {
-            expandedSQL = String(cString: expanded)
+            expandedSQL = String(cString: expanded).trimmingSQLWhitespace()
             sqlite3_free(expanded)
         }
         return Database.TraceEvent.Statement(
