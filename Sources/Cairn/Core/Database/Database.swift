@@ -81,14 +81,18 @@ public final class Database {
     /// Whether the current transaction was begun by a transaction block
     /// of Cairn (`inTransaction`, `write`, an isolated read), which alone
     /// may end it.
-    var ownsTransaction = false
+    ///
+    /// Unchecked exclusivity, as the other state of the connection: only
+    /// the thread of the current access touches it, and a checked access
+    /// would cost each statement a runtime call.
+    @exclusivity(unchecked) var ownsTransaction = false
 
     /// Whether SQLite, or a statement of the user, ended the transaction
     /// that a block of Cairn owns (an interrupt, `SQLITE_FULL`, a conflict
     /// resolved with ROLLBACK, an explicit `ROLLBACK`…): until the block
     /// ends, statements throw `SQLITE_ABORT` instead of running outside of
     /// the transaction the user believes in.
-    @usableFromInline var transactionWasAborted = false
+    @usableFromInline @exclusivity(unchecked) var transactionWasAborted = false
 
     /// Primary keys and other schema information, until the schema changes.
     let schemaCache = SchemaCache()
