@@ -211,6 +211,14 @@ final class DatabaseObservationBroker {
             }
             if savepoints.isEmpty {
                 deliverBufferedEvents()
+                // The release of the savepoint that began the transaction
+                // commits it; an empty one (nothing left to write after a
+                // ROLLBACK TO) does not call the commit hook.
+                if transactionCompletion == nil, let connection = database.sqliteConnection,
+                   sqlite3_get_autocommit(connection) != 0
+                {
+                    transactionCompletion = .commit
+                }
             }
         case .rollbackSavepoint(let name)?:
             if let index = savepoints.lastIndex(where: { $0.name == name }) {

@@ -413,6 +413,30 @@ struct VetoError: Error, Equatable { }
         #expect(log.withLock { $0 } == ["commit 1", "rollback"])
     }
 
+    /// A transaction begun by a savepoint ends with the release of the
+    /// savepoint: a commit, even when nothing is left to write.
+    @Test func transactionsOfSavepointsEndWithTheirRelease() throws {
+        let writer = try makeWriter(.queue)
+        let cases: [(sql: String, completion: String)] = [
+            ("SAVEPOINT s; RELEASE SAVEPOINT s", "commit"),
+            ("SAVEPOINT s; ROLLBACK TRANSACTION TO SAVEPOINT s; RELEASE SAVEPOINT s", "commit"),
+            ("SAVEPOINT s; INSERT INTO player (name) VALUES ('a'); ROLLBACK TO s; RELEASE s", "commit"),
+            ("SAVEPOINT s; INSERT INTO player (name) VALUES ('b'); RELEASE s", "commit"),
+            ("SAVEPOINT s; ROLLBACK", "rollback"),
+        ]
+        for (sql, completion) in cases {
+            let log = Locked<[String]>([])
+            try writer.writeWithoutTransaction { db in
+                db.afterNextTransaction(
+                    onCommit: { _ in log.withLock { $0.append("commit") } },
+                    onRollback: { _ in log.withLock { $0.append("rollback") } })
+                try db.execute(sql: sql)
+                #expect(!db.isInsideTransaction)
+            }
+            #expect(log.withLock { $0 } == [completion], "\(sql)")
+        }
+    }
+
     @Test func notifyChanges() throws {
         let writer = try makeWriter(.queue)
         let playerObserver = RecordingObserver(observing: ["player"])
