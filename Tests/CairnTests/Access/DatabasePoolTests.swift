@@ -43,12 +43,39 @@ import Cairn
         }
     }
 
-    @Test func readOnlyPoolNeedsWALDatabase() throws {
+    @Test func readOnlyPools() throws {
+        // A database that is not in WAL mode: a read-only pool reads it,
+        // in parallel, and leaves its journal mode alone.
         let other = try TemporaryDirectory()
-        try DatabaseQueue(path: other.filePath()).write { db throws in try db.execute(sql: "CREATE TABLE t(a)") }
+        try DatabaseQueue(path: other.filePath()).write { db throws in
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (2)")
+        }
         var config = Configuration()
         config.readonly = true
-        #expect(throws: DatabaseError.self) { try DatabasePool(path: other.filePath(), configuration: config) }
+        let rollbackJournalPool = try DatabasePool(path: other.filePath(), configuration: config)
+        #expect(try rollbackJournalPool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
+        let bothReading = DispatchGroup()
+        let results = Locked<[Bool]>([])
+        let started = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+        for index in 0..<2 {
+            DispatchQueue.global().async(group: bothReading) {
+                try? rollbackJournalPool.read { db in
+                    let cursor = try Int.fetchCursor(db, sql: "SELECT a FROM t")
+                    _ = try cursor.next()
+                    // Each read waits for the other one, inside its own read.
+                    started[index].signal()
+                    let sawOther = started[1 - index].wait(timeout: .now() + 10) == .success
+                    started[1 - index].signal()
+                    let count = 1 + ((try? Array(cursor).count) ?? 0)
+                    results.withLock { $0.append(sawOther && count == 2) }
+                }
+            }
+        }
+        #expect(bothReading.wait(timeout: .now() + 30) == .success)
+        #expect(results.withLock { $0 } == [true, true])
+        #expect(throws: DatabaseError.self) {
+            try rollbackJournalPool.write { db throws in try db.execute(sql: "DELETE FROM t") }
+        }
         // A database already in WAL mode opens read-only.
         let readonlyPool = try DatabasePool(path: directory.filePath(), configuration: config)
         #expect(try readonlyPool.read { db throws in try count(db) } == 2)

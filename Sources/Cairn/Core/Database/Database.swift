@@ -231,12 +231,12 @@ public final class Database {
         // Fail early when the file is not a database (or is encrypted).
         try withAccess {
             try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
-            if case .wal = configuration.journalMode {
-                if configuration.readonly {
-                    try checkJournalModeWAL()
-                } else {
-                    try setJournalModeWAL()
-                }
+            // A read-only connection cannot change the journal mode: a
+            // read-only pool reads a database that is not in WAL mode with
+            // the shared locks of the rollback journal (its readers still
+            // run in parallel; snapshot pools need WAL, and say so).
+            if case .wal = configuration.journalMode, !configuration.readonly {
+                try setJournalModeWAL()
             }
             if configuration.isQueryOnly {
                 try execute(sql: "PRAGMA query_only = 1")
@@ -264,19 +264,6 @@ public final class Database {
                 message: "could not activate the WAL journal mode (the journal mode is \(mode ?? "unknown")): "
                     + "WAL needs a database file, not an in-memory database, on a file system that supports shared memory",
                 sql: "PRAGMA journal_mode = WAL")
-        }
-    }
-
-    /// Throws if the database is not in WAL mode (a read-only connection
-    /// cannot set it).
-    func checkJournalModeWAL() throws {
-        let mode = try String.fetchOne(self, sql: "PRAGMA journal_mode")
-        guard mode?.lowercased() == "wal" else {
-            throw DatabaseError(
-                resultCode: .SQLITE_ERROR,
-                message: "the database is not in the WAL journal mode (it is \(mode ?? "unknown")), "
-                    + "and a read-only connection cannot activate it",
-                sql: "PRAGMA journal_mode")
         }
     }
 
