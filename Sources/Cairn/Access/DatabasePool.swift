@@ -62,10 +62,12 @@ public final class DatabasePool: DatabaseWriter {
     ///     (unless the configuration is read-only).
     ///   - configuration: The configuration of the connections.
     /// - Throws: A ``DatabaseError`` if the file cannot be opened, is not a
-    ///   database, or cannot use WAL (an in-memory database, a file system
-    ///   without shared memory, or a read-only database not in WAL mode
-    ///   already), or the error of a ``Configuration/prepareDatabase(_:)``
-    ///   setup.
+    ///   database, or cannot use WAL (an in-memory database, or a file
+    ///   system without shared memory), or the error of a
+    ///   ``Configuration/prepareDatabase(_:)`` setup. A read-only pool does
+    ///   not change the journal mode: on a database that is not in WAL
+    ///   mode, its readers share the locks of the rollback journal, and
+    ///   snapshot pools are not available.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         precondition(configuration.maximumReaderCount > 0, "Configuration.maximumReaderCount must be at least 1")
         self.path = path
