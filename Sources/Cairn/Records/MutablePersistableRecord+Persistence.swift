@@ -104,27 +104,18 @@ extension MutablePersistableRecord {
         let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
         let tableName = Self.databaseTableName
         let changesBefore = db.totalChangesCount
+        // The rowid alias of the table (nil for `rowid`), read before the
+        // INSERT runs: the INSERT is the last statement of the insert.
+        let rowIDColumn: String?
         if let returning {
             let sql = insertSQL(tableName: tableName, resolution: resolution, container: container) + " RETURNING *"
             let statement = try db.cachedStatement(sql: sql)
-            // The schema is read before the INSERT runs: the INSERT is the
-            // last statement of the insert.
-            let rowIDColumn = try db.primaryKey(tableName).rowIDColumn
+            let primaryKeyRowIDColumn = try db.primaryKey(tableName).rowIDColumn
+            rowIDColumn = primaryKeyRowIDColumn == "rowid" ? nil : primaryKeyRowIDColumn
             let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values: container.values))
             while let row = try cursor.next() {
                 try returning(row)
             }
-            if resolution == .ignore && db.totalChangesCount == changesBefore {
-                return InsertionResult(
-                    success: InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container),
-                    didInsertRow: false)
-            }
-            return InsertionResult(
-                success: InsertionSuccess(
-                    rowID: db.lastInsertedRowID,
-                    rowIDColumn: rowIDColumn == "rowid" ? nil : rowIDColumn,
-                    persistenceContainer: container),
-                didInsertRow: true)
         } else {
             // Reuse the statement of the previous insert of the same record
             // type and columns: no SQL is built, and no cache key is hashed.
@@ -144,32 +135,31 @@ extension MutablePersistableRecord {
                     statement: statement, schemaGeneration: db.schemaCache.generation &- 1)
                 db.insertStatements[ObjectIdentifier(Self.self)] = insert
             }
-            // The rowid alias is read from the schema cache once per schema
-            // generation, before the INSERT runs: the INSERT is the last
-            // statement of the insert.
+            // Read from the schema cache once per schema generation.
             if insert.schemaGeneration != db.schemaCache.generation {
-                let rowIDColumn = try db.primaryKey(tableName).rowIDColumn
-                insert.rowIDColumn = rowIDColumn == "rowid" ? nil : rowIDColumn
+                let primaryKeyRowIDColumn = try db.primaryKey(tableName).rowIDColumn
+                insert.rowIDColumn = primaryKeyRowIDColumn == "rowid" ? nil : primaryKeyRowIDColumn
                 insert.schemaGeneration = db.schemaCache.generation
             }
+            rowIDColumn = insert.rowIDColumn
             // The container has no recycled value left: its value storage
             // holds its values (see `databaseContainer(cached:)`).
             try insert.statement.execute(values: container.valueStorage, in: db)
             // The next container of the record type reuses the storage of
             // the values, once this insert is over.
             insert.recycle(container.valueStorage)
-            if resolution == .ignore && db.totalChangesCount == changesBefore {
-                return InsertionResult(
-                    success: InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container),
-                    didInsertRow: false)
-            }
-            return InsertionResult(
-                success: InsertionSuccess(
-                    rowID: db.lastInsertedRowID,
-                    rowIDColumn: insert.rowIDColumn,
-                    persistenceContainer: container),
-                didInsertRow: true)
         }
+        if resolution == .ignore && db.totalChangesCount == changesBefore {
+            return InsertionResult(
+                success: InsertionSuccess(rowID: 0, rowIDColumn: nil, persistenceContainer: container),
+                didInsertRow: false)
+        }
+        return InsertionResult(
+            success: InsertionSuccess(
+                rowID: db.lastInsertedRowID,
+                rowIDColumn: rowIDColumn,
+                persistenceContainer: container),
+            didInsertRow: true)
     }
 
     /// `INSERT INTO "table" ("a", "b") VALUES (?, ?)`.

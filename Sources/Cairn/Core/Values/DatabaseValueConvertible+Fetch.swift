@@ -68,7 +68,7 @@ extension DatabaseValueConvertible {
         if dbValue.isNull {
             // nil means "no row": a DatabaseValue is NULL itself. (The
             // comparison of types folds away once specialized.)
-            if Self.self == DatabaseValue.self { return (dbValue as! Self) }
+            if Self.self == DatabaseValue.self, let value = dbValue as? Self { return value }
             return nil
         }
         guard let value = Self.fromDatabaseValue(dbValue) else {

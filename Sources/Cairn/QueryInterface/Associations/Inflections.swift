@@ -87,7 +87,9 @@ enum Inflections {
         let template: String
 
         init(_ pattern: String, _ template: String) {
-            // The patterns are constant: a failure is a programmer error.
+            // The patterns are constants of this file, never user input: a
+            // failure is a programmer error, that every test declaring an
+            // association would hit (the rules are built all at once).
             regex = try! NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
             self.template = template
         }

@@ -64,11 +64,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
         request: some SQLSubqueryable)
     {
         self.tableName = tableName
-        definition = CTEDefinition(
-            tableName: tableName,
-            columns: columns.flatMap { $0.isEmpty ? nil : $0 },
-            isRecursive: recursive,
-            subquery: request.sqlSubquery)
+        definition = CTEDefinition(recursive: recursive, tableName: tableName, columns: columns, request: request)
     }
 
     /// Creates a CTE from raw SQL and its arguments.
@@ -162,12 +158,11 @@ extension CommonTableExpression where RowDecoder == Row {
                   request: SQLRequest<Row>(literal: sqlLiteral))
     }
 
-    /// The generic initializer, under another label: the initializers of
-    /// this extension call it without calling themselves.
+    /// The common initializer of this extension, under a label that its
+    /// public initializers do not share.
     private init(rowRecursive recursive: Bool, named tableName: String, columns: [String]?, request: some SQLSubqueryable) {
         self.tableName = tableName
-        self.definition = CommonTableExpression<Void>(
-            recursive: recursive, named: tableName, columns: columns, request: request).definition
+        self.definition = CTEDefinition(recursive: recursive, tableName: tableName, columns: columns, request: request)
     }
 }
 
@@ -211,6 +206,15 @@ struct CTEDefinition: Sendable {
     var isRecursive: Bool
     /// The request of the CTE.
     var subquery: SQLSubquery
+
+    /// The definition of a CTE; empty columns are the columns of the
+    /// request.
+    init(recursive: Bool, tableName: String, columns: [String]?, request: some SQLSubqueryable) {
+        self.tableName = tableName
+        self.columns = columns.flatMap { $0.isEmpty ? nil : $0 }
+        self.isRecursive = recursive
+        self.subquery = request.sqlSubquery
+    }
     /// `"name"("a", "b") AS (SELECT ...)`.
     func sql(_ context: SQLGenerationContext) throws -> String {
         var sql = tableName.quotedDatabaseIdentifier
