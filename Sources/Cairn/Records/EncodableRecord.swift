@@ -76,25 +76,59 @@ extension EncodableRecord {
     }
 
     /// The columns whose values differ from those of another record, with
-    /// the values of this record.
+    /// the values of the other record.
+    ///
+    /// A column that the other record does not encode counts as changed,
+    /// with a NULL former value. Columns are compared without regard to
+    /// case, as SQLite does.
     ///
     /// ```swift
-    /// var player = try Player.find(db, id: 1)
+    /// var player = try Player.find(db, id: 1)  // score 100
     /// let old = player
     /// player.score = 1000
-    /// try player.databaseChanges(from: old) // ["score": 1000]
+    /// try player.databaseChanges(from: old)    // ["score": 100]
     /// ```
     ///
+    /// - Parameter record: The record to compare with, usually a former
+    ///   version of this one.
     /// - Throws: The error of ``encode(to:)``.
     public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
-        let old = try record.databaseContainer()
+        try databaseChanges(from: record.databaseContainer())
+    }
+
+    /// The columns whose values differ from those of `old`, with the values
+    /// of `old`.
+    func databaseChanges(from old: PersistenceContainer) throws -> [String: DatabaseValue] {
         var changes: [String: DatabaseValue] = [:]
         for (column, value) in try databaseContainer().storage {
-            if old.databaseValue(forColumn: column) != value {
-                changes[column] = value
+            let oldValue = old.databaseValue(forColumn: column)
+            if oldValue != value {
+                changes[column] = oldValue ?? .null
             }
         }
         return changes
+    }
+
+    /// Modifies the record, and returns the columns that changed, with their
+    /// former values.
+    ///
+    /// ```swift
+    /// var player = try Player.find(db, id: 1)  // name "Arthur"
+    /// let changes = try player.databaseChanges {
+    ///     $0.name = "Barbara"
+    /// }
+    /// // changes == ["name": "Arthur"]
+    /// ```
+    ///
+    /// - Parameter modify: A function that modifies the record.
+    /// - Returns: The changed columns, with their values before `modify`.
+    /// - Throws: The error of ``encode(to:)``, or of `modify`.
+    public mutating func databaseChanges(modify: (inout Self) throws -> Void) throws -> [String: DatabaseValue] {
+        // Encoded before the modification: for a class, `self` and a copy
+        // of it are the same object.
+        let old = try databaseContainer()
+        try modify(&self)
+        return try databaseChanges(from: old)
     }
 
     /// The encoded values of the record.

@@ -44,17 +44,21 @@ extension MutablePersistableRecord {
 
     /// Inserts the record, and runs the save and insert callbacks.
     ///
-    /// - Parameter returning: When not nil, called with the row that
-    ///   `RETURNING *` returns.
+    /// - Parameters:
+    ///   - upsert: Whether the statement is an upsert (see
+    ///     ``upsert(_:)``) rather than an INSERT.
+    ///   - returning: When not nil, called with the row that `RETURNING *`
+    ///     returns.
     ///
     /// Inlinable: specialized for the record type, the callbacks that the
     /// type does not customize cost nothing, and the record is copied
     /// without value witnesses. The encoding and the statement run in
-    /// ``insertRow(_:onConflict:returning:)``, which is not inlined.
+    /// ``insertRow(_:onConflict:upsert:returning:)``, which is not inlined.
     @inlinable
     mutating func performInsert(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution?,
+        upsert: Bool = false,
         returning: ((Row) throws -> Void)?) throws
     {
         try willSave(db)
@@ -64,7 +68,7 @@ extension MutablePersistableRecord {
             try record.willInsert(db)
             var result: InsertionResult?
             try record.aroundInsert(db) {
-                let inserted = try record.insertRow(db, onConflict: conflictResolution, returning: returning)
+                let inserted = try record.insertRow(db, onConflict: conflictResolution, upsert: upsert, returning: returning)
                 result = inserted
                 return inserted.success
             }
@@ -95,14 +99,25 @@ extension MutablePersistableRecord {
     func insertRow(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution?,
+        upsert: Bool,
         returning: ((Row) throws -> Void)?) throws -> InsertionResult
     {
+        if upsert {
+            let (success, row) = try upsertStatement(db)
+            if let row, let returning {
+                try returning(row)
+            }
+            return InsertionResult(success: success, didInsertRow: true)
+        }
         // The statement of the previous insert of the record type, whose
         // columns the record probably encodes again.
-        let cached = db.cachedInsertStatement(forRecordType: ObjectIdentifier(Self.self))
+        // The dynamic type, once: a subclass of `Record` may be used as its
+        // superclass, and an unspecialized `type(of:)` is a runtime call.
+        let recordType = type(of: self)
+        let cached = db.cachedInsertStatement(forRecordType: ObjectIdentifier(recordType))
         let container = try databaseContainer(cached: cached)
-        let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
-        let tableName = Self.databaseTableName
+        let resolution = conflictResolution ?? recordType.persistenceConflictPolicy.conflictResolutionForInsert
+        let tableName = recordType.databaseTableName
         let changesBefore = db.totalChangesCount
         // The rowid alias of the table (nil for `rowid`), read before the
         // INSERT runs: the INSERT is the last statement of the insert.
@@ -131,9 +146,9 @@ extension MutablePersistableRecord {
             } else {
                 let statement = try db.internalCachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
                 insert = CachedInsertStatement(
-                    recordType: Self.self, tableName: tableName, resolution: resolution, columns: container.columnTemplate,
+                    recordType: recordType, tableName: tableName, resolution: resolution, columns: container.columnTemplate,
                     statement: statement, schemaGeneration: db.schemaCache.generation &- 1)
-                db.insertStatements[ObjectIdentifier(Self.self)] = insert
+                db.insertStatements[ObjectIdentifier(recordType)] = insert
             }
             // Read from the schema cache once per schema generation.
             if insert.schemaGeneration != db.schemaCache.generation {
@@ -227,6 +242,40 @@ extension MutablePersistableRecord {
         didSave(saved)
     }
 
+    /// Updates the given columns of the row of the record: see
+    /// ``update(_:onConflict:columns:)-(_,_,Set<String>?)``.
+    ///
+    /// ```swift
+    /// let columns = ["name", "score"]
+    /// try player.update(db, columns: columns)
+    /// ```
+    ///
+    /// - Throws: See ``update(_:onConflict:columns:)-(_,_,Set<String>?)``.
+    @_disfavoredOverload
+    public func update(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        columns: some Collection<String>) throws
+    {
+        try update(db, onConflict: conflictResolution, columns: Set(columns))
+    }
+
+    /// Updates the given columns of the row of the record.
+    ///
+    /// ```swift
+    /// try player.update(db, columns: [Column("score")])
+    /// // UPDATE "player" SET "score" = ? WHERE "id" = ?
+    /// ```
+    ///
+    /// - Throws: See ``update(_:onConflict:columns:)-(_,_,Set<String>?)``.
+    public func update(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        columns: some Collection<some ColumnExpression>) throws
+    {
+        try update(db, onConflict: conflictResolution, columns: Set(columns.map(\.name)))
+    }
+
     /// Updates the columns whose values differ from another record, and
     /// returns whether something was written.
     ///
@@ -245,7 +294,16 @@ extension MutablePersistableRecord {
         onConflict conflictResolution: Database.ConflictResolution? = nil,
         from record: some EncodableRecord) throws -> Bool
     {
-        let changes = try databaseChanges(from: record)
+        try updateChanges(db, onConflict: conflictResolution, from: record.databaseContainer())
+    }
+
+    /// Updates the columns whose values differ from `old`.
+    private func updateChanges(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution?,
+        from old: PersistenceContainer) throws -> Bool
+    {
+        let changes = try databaseChanges(from: old)
         guard !changes.isEmpty else { return false }
         try update(db, onConflict: conflictResolution, columns: Set(changes.keys))
         return true
@@ -269,7 +327,9 @@ extension MutablePersistableRecord {
         onConflict conflictResolution: Database.ConflictResolution? = nil,
         modify: (inout Self) throws -> Void) throws -> Bool
     {
-        let old = self
+        // Encoded before the modification: for a class, `self` and a copy
+        // of it are the same object.
+        let old = try databaseContainer()
         try modify(&self)
         return try updateChanges(db, onConflict: conflictResolution, from: old)
     }
@@ -281,9 +341,9 @@ extension MutablePersistableRecord {
         columns: Set<String>?) throws -> PersistenceSuccess
     {
         let container = try databaseContainer()
-        let tableName = Self.databaseTableName
+        let tableName = type(of: self).databaseTableName
         let key = try primaryKey(db, in: container)
-        let resolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+        let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate
 
         // The updated columns, in the order of the container, without the
         // primary key. With nothing to update, the key sets itself, so that
@@ -367,10 +427,16 @@ extension MutablePersistableRecord {
 
     /// Runs the upsert statement, and returns the row of `RETURNING *`.
     mutating func upsertRow(_ db: Database) throws -> Row? {
-        try willSave(db)
-        try willInsert(db)
+        var fetched: Row?
+        try performInsert(db, onConflict: nil, upsert: true) { fetched = $0 }
+        return fetched
+    }
+
+    /// Runs the upsert statement: the insertion, and the row of
+    /// `RETURNING *` (nil when `ON CONFLICT DO NOTHING` skipped the row).
+    private func upsertStatement(_ db: Database) throws -> (InsertionSuccess, Row?) {
         let container = try databaseContainer()
-        let tableName = Self.databaseTableName
+        let tableName = type(of: self).databaseTableName
         let primaryKey = try db.primaryKey(tableName)
         let keyColumns = Set(primaryKey.columns.map { $0.lowercased() })
         var updated = container.columns.filter { !keyColumns.contains($0.lowercased()) }
@@ -394,15 +460,17 @@ extension MutablePersistableRecord {
         }
         sql += " RETURNING rowid, *"
         let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: container.values))
-        guard let row else { return nil }
-        let rowIDColumn = primaryKey.rowIDColumn
-        let inserted = InsertionSuccess(
-            rowID: row[0],
-            rowIDColumn: rowIDColumn == "rowid" ? nil : rowIDColumn,
-            persistenceContainer: container)
-        didInsert(inserted)
-        didSave(PersistenceSuccess(inserted))
-        return Row(columnNames: Array(row.columnNames.dropFirst()), values: Array(row.databaseValues.dropFirst()))
+        let rowIDColumn = primaryKey.rowIDColumn == "rowid" ? nil : primaryKey.rowIDColumn
+        guard let row else {
+            // ON CONFLICT DO NOTHING skipped the row, which is in the
+            // database already: the record holds nothing but its rowid.
+            let rowID = rowIDColumn.flatMap { container.databaseValue(forColumn: $0) }.flatMap { Int64.fromDatabaseValue($0) }
+            return (InsertionSuccess(rowID: rowID ?? 0, rowIDColumn: rowIDColumn, persistenceContainer: container), nil)
+        }
+        let inserted = InsertionSuccess(rowID: row[0], rowIDColumn: rowIDColumn, persistenceContainer: container)
+        let fetched = Row(columnNames: Array(row.columnNames.dropFirst()), values: Array(row.databaseValues.dropFirst()))
+        fetched.isFetched = true
+        return (inserted, fetched)
     }
 
     // MARK: Delete
@@ -423,7 +491,7 @@ extension MutablePersistableRecord {
         try aroundDelete(db) {
             let container = try databaseContainer()
             let key = try primaryKey(db, in: container)
-            let sql = "DELETE FROM " + Self.databaseTableName.quotedDatabaseIdentifier
+            let sql = "DELETE FROM " + type(of: self).databaseTableName.quotedDatabaseIdentifier
                 + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: " AND ")
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(key.map { $0.value }))
             let result = db.changesCount > 0
@@ -445,7 +513,7 @@ extension MutablePersistableRecord {
     public func exists(_ db: Database) throws -> Bool {
         let container = try databaseContainer()
         let key = try primaryKey(db, in: container)
-        let sql = "SELECT 1 FROM " + Self.databaseTableName.quotedDatabaseIdentifier
+        let sql = "SELECT 1 FROM " + type(of: self).databaseTableName.quotedDatabaseIdentifier
             + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: " AND ")
             + " LIMIT 1"
         return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(key.map { $0.value })) != nil
@@ -461,7 +529,7 @@ extension MutablePersistableRecord {
         _ db: Database,
         in container: PersistenceContainer) throws -> [(column: String, value: DatabaseValue)]
     {
-        let tableName = Self.databaseTableName
+        let tableName = type(of: self).databaseTableName
         let primaryKey = try db.primaryKey(tableName)
         return try primaryKey.columns.map { column in
             guard let value = container.databaseValue(forColumn: column) else {
@@ -476,7 +544,7 @@ extension MutablePersistableRecord {
     /// Whether the record has a non-NULL value for each primary key column.
     private func hasPrimaryKeyValue(_ db: Database) throws -> Bool {
         let container = try databaseContainer()
-        let primaryKey = try db.primaryKey(Self.databaseTableName)
+        let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
         return primaryKey.columns.allSatisfy { column in
             container.databaseValue(forColumn: column).map { !$0.isNull } ?? false
         }
@@ -497,7 +565,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
         var record = self
         var fetched: Self?
         try record.performInsert(db, onConflict: conflictResolution) { row in
-            fetched = try Self(row: row)
+            fetched = try type(of: self).init(row: row)
         }
         return fetched
     }
@@ -511,9 +579,9 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     public func upsertAndFetch(_ db: Database) throws -> Self {
         var record = self
         guard let row = try record.upsertRow(db) else {
-            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: [:])
+            throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: [:])
         }
-        return try Self(row: row)
+        return try type(of: self).init(row: row)
     }
 }
 
@@ -548,7 +616,7 @@ extension PersistableRecord {
 }
 
 /// What the insert of a record did (see
-/// `MutablePersistableRecord.insertRow(_:onConflict:returning:)`).
+/// `MutablePersistableRecord.insertRow(_:onConflict:upsert:returning:)`).
 @usableFromInline
 struct InsertionResult {
     /// The success given to `aroundInsert`. When no row was inserted, its

@@ -51,6 +51,14 @@ public final class Row: @unchecked Sendable {
     /// The number of columns.
     public let count: Int
 
+    /// Whether the row comes from the database: the row of a cursor, a
+    /// fetched row, a copy or an adapted view of one. False for rows built
+    /// from values (`Row(["name": "Arthur"])`).
+    ///
+    /// A ``Record`` created from a fetched row remembers it, to tell which
+    /// of its columns changed since (see ``Record/hasDatabaseChanges``).
+    public internal(set) var isFetched: Bool
+
     /// For a row adapted from a cursor row: the raw statement of its base,
     /// which the subscripts read directly (see `Row+Decoding.swift`). Nil
     /// otherwise.
@@ -216,6 +224,7 @@ public final class Row: @unchecked Sendable {
         self.count = statement.columnCount
         self.statementAccess = StatementAccess(database: statement.database)
         self.adaptedSQLiteStatement = nil
+        self.isFetched = true
     }
 
     /// Creates a row from copied values.
@@ -226,6 +235,7 @@ public final class Row: @unchecked Sendable {
         self.count = values.count
         self.statementAccess = nil
         self.adaptedSQLiteStatement = nil
+        self.isFetched = false
     }
 
     /// Creates a row that presents a base row through a layout.
@@ -237,6 +247,7 @@ public final class Row: @unchecked Sendable {
         // An adapted cursor row reads the statement through its base.
         self.statementAccess = base.statementAccess
         self.adaptedSQLiteStatement = base.sqliteStatement
+        self.isFetched = base.isFetched
     }
 
     /// The scope rows of a cursor row, made once: the cursor reuses the row
@@ -288,7 +299,9 @@ public final class Row: @unchecked Sendable {
             return self
         case .statement:
             _checkStatementAccess()
-            return Row(columnNames: statement?.columnNames ?? [], values: copiedStatementValues())
+            let copy = Row(columnNames: statement?.columnNames ?? [], values: copiedStatementValues())
+            copy.isFetched = true
+            return copy
         case let .adapted(base, layout):
             let copy = Row(adaptedBase: base.copy(), layout: layout)
             copy.prefetchTree = prefetchTree

@@ -293,7 +293,9 @@ extension Row {
     public var unscoped: Row {
         guard case .adapted(let base, let layout) = storage else {
             guard prefetchTree != nil else { return self }
-            return Row(columnNames: columnNames, values: databaseValues)
+            let row = Row(columnNames: columnNames, values: databaseValues)
+            row.isFetched = isFetched
+            return row
         }
         return Row(base: base, layout: RowLayout(baseIndexes: layout.baseIndexes, columnNames: layout.columnNames))
     }
