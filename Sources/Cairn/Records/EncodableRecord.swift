@@ -69,9 +69,18 @@ extension EncodableRecord {
 
     /// Whether two records have the same column values.
     ///
-    /// - Throws: The error of ``encode(to:)``.
-    public func databaseEquals(_ record: Self) throws -> Bool {
-        let lhs = try databaseContainer(), rhs = try record.databaseContainer()
+    /// ```swift
+    /// if !newPlayer.databaseEquals(oldPlayer) {
+    ///     try newPlayer.update(db)
+    /// }
+    /// ```
+    ///
+    /// A record whose ``encode(to:)`` throws is not equal to any record:
+    /// its values are not known.
+    public func databaseEquals(_ record: Self) -> Bool {
+        guard let lhs = try? databaseContainer(), let rhs = try? record.databaseContainer() else {
+            return false
+        }
         return lhs.columns == rhs.columns && lhs.values == rhs.values
     }
 

@@ -199,9 +199,9 @@ extension MutablePersistableRecord {
     ///
     /// ```swift
     /// try player.update(db)
-    /// // UPDATE "player" SET "name" = ?, "score" = ? WHERE "id" = ?
+    /// // UPDATE "player" SET "name"=?, "score"=? WHERE "id"=?
     /// try player.update(db, columns: ["score"])
-    /// // UPDATE "player" SET "score" = ? WHERE "id" = ?
+    /// // UPDATE "player" SET "score"=? WHERE "id"=?
     /// ```
     ///
     /// - Parameters:
@@ -264,7 +264,7 @@ extension MutablePersistableRecord {
     ///
     /// ```swift
     /// try player.update(db, columns: [Column("score")])
-    /// // UPDATE "player" SET "score" = ? WHERE "id" = ?
+    /// // UPDATE "player" SET "score"=? WHERE "id"=?
     /// ```
     ///
     /// - Throws: See ``update(_:onConflict:columns:)-(_,_,Set<String>?)``.
@@ -283,7 +283,7 @@ extension MutablePersistableRecord {
     /// let old = player
     /// player.score = 1000
     /// try player.updateChanges(db, from: old)
-    /// // UPDATE "player" SET "score" = ? WHERE "id" = ?
+    /// // UPDATE "player" SET "score"=? WHERE "id"=?
     /// ```
     ///
     /// - Returns: Whether the record had changes, and was updated.
@@ -359,8 +359,8 @@ extension MutablePersistableRecord {
         }
 
         var sql = "UPDATE" + resolution.orClause + " " + tableName.quotedDatabaseIdentifier + " SET "
-        sql += assignments.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: ", ")
-        sql += " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: " AND ")
+        sql += assignments.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: ", ")
+        sql += " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
         let arguments = StatementArguments(assignments.map { $0.value } + key.map { $0.value })
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
         if db.changesCount == 0 {
@@ -479,7 +479,7 @@ extension MutablePersistableRecord {
     ///
     /// ```swift
     /// try player.delete(db)
-    /// // DELETE FROM "player" WHERE "id" = ?
+    /// // DELETE FROM "player" WHERE "id"=?
     /// ```
     ///
     /// - Returns: Whether a row was deleted.
@@ -492,7 +492,7 @@ extension MutablePersistableRecord {
             let container = try databaseContainer()
             let key = try primaryKey(db, in: container)
             let sql = "DELETE FROM " + type(of: self).databaseTableName.quotedDatabaseIdentifier
-                + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: " AND ")
+                + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(key.map { $0.value }))
             let result = db.changesCount > 0
             deleted = result
@@ -514,7 +514,7 @@ extension MutablePersistableRecord {
         let container = try databaseContainer()
         let key = try primaryKey(db, in: container)
         let sql = "SELECT 1 FROM " + type(of: self).databaseTableName.quotedDatabaseIdentifier
-            + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + " = ?" }.joined(separator: " AND ")
+            + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
             + " LIMIT 1"
         return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(key.map { $0.value })) != nil
     }

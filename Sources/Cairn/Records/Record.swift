@@ -45,7 +45,7 @@ import Foundation
 /// let player = Player(name: "Arthur", score: 100)
 /// try player.insert(db)                 // INSERT INTO "player" ...
 /// player.score = 1000
-/// try player.updateChanges(db)          // UPDATE "player" SET "score" = ? WHERE "id" = ?
+/// try player.updateChanges(db)          // UPDATE "player" SET "score"=? WHERE "id"=?
 /// ```
 ///
 /// ## Changes tracking
@@ -240,7 +240,7 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
     /// ```swift
     /// let player = try Player.find(db, id: 1)
     /// player.score = 1000
-    /// try player.updateChanges(db)  // UPDATE "player" SET "score" = ? WHERE "id" = ?
+    /// try player.updateChanges(db)  // UPDATE "player" SET "score"=? WHERE "id"=?
     /// try player.updateChanges(db)  // false: nothing to update
     /// ```
     ///

@@ -104,9 +104,9 @@ struct Generic<T>: TableRecord { }
 
         player.score = 1000
         let updateSQL = try sql { db in try player.update(db) }
-        #expect(updateSQL == [#"UPDATE "player" SET "name" = ?, "score" = ? WHERE "id" = ?"#])
+        #expect(updateSQL == [#"UPDATE "player" SET "name"=?, "score"=? WHERE "id"=?"#])
         let partialSQL = try sql { db in try player.update(db, columns: ["score"]) }
-        #expect(partialSQL == [#"UPDATE "player" SET "score" = ? WHERE "id" = ?"#])
+        #expect(partialSQL == [#"UPDATE "player" SET "score"=? WHERE "id"=?"#])
 
         let old = player
         player.name = "Arthur II"
@@ -114,7 +114,7 @@ struct Generic<T>: TableRecord { }
             #expect(try player.updateChanges(db, from: old))
             #expect(try !player.updateChanges(db, from: player))
         }
-        #expect(changesSQL == [#"UPDATE "player" SET "name" = ? WHERE "id" = ?"#])
+        #expect(changesSQL == [#"UPDATE "player" SET "name"=? WHERE "id"=?"#])
         try dbQueue.write { db throws in
             let changed = try player.updateChanges(db) { $0.score = 2000 }
             #expect(changed)
@@ -122,7 +122,7 @@ struct Generic<T>: TableRecord { }
         }
 
         let deleteSQL = try sql { db throws in #expect(try player.delete(db)) }
-        #expect(deleteSQL == [#"DELETE FROM "player" WHERE "id" = ?"#])
+        #expect(deleteSQL == [#"DELETE FROM "player" WHERE "id"=?"#])
         try dbQueue.write { db throws in
             #expect(try !player.delete(db))
             #expect(try !player.exists(db))
@@ -631,7 +631,7 @@ struct Generic<T>: TableRecord { }
             let fetched = try last { _ = try Item(id: nil, name: "c").insertAndFetch(db) }
             #expect(fetched?.hasPrefix(#"INSERT INTO "item" ("id", "name") VALUES (?, ?) RETURNING"#) == true)
             item.name = "A"
-            #expect(try last { try item.update(db) } == #"UPDATE "item" SET "name" = ? WHERE "id" = ?"#)
+            #expect(try last { try item.update(db) } == #"UPDATE "item" SET "name"=? WHERE "id"=?"#)
             db.trace(nil)
         }
     }

@@ -261,14 +261,25 @@ extension Database {
     public func table<S: Sequence>(_ tableName: String, hasUniqueKey columns: S) throws -> Bool
     where S.Element == String
     {
+        try uniqueKeyColumns(tableName, matching: columns) != nil
+    }
+
+    /// The columns of the primary key or unique index of a table made of
+    /// the given columns (compared without regard to case and order), in
+    /// the order of the key; nil when the columns are not a unique key.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    func uniqueKeyColumns<S: Sequence>(_ tableName: String, matching columns: S) throws -> [String]?
+    where S.Element == String
+    {
         let wanted = Set(columns.map { $0.lowercased() })
         let primaryKey = try self.primaryKey(tableName)
         if Set(primaryKey.columns.map { $0.lowercased() }) == wanted {
-            return true
+            return primaryKey.columns
         }
-        return try indexes(on: tableName).contains { index in
+        return try indexes(on: tableName).first { index in
             index.isUnique && Set(index.columns.map { $0.lowercased() }) == wanted
-        }
+        }?.columns
     }
 
     // MARK: Foreign keys

@@ -244,7 +244,7 @@ extension SQLExpression {
             if let qualifier = qualifier ?? context.defaultQualifier {
                 return qualifier.quotedDatabaseIdentifier + ".\"rowid\""
             }
-            return "rowid"
+            return "\"rowid\""
         case let .value(dbValue):
             if dbValue.isNull { return "NULL" }
             return context.append(argument: dbValue)

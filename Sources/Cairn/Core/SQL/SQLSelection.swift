@@ -18,6 +18,9 @@ public struct SQLSelection: SQLSelectable, Sendable {
         case aliased(SQLExpression, String)
         /// Raw SQL.
         case literal(SQL)
+        /// The primary key columns of the table (`rowid` for a table
+        /// without explicit primary key).
+        case primaryKey
     }
 
     let impl: Impl
@@ -45,7 +48,27 @@ public struct SQLSelection: SQLSelectable, Sendable {
             return try expression.sql(context) + " AS " + alias.quotedDatabaseIdentifier
         case .literal(let sql):
             return try sql.sql(context)
+        case .primaryKey:
+            guard let tableName = context.currentTableName else {
+                throw context.db.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "selectPrimaryKey() can only select the primary key of the table of a request",
+                    sql: nil, arguments: nil)
+            }
+            return try SQLSelection.primaryKeyExpressions(context.db, tableName: tableName)
+                .map { try $0.sql(context) }
+                .joined(separator: ", ")
         }
+    }
+
+    /// The primary key of a table, as expressions: the `rowid` of a table
+    /// without explicit primary key.
+    static func primaryKeyExpressions(_ db: Database, tableName: String) throws -> [SQLExpression] {
+        let primaryKey = try db.primaryKey(tableName)
+        if primaryKey.isRowID && primaryKey.columns == ["rowid"] {
+            return [SQLExpression(impl: .rowID(qualifier: nil))]
+        }
+        return primaryKey.columns.map { SQLExpression.column($0) }
     }
 }
 

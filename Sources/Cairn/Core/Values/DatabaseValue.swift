@@ -39,6 +39,23 @@ public struct DatabaseValue: Sendable {
         case string(String)
         /// The BLOB storage class, wrapping Data.
         case blob(Data)
+
+        /// The wrapped value: an `Int64`, a `Double`, a `String` or a
+        /// `Data`; nil for NULL.
+        ///
+        /// ```swift
+        /// let dbValue = try DatabaseValue.fetchOne(db, sql: "SELECT 'Arthur'")!
+        /// dbValue.storage.value is String  // true
+        /// ```
+        public var value: (any DatabaseValueConvertible)? {
+            switch self {
+            case .null: return nil
+            case .int64(let int64): return int64
+            case .double(let double): return double
+            case .string(let string): return string
+            case .blob(let data): return data
+            }
+        }
     }
 
     /// The SQLite storage of the value.

@@ -116,6 +116,23 @@ extension DerivableRequest {
         }
     }
 
+    /// Makes the ordering total, so that the rows come in the same order
+    /// at each fetch: the current ordering, then the primary key of each
+    /// table of the request (`rowid` for tables without explicit primary
+    /// key). Views and common table expressions, which have no primary key,
+    /// are sorted by all their columns.
+    ///
+    /// ```swift
+    /// // SELECT * FROM "player" ORDER BY "score", "id"
+    /// let request = Player.order(Column("score")).withStableOrder()
+    /// ```
+    ///
+    /// Useful in tests, whose expected results must not depend on the
+    /// order SQLite happens to choose.
+    public func withStableOrder() -> Self {
+        map { $0.hasStableOrder = true }
+    }
+
     /// Reverses the ordering. A request without ordering is sorted by
     /// primary key, descending.
     public func reversed() -> Self {

@@ -31,7 +31,7 @@ public func count(_ value: some SQLSelectable) -> SQLExpression {
         return .function("COUNT", [expression])
     case .literal(let sql):
         return .function("COUNT", [.literal(sql)])
-    case .allColumns, .allColumnsExcluding:
+    case .allColumns, .allColumnsExcluding, .primaryKey:
         return SQLExpression(impl: .countAll)
     }
 }

@@ -60,7 +60,7 @@ extension SQLRelation {
             let rowID = SQLSelection(impl: .expression(SQLExpression(impl: .rowID(qualifier: nil))))
             // The statement renders the WITH clause.
             let subquery = try relation.selectSQL(context, selection: [rowID], includesWith: false)
-            return " WHERE rowid IN (" + subquery + ")"
+            return " WHERE \"rowid\" IN (" + subquery + ")"
         }
         return try whereSQL(context).map { " WHERE " + $0 } ?? ""
     }

@@ -215,6 +215,49 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     }
 }
 
+extension DatabaseValueConvertible where Self: Hashable {
+    /// Returns a set of the values of the first column of a request,
+    /// whatever its row decoder.
+    ///
+    /// ```swift
+    /// let names = try String.fetchSet(db, Player.select(Column("name")))
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
+    ///   that does not convert.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchSet(prepared.statement, adapter: prepared.adapter)
+    }
+}
+
+extension DatabaseValueConvertible where Self: Hashable & StatementColumnConvertible {
+    /// Returns a set of the values of the first column of a request, read
+    /// directly from the statement.
+    ///
+    /// - Throws: A ``DatabaseError``, and a ``RowDecodingError`` for a value
+    ///   that does not convert.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchSet(prepared.statement, adapter: prepared.adapter)
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// Returns a set of the records of a request, whatever its row decoder.
+    ///
+    /// ```swift
+    /// let request: SQLRequest<Row> = "SELECT * FROM player"
+    /// let players = try Player.fetchSet(db, request)
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    @inlinable
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        try request.makePreparedRequest(db, forSingleResult: false)._fetchSet(db, as: Self.self)
+    }
+}
+
 extension PreparedRequest {
     /// Fetches all rows, with their prefetched rows.
     @usableFromInline

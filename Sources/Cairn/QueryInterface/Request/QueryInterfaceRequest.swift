@@ -213,3 +213,46 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return db.changesCount
     }
 }
+
+extension QueryInterfaceRequest {
+    /// Selects the primary key of the table (`rowid` for a table without
+    /// explicit primary key), and fetches it as `PrimaryKey`.
+    ///
+    /// ```swift
+    /// // SELECT "id" FROM "player" WHERE "score" > 1000
+    /// let ids: [Int64] = try Player.filter { $0.score > 1000 }.selectPrimaryKey().fetchAll(db)
+    /// // A composite primary key, as rows:
+    /// let keys = try Citizenship.all().selectPrimaryKey(as: Row.self).fetchAll(db)
+    /// ```
+    ///
+    /// - Parameter type: The type of the fetched keys: a value type for a
+    ///   primary key of one column, `Row` for any primary key.
+    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+        select([SQLSelection(impl: .primaryKey)], as: type)
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord & Identifiable {
+    /// Selects the primary key of the table, and fetches it as the id type
+    /// of the records.
+    ///
+    /// ```swift
+    /// // SELECT "id" FROM "player"
+    /// let ids = try Player.all().selectID().fetchAll(db)  // [Player.ID]
+    /// ```
+    public func selectID() -> QueryInterfaceRequest<RowDecoder.ID> {
+        selectPrimaryKey(as: RowDecoder.ID.self)
+    }
+
+    /// Selects the primary key of the table, and fetches it as the
+    /// wrapped type of the optional id of the records: the primary key of a
+    /// row is never NULL.
+    ///
+    /// ```swift
+    /// struct Player: Identifiable, TableRecord { var id: Int64? }
+    /// let ids = try Player.all().selectID().fetchAll(db)  // [Int64]
+    /// ```
+    public func selectID<Wrapped>() -> QueryInterfaceRequest<Wrapped> where RowDecoder.ID == Wrapped? {
+        selectPrimaryKey(as: Wrapped.self)
+    }
+}

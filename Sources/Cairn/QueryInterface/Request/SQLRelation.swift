@@ -37,6 +37,16 @@ struct SQLRelation: Sendable {
     /// Whether the ordering is reversed.
     var isReversed = false
 
+    /// Whether the ordering ends with terms that make it total
+    /// (`withStableOrder()`): the primary key of each table of the request,
+    /// or the columns of views and common table expressions.
+    var hasStableOrder = false
+
+    /// Whether a filter selects one primary key or unique key: the
+    /// relation has at most one row, and a request for one row needs no
+    /// `LIMIT 1`.
+    var isFilteredByUniqueKey = false
+
     /// The GROUP BY expressions.
     var groupExpressions: [Promise<[SQLExpression]>] = []
 
@@ -181,6 +191,8 @@ struct SQLRelation: Sendable {
         }
         filters.append(contentsOf: other.filters)
         selectsNothing = selectsNothing || other.selectsNothing
+        hasStableOrder = hasStableOrder || other.hasStableOrder
+        isFilteredByUniqueKey = isFilteredByUniqueKey || other.isFilteredByUniqueKey
         for cte in other.ctes {
             addCTE(cte)
         }
@@ -259,11 +271,7 @@ struct SQLRelation: Sendable {
     /// The primary key of the table, as expressions: the `rowid` of a table
     /// without explicit primary key.
     static func primaryKeyExpressions(_ db: Database, tableName: String) throws -> [SQLExpression] {
-        let primaryKey = try db.primaryKey(tableName)
-        if primaryKey.isRowID && primaryKey.columns == ["rowid"] {
-            return [SQLExpression(impl: .rowID(qualifier: nil))]
-        }
-        return primaryKey.columns.map { SQLExpression.column($0) }
+        try SQLSelection.primaryKeyExpressions(db, tableName: tableName)
     }
 
     /// The ORDER BY terms of this relation only, as written (not reversed).
@@ -644,7 +652,11 @@ struct ResolvedQuery {
         for index in nodes.indices {
             let nodeRelation = nodes[index].relation
             var terms = try nodeRelation.orderingTerms(context.db)
-            if index == 0 && terms.isEmpty && nodeRelation.isReversed && !joinedTablesAreOrdered {
+            if relation.hasStableOrder || nodeRelation.hasStableOrder {
+                if !nodeRelation.ordersByPrimaryKey {
+                    terms += try stableOrderTerms(ofNode: index)
+                }
+            } else if index == 0 && terms.isEmpty && nodeRelation.isReversed && !joinedTablesAreOrdered {
                 terms = try SQLRelation.primaryKeyExpressions(context.db, tableName: nodeRelation.tableName)
                     .map { SQLOrdering(impl: .expression($0)) }
             }
@@ -669,10 +681,44 @@ struct ResolvedQuery {
             if let offset = limit.offset {
                 sql += " OFFSET \(offset)"
             }
-        } else if singleResult {
+        } else if singleResult && !(relation.isFilteredByUniqueKey && nodes.count == 1 && !relation.hasGroupRefinements) {
+            // A lookup by key has one row at most, unless joins multiply it.
             sql += " LIMIT 1"
         }
         return sql
+    }
+
+    /// The terms that `withStableOrder()` appends for a table of the
+    /// request: its primary key (`rowid` for a table without explicit
+    /// primary key). A view or a common table expression has no primary
+    /// key: the request is sorted by all its columns, by position for the
+    /// table of the request (`ORDER BY 1, 2, 3`), by name for a joined one.
+    private func stableOrderTerms(ofNode index: Int) throws -> [SQLOrdering] {
+        let nodeRelation = nodes[index].relation
+        let tableName = nodeRelation.tableName
+        let ctes = root.relation.commonTableExpressions
+        let cteColumns = try CTEDefinition.columnNames(of: tableName, among: ctes, context.db)
+        if cteColumns == nil, try !context.db.viewExists(tableName) {
+            return try SQLRelation.primaryKeyExpressions(context.db, tableName: tableName)
+                .map { SQLOrdering(impl: .expression($0)) }
+        }
+        if index == 0 {
+            var count = 0
+            for selection in nodeRelation.selection {
+                // A literal selection has an unknown number of columns:
+                // sort by the columns of the table instead.
+                guard let selectionCount = try selection.columnCount(context.db, tableName: tableName, ctes: ctes) else {
+                    count = -1
+                    break
+                }
+                count += selectionCount
+            }
+            if count >= 0 {
+                return (0..<count).map { SQLOrdering(impl: .expression(SQLExpression(impl: .literal(SQL(sql: "\($0 + 1)"))))) }
+            }
+        }
+        let columns = try cteColumns ?? context.db.selectedColumnNames(in: tableName)
+        return columns.map { SQLOrdering(impl: .expression(.column($0))) }
     }
 
     // MARK: Row adapter
@@ -779,6 +825,8 @@ extension SQLSelection {
             return 1
         case .literal:
             return nil
+        case .primaryKey:
+            return try db.primaryKey(tableName).columns.count
         }
     }
 }

@@ -34,14 +34,20 @@ enum KeyCondition {
             guard !key.isEmpty else {
                 throw RecordError.invalidKey(databaseTableName: databaseTableName, message: "empty key")
             }
-            guard try db.table(databaseTableName, hasUniqueKey: key.keys) else {
+            guard let keyColumns = try db.uniqueKeyColumns(databaseTableName, matching: key.keys) else {
                 throw RecordError.invalidKey(
                     databaseTableName: databaseTableName,
                     message: "the columns \(key.keys.sorted()) are not a primary key or unique key of the table")
             }
             // A key with a NULL value matches nothing.
             if key.values.contains(where: \.isNull) { continue }
-            conditions.append(.associative(.and, key.sorted { $0.key < $1.key }.map { column, value in
+            // The conditions follow the order of the columns of the key.
+            let entries = key.sorted { lhs, rhs in
+                let lhsIndex = keyColumns.firstIndex { $0.lowercased() == lhs.key.lowercased() } ?? 0
+                let rhsIndex = keyColumns.firstIndex { $0.lowercased() == rhs.key.lowercased() } ?? 0
+                return lhsIndex < rhsIndex
+            }
+            conditions.append(.associative(.and, entries.map { column, value in
                 SQLExpression(impl: .binary("=", .column(column), .value(value)))
             }))
         }
@@ -160,6 +166,7 @@ extension DerivableRequest where RowDecoder: TableRecord {
         return _mapRelation { box in
             let tableName = box.relation.tableName
             box.relation.filters.append { db in try KeyCondition.primaryKey(db, table: tableName, keys: values) }
+            if values.count == 1 { box.relation.isFilteredByUniqueKey = true }
         }
     }
 
@@ -174,6 +181,7 @@ extension DerivableRequest where RowDecoder: TableRecord {
         return _mapRelation { box in
             let tableName = box.relation.tableName
             box.relation.filters.append { db in try KeyCondition.uniqueKey(db, table: tableName, keys: keys) }
+            if keys.count == 1 { box.relation.isFilteredByUniqueKey = true }
         }
     }
 }
@@ -219,6 +227,36 @@ extension FetchableRecord where Self: TableRecord {
         try filter(keys: keys).fetchAll(db)
     }
 
+    /// Returns a cursor over the records with the given primary keys.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchCursor(db, keys: [1, 2, 3])
+    /// while let player = try players.next() { ... }
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, or a ``RecordError`` for a composite
+    ///   primary key; the cursor throws the errors of decoding.
+    public static func fetchCursor<Keys: Sequence>(_ db: Database, keys: Keys) throws -> RecordCursor<Self>
+    where Keys.Element: DatabaseValueConvertible
+    {
+        try filter(keys: keys).fetchCursor(db)
+    }
+
+    /// Returns a cursor over the records with the given unique keys.
+    ///
+    /// ```swift
+    /// let citizenships = try Citizenship.fetchCursor(db, keys: [
+    ///     ["citizenId": 1, "countryCode": "FR"],
+    ///     ["citizenId": 2, "countryCode": "US"],
+    /// ])
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``, or a ``RecordError`` when the columns
+    ///   are not a unique key; the cursor throws the errors of decoding.
+    public static func fetchCursor(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> RecordCursor<Self> {
+        try filter(keys: keys).fetchCursor(db)
+    }
+
     /// Returns the record with the given primary key, or throws
     /// ``RecordError/recordNotFound(databaseTableName:key:)``.
     ///
@@ -248,6 +286,26 @@ extension FetchableRecord where Self: TableRecord {
                 key: key.mapValues { $0?.databaseValue ?? .null })
         }
         return record
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Hashable {
+    /// Returns a set of the records with the given primary keys.
+    ///
+    /// - Throws: A ``DatabaseError``, a ``RecordError`` for a composite
+    ///   primary key, and the errors of decoding.
+    public static func fetchSet<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Set<Self>
+    where Keys.Element: DatabaseValueConvertible
+    {
+        try filter(keys: keys).fetchSet(db)
+    }
+
+    /// Returns a set of the records with the given unique keys.
+    ///
+    /// - Throws: A ``DatabaseError``, a ``RecordError`` when the columns are
+    ///   not a unique key, and the errors of decoding.
+    public static func fetchSet(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Set<Self> {
+        try filter(keys: keys).fetchSet(db)
     }
 }
 
@@ -325,6 +383,14 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
         try fetchAll(db, keys: ids)
     }
 
+    /// Returns a cursor over the records with the given ids.
+    ///
+    /// - Throws: A ``DatabaseError``; the cursor throws the errors of
+    ///   decoding.
+    public static func fetchCursor(_ db: Database, ids: some Collection<ID>) throws -> RecordCursor<Self> {
+        try fetchCursor(db, keys: ids)
+    }
+
     /// Returns the record with the given id, or throws
     /// ``RecordError/recordNotFound(databaseTableName:key:)``.
     ///
@@ -332,5 +398,14 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
     ///   ``DatabaseError``, and the errors of decoding.
     public static func find(_ db: Database, id: ID) throws -> Self {
         try find(db, key: id)
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Identifiable & Hashable, ID: DatabaseValueConvertible {
+    /// Returns a set of the records with the given ids.
+    ///
+    /// - Throws: A ``DatabaseError``, and the errors of decoding.
+    public static func fetchSet(_ db: Database, ids: some Collection<ID>) throws -> Set<Self> {
+        try fetchSet(db, keys: ids)
     }
 }

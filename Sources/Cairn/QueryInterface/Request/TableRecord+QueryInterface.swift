@@ -430,3 +430,22 @@ extension FetchableRecord where Self: TableRecord & Hashable {
         try all().fetchSet(db)
     }
 }
+
+extension TableRecord {
+    /// See ``QueryInterfaceRequest/selectPrimaryKey(as:)``.
+    public static func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+        all().selectPrimaryKey(as: type)
+    }
+}
+
+extension TableRecord where Self: Identifiable {
+    /// See ``QueryInterfaceRequest/selectID()-(Self.ID)``.
+    public static func selectID() -> QueryInterfaceRequest<ID> {
+        all().selectID()
+    }
+
+    /// See ``QueryInterfaceRequest/selectID()-(Wrapped)``.
+    public static func selectID<Wrapped>() -> QueryInterfaceRequest<Wrapped> where ID == Wrapped? {
+        all().selectID()
+    }
+}

@@ -266,7 +266,7 @@ import Cairn
             }
             #expect(limitedSQL == [
                 #"WITH "bonus" AS (SELECT 5) UPDATE "player" SET "score" = "score" + (SELECT * FROM "bonus") "#
-                    + #"WHERE rowid IN (SELECT rowid FROM "player" ORDER BY "score" DESC LIMIT 1)"#,
+                    + #"WHERE "rowid" IN (SELECT "rowid" FROM "player" ORDER BY "score" DESC LIMIT 1)"#,
             ])
             #expect(try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") == [105, 10])
         }

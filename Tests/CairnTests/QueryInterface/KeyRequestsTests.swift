@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import Cairn
+
+/// Fetches by key and id, primary key selections, and stable orderings.
+@Suite struct KeyRequestsTests {
+    struct Player: Codable, Hashable, FetchableRecord, PersistableRecord, Identifiable {
+        var id: Int64
+        var name: String
+        var teamId: Int64?
+    }
+
+    struct Draft: Codable, FetchableRecord, TableRecord, Identifiable {
+        static let databaseTableName = "player"
+        var id: Int64?
+        var name: String
+    }
+
+    struct Citizenship: Codable, Hashable, FetchableRecord, TableRecord {
+        var personId: Int64
+        var countryCode: String
+    }
+
+    struct Team: Codable, FetchableRecord, TableRecord {
+        var id: Int64
+        static let players = hasMany(Player.self)
+    }
+
+    let dbQueue: DatabaseQueue
+
+    init() throws {
+        dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY);
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, teamId INTEGER REFERENCES team(id));
+                CREATE TABLE citizenship (personId INTEGER, countryCode TEXT, PRIMARY KEY (personId, countryCode));
+                CREATE TABLE item (name TEXT);
+                CREATE VIEW playerView AS SELECT id, name FROM player;
+                INSERT INTO team VALUES (1);
+                INSERT INTO player VALUES (1, 'Arthur', 1), (2, 'Barbara', 1), (3, 'Craig', NULL);
+                INSERT INTO citizenship VALUES (1, 'FR'), (1, 'US'), (2, 'FR');
+                INSERT INTO item VALUES ('Table'), ('Chair');
+                """)
+        }
+    }
+
+    func sql(_ request: some FetchRequest) throws -> String {
+        try dbQueue.read { db throws in
+            try request.makePreparedRequest(db, forSingleResult: false).statement.sql
+        }
+    }
+
+    @Test func cursorsAndSetsByKey() throws {
+        try dbQueue.read { db throws -> Void in
+            let cursor = try Player.fetchCursor(db, keys: [1, 3])
+            var names: [String] = []
+            while let player = try cursor.next() {
+                names.append(player.name)
+            }
+            #expect(names.sorted() == ["Arthur", "Craig"])
+            #expect(try Player.fetchCursor(db, keys: [Int64]()).next() == nil)
+            #expect(try Set(Player.fetchSet(db, keys: [2, 2, 4]).map(\.name)) == ["Barbara"])
+
+            let byUniqueKey = try Citizenship.fetchCursor(db, keys: [["personId": 1, "countryCode": "US"], ["personId": 2, "countryCode": nil]])
+            #expect(try byUniqueKey.next()?.countryCode == "US")
+            #expect(try byUniqueKey.next() == nil)
+            #expect(try Citizenship.fetchSet(db, keys: [["personId": 1, "countryCode": "FR"], ["personId": 2, "countryCode": "FR"]]).count == 2)
+
+            #expect(try Player.fetchCursor(db, ids: [1, 2]).next() != nil)
+            #expect(try Player.fetchSet(db, ids: [1, 2]).map(\.id).sorted() == [1, 2])
+
+            // A composite primary key needs dictionary keys.
+            #expect(throws: RecordError.self) { try Citizenship.fetchCursor(db, keys: [1]) }
+        }
+    }
+
+    @Test func primaryKeySelections() throws {
+        #expect(try sql(Player.selectPrimaryKey(as: Int64.self)) == #"SELECT "id" FROM "player""#)
+        #expect(try sql(Citizenship.selectPrimaryKey(as: Row.self)) == #"SELECT "personId", "countryCode" FROM "citizenship""#)
+        #expect(try sql(Table<Row>("item").all().selectPrimaryKey(as: Int64.self)) == #"SELECT "rowid" FROM "item""#)
+        try dbQueue.read { db throws -> Void in
+            let ids: [Int64] = try Player.filter(Column("teamId") == 1).selectPrimaryKey().fetchAll(db)
+            #expect(ids == [1, 2])
+            #expect(try Player.selectID().fetchAll(db) == [1, 2, 3])
+            #expect(try Player.all().selectID().order(Column("id").desc).fetchAll(db) == [3, 2, 1])
+            // An optional id fetches its wrapped type.
+            let draftIDs: [Int64] = try Draft.selectID().fetchAll(db)
+            #expect(draftIDs == [1, 2, 3])
+
+            let keys = try Citizenship.selectPrimaryKey(as: Row.self).fetchAll(db)
+            #expect(keys.first == ["personId": 1, "countryCode": "FR"])
+            #expect(try Table<Row>("item").all().selectPrimaryKey(as: Int64.self).fetchCount(db) == 2)
+        }
+    }
+
+    @Test func stableOrder() throws {
+        #expect(try sql(Player.all().withStableOrder()) == #"SELECT * FROM "player" ORDER BY "id""#)
+        #expect(try sql(Player.order(Column("name")).withStableOrder()) == #"SELECT * FROM "player" ORDER BY "name", "id""#)
+        #expect(try sql(Player.orderByPrimaryKey().withStableOrder()) == #"SELECT * FROM "player" ORDER BY "id""#)
+        #expect(try sql(Player.order(Column("name")).withStableOrder().reversed())
+            == #"SELECT * FROM "player" ORDER BY "name" DESC, "id" DESC"#)
+        #expect(try sql(Citizenship.all().withStableOrder()) == #"SELECT * FROM "citizenship" ORDER BY "personId", "countryCode""#)
+        #expect(try sql(Table<Row>("item").all().withStableOrder()) == #"SELECT * FROM "item" ORDER BY "rowid""#)
+        // Views are sorted by all their columns.
+        #expect(try sql(Table<Row>("playerView").all().withStableOrder()) == #"SELECT * FROM "playerView" ORDER BY 1, 2"#)
+        #expect(try sql(Table<Row>("playerView").order(Column("name")).withStableOrder())
+            == #"SELECT * FROM "playerView" ORDER BY "name", 1, 2"#)
+        // Joined tables are sorted by their primary key too.
+        #expect(try sql(Team.joining(required: Team.players.order(Column("name"))).withStableOrder())
+            == #"SELECT "team".* FROM "team" JOIN "player" ON "player"."teamId" = "team"."id" ORDER BY "team"."id", "player"."name", "player"."id""#)
+        try dbQueue.read { db throws -> Void in
+            #expect(try Table<Row>("playerView").all().withStableOrder().reversed().fetchAll(db).map { $0["name"] as String } == ["Craig", "Barbara", "Arthur"])
+        }
+    }
+
+    @Test func setsOfRequestsOfAnyRowDecoder() throws {
+        try dbQueue.read { db throws -> Void in
+            let request: SQLRequest<Row> = "SELECT * FROM player WHERE teamId = 1"
+            #expect(try Player.fetchSet(db, request).map(\.name).sorted() == ["Arthur", "Barbara"])
+            #expect(try String.fetchSet(db, Player.select(Column("name"))) == ["Arthur", "Barbara", "Craig"])
+            let optionalTeams = try Int64?.fetchSet(db, Player.select(Column("teamId")))
+            #expect(optionalTeams == [1, nil])
+        }
+    }
+
+    @Test func databaseEqualsAndStorageValues() throws {
+        let arthur = Player(id: 1, name: "Arthur", teamId: nil)
+        #expect(arthur.databaseEquals(arthur))
+        #expect(!arthur.databaseEquals(Player(id: 1, name: "Arthur", teamId: 1)))
+
+        try dbQueue.read { db throws -> Void in
+            let values = try DatabaseValue.fetchAll(db, sql: "SELECT NULL UNION ALL SELECT 1 UNION ALL SELECT 1.5 UNION ALL SELECT 'a' UNION ALL SELECT x'00'")
+            #expect(values[0].storage.value == nil)
+            #expect(values[1].storage.value as? Int64 == 1)
+            #expect(values[2].storage.value as? Double == 1.5)
+            #expect(values[3].storage.value as? String == "a")
+            #expect(values[4].storage.value as? Data == Data([0]))
+        }
+    }
+
+    @Test func lookupsByKeyNeedNoLimit() throws {
+        try dbQueue.read { db throws -> Void in
+            var statements: [String] = []
+            db.trace { statements.append($0.expandedDescription) }
+            _ = try Player.fetchOne(db, key: 1)
+            _ = try Player.fetchOne(db, id: 2)
+            _ = try Citizenship.fetchOne(db, key: ["countryCode": "FR", "personId": 1])
+            _ = try Player.filter(Column("name") == "Arthur").fetchOne(db)
+            _ = try Player.filter(keys: [1, 2]).fetchOne(db)
+            _ = try Team.filter(key: 1).including(required: Team.players).fetchOne(db)
+            db.trace(options: [], nil)
+            let userStatements = statements.filter { $0.hasPrefix("SELECT") && !$0.contains("sqlite_master") && !$0.contains("pragma_") }
+            #expect(userStatements == [
+                #"SELECT * FROM "player" WHERE "id" = 1"#,
+                #"SELECT * FROM "player" WHERE "id" = 2"#,
+                // The conditions follow the order of the primary key.
+                #"SELECT * FROM "citizenship" WHERE ("personId" = 1) AND ("countryCode" = 'FR')"#,
+                #"SELECT * FROM "player" WHERE "name" = 'Arthur' LIMIT 1"#,
+                #"SELECT * FROM "player" WHERE "id" IN (1, 2) LIMIT 1"#,
+                // A join may multiply the row of the key.
+                #"SELECT "team".*, "player".* FROM "team" JOIN "player" ON "player"."teamId" = "team"."id" WHERE "team"."id" = 1 LIMIT 1"#,
+            ])
+        }
+    }
+}
