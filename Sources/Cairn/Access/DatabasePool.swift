@@ -383,6 +383,23 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
+    /// Runs `updates`, which does not throw, outside of any transaction:
+    /// see ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)->T``.
+    ///
+    /// Only the concrete types have this variant: through a generic or
+    /// existential `DatabaseWriter`, the call needs `try`.
+    ///
+    /// - Precondition: `updates` does not leave a transaction open (it can
+    ///   only do so by ignoring errors, with `try?`).
+    public func writeWithoutTransaction<T>(_ updates: (Database) -> T) -> T {
+        do {
+            return try writeWithoutTransaction { db throws -> T in updates(db) }
+        } catch {
+            // Only a transaction left open throws here.
+            preconditionFailure("\(error)")
+        }
+    }
+
     /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)async->T``.
     public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await writer.execute { db in

@@ -141,6 +141,23 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
+    /// Runs `updates`, which does not throw, with the connection, outside of
+    /// any implicit transaction, and returns its result.
+    ///
+    /// ```swift
+    /// let count = dbQueue.inDatabase { db in db.totalChangesCount }
+    /// ```
+    ///
+    /// - Precondition: not called from an access to this queue, and
+    ///   `updates` does not leave a transaction open (it can only do so by
+    ///   ignoring errors, with `try?`): the transaction is rolled back, and
+    ///   the program stops.
+    public func inDatabase<T>(_ updates: (Database) -> T) -> T {
+        writer.sync { db in
+            db.checkingNoTransactionLeftOpen { updates(db) }
+        }
+    }
+
     /// Runs `updates` inside a transaction that commits or rolls back
     /// according to the result of `updates`.
     ///
@@ -217,6 +234,23 @@ public final class DatabaseQueue: DatabaseWriter {
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.sync { db in
             try db.checkingTransactionLeftOpen { try updates(db) }
+        }
+    }
+
+    /// Runs `updates`, which does not throw, outside of any transaction:
+    /// see ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)->T``.
+    ///
+    /// Only the concrete types have this variant: through a generic or
+    /// existential `DatabaseWriter`, the call needs `try`.
+    ///
+    /// - Precondition: `updates` does not leave a transaction open (it can
+    ///   only do so by ignoring errors, with `try?`).
+    public func writeWithoutTransaction<T>(_ updates: (Database) -> T) -> T {
+        do {
+            return try writeWithoutTransaction { db throws -> T in updates(db) }
+        } catch {
+            // Only a transaction left open throws here.
+            preconditionFailure("\(error)")
         }
     }
 

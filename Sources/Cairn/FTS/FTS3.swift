@@ -345,6 +345,8 @@ final class FTSTokenization: Sendable {
     private let dbQueue: DatabaseQueue?
     /// The names of the fts3tokenize tables, by tokenizer.
     private let fts3Tables = Locked<[FTS3TokenizerDescriptor: String]>([:])
+    /// The FTS5 tables that check patterns, by allowed columns.
+    private let fts5PatternTables = Locked<[[String]: String]>([:])
 
     private init() {
         var configuration = Configuration()
@@ -379,6 +381,27 @@ final class FTSTokenization: Sendable {
     }
 
     /// Checks an FTS3 pattern.
+    /// Checks a raw FTS5 pattern with a temporary FTS5 table of the given
+    /// columns (one per set of columns).
+    func validateFTS5Pattern(_ rawPattern: String, allowedColumns: [String]) throws {
+        guard let dbQueue else { return }
+        // A table needs a column: this one cannot be named by a pattern
+        // that only names the allowed columns.
+        let columns = allowedColumns.isEmpty ? ["__cairn_content"] : allowedColumns
+        try dbQueue.inDatabase { db in
+            let table: String
+            if let existing = fts5PatternTables.withLock({ $0[columns] }) {
+                table = existing
+            } else {
+                table = "fts5pattern\(fts5PatternTables.withLock { $0.count })"
+                try db.execute(sql: "CREATE VIRTUAL TABLE temp.\(table) USING fts5("
+                    + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")")
+                fts5PatternTables.withLock { $0[columns] = table }
+            }
+            _ = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM temp.\(table) WHERE \(table) MATCH ?"), arguments: [rawPattern])
+        }
+    }
+
     func validateFTS3Pattern(_ rawPattern: String) throws {
         guard let dbQueue else { return }
         try dbQueue.inDatabase { db in

@@ -93,6 +93,27 @@ public struct FTS5Pattern: Hashable, Sendable {
         rawPattern = checkedPattern
     }
 
+    /// Creates a pattern from a raw pattern, after checking its syntax.
+    ///
+    /// Column filters (`title: sqlite`) may only name `allowedColumns`. To
+    /// check a pattern against the columns of an existing table, use
+    /// ``Database/makeFTS5Pattern(rawPattern:forTable:)``.
+    ///
+    /// ```swift
+    /// let pattern = try FTS5Pattern(rawPattern: "sqlite AND database")
+    /// let titled = try FTS5Pattern(rawPattern: "title: sqlite", allowedColumns: ["title"])
+    /// _ = try FTS5Pattern(rawPattern: "AND")  // DatabaseError: fts5: syntax error near "AND"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - rawPattern: The pattern.
+    ///   - allowedColumns: The columns that column filters may name.
+    /// - Throws: A ``DatabaseError`` for an invalid pattern.
+    public init(rawPattern: String, allowedColumns: [String] = []) throws {
+        try FTSTokenization.shared.validateFTS5Pattern(rawPattern, allowedColumns: allowedColumns)
+        self.rawPattern = rawPattern
+    }
+
     /// A pattern that matches documents that contain any of the tokens of
     /// `string`; nil when `string` has no token.
     public init?(matchingAnyTokenIn string: String) {

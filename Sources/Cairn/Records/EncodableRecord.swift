@@ -87,9 +87,9 @@ extension EncodableRecord {
     /// The columns whose values differ from those of another record, with
     /// the values of the other record.
     ///
-    /// A column that the other record does not encode counts as changed,
-    /// with a NULL former value. Columns are compared without regard to
-    /// case, as SQLite does.
+    /// A column that the other record does not encode counts as NULL in
+    /// the other record. Columns are compared without regard to case, as
+    /// SQLite does.
     ///
     /// ```swift
     /// var player = try Player.find(db, id: 1)  // score 100
@@ -110,9 +110,9 @@ extension EncodableRecord {
     func databaseChanges(from old: PersistenceContainer) throws -> [String: DatabaseValue] {
         var changes: [String: DatabaseValue] = [:]
         for (column, value) in try databaseContainer().storage {
-            let oldValue = old.databaseValue(forColumn: column)
+            let oldValue = old.databaseValue(forColumn: column) ?? .null
             if oldValue != value {
-                changes[column] = oldValue ?? .null
+                changes[column] = oldValue
             }
         }
         return changes

@@ -88,7 +88,7 @@ import Cairn
         let snapshotGet: (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_snapshot>?>?) -> Int32 = sqlite3_snapshot_get
         _ = (preupdateCount, snapshotGet)
         let dbQueue = try DatabaseQueue()
-        try dbQueue.inDatabase { db in
+        dbQueue.inDatabase { db in
             #expect(sqlite3_get_autocommit(db.sqliteConnection) == 1)
         }
     }

@@ -163,4 +163,34 @@ import Cairn
             ])
         }
     }
+
+    @Test func tablesOfRecords() throws {
+        try dbQueue.write { db throws -> Void in
+            let players = Table<Player>("player")
+            #expect(try players.fetchAll(db).map(\.name) == ["Arthur", "Barbara", "Craig"])
+            #expect(try players.fetchSet(db).count == 3)
+            #expect(try players.fetchOne(db, key: 2)?.name == "Barbara")
+            #expect(try players.fetchOne(db, id: 3)?.name == "Craig")
+            #expect(try players.fetchAll(db, ids: [1, 3]).map(\.name) == ["Arthur", "Craig"])
+            #expect(try players.filter(id: 1).fetchOne(db)?.name == "Arthur")
+            #expect(try players.filter(ids: [1, 2]).fetchCount(db) == 2)
+            #expect(try players.exists(db, id: 1))
+            #expect(try !players.exists(db, key: 4))
+            var cursor = try players.fetchCursor(db)
+            #expect(try cursor.next()?.id == 1)
+            cursor = try players.filter(keys: [3]).fetchCursor(db)
+            #expect(try cursor.next()?.id == 3)
+
+            let citizenships = Table("citizenship")
+            #expect(try citizenships.fetchOne(db, key: ["personId": 1, "countryCode": "US"]) != nil)
+            #expect(try citizenships.exists(db, key: ["personId": 2, "countryCode": "US"]) == false)
+            #expect(try citizenships.deleteOne(db, key: ["personId": 1, "countryCode": "US"]))
+            #expect(try citizenships.deleteAll(db, keys: [["personId": 1, "countryCode": "FR"], ["personId": 2, "countryCode": "FR"]]) == 2)
+            #expect(try citizenships.isEmpty(db))
+
+            #expect(try players.deleteOne(db, id: 3))
+            #expect(try players.deleteAll(db, ids: [1, 2]) == 2)
+            #expect(try players.isEmpty(db))
+        }
+    }
 }

@@ -314,5 +314,12 @@ import Cairn
         let new = Item(name: "Chair", price: 10)
         #expect(try new.databaseChanges(from: old) == ["name": "Table".databaseValue, "price": .null])
         #expect(try new.databaseChanges(from: new).isEmpty)
+
+        // A column that the other record lacks counts as NULL.
+        struct NarrowItem: Encodable, EncodableRecord {
+            var NAME: String
+        }
+        #expect(try Item(name: "Table", price: nil).databaseChanges(from: NarrowItem(NAME: "Table")).isEmpty)
+        #expect(try new.databaseChanges(from: NarrowItem(NAME: "Table")) == ["name": "Table".databaseValue, "price": .null])
     }
 }

@@ -229,6 +229,104 @@ extension Cursor where Element: StringProtocol {
 
 // MARK: - Collections from cursors
 
+extension Cursor {
+    /// Returns an array of the remaining elements but the last `k`.
+    ///
+    /// ```swift
+    /// try AnyCursor([1, 2, 3, 4, 5]).dropLast(2)  // [1, 2, 3]
+    /// ```
+    ///
+    /// - Precondition: `k >= 0`.
+    /// - Throws: The error of the cursor.
+    public func dropLast(_ k: Int = 1) throws -> [Element] {
+        precondition(k >= 0, "Can't drop a negative number of elements from a cursor")
+        let elements = try Array(self)
+        return Array(elements.dropLast(k))
+    }
+
+    /// Returns an array of the last `maxLength` remaining elements.
+    ///
+    /// ```swift
+    /// try AnyCursor([1, 2, 3, 4, 5]).suffix(2)  // [4, 5]
+    /// ```
+    ///
+    /// - Precondition: `maxLength >= 0`.
+    /// - Throws: The error of the cursor.
+    public func suffix(_ maxLength: Int) throws -> [Element] {
+        precondition(maxLength >= 0, "Can't take a suffix of negative length from a cursor")
+        guard maxLength > 0 else {
+            // Consumed all the same, as a sequence's suffix would be.
+            while try next() != nil { }
+            return []
+        }
+        // A ring of the last `maxLength` elements.
+        var ring: [Element] = []
+        ring.reserveCapacity(Swift.min(maxLength, 64))
+        var start = 0
+        while let element = try next() {
+            if ring.count < maxLength {
+                ring.append(element)
+            } else {
+                ring[start] = element
+                start = (start + 1) % maxLength
+            }
+        }
+        return Array(ring[start...] + ring[..<start])
+    }
+}
+
+extension Sequence {
+    /// Returns a cursor of the elements of the cursors produced by
+    /// `transform`, one cursor after the other.
+    ///
+    /// ```swift
+    /// let cursor = [1, 2].flatMap { AnyCursor([$0, $0 + 1]) }  // 1, 2, 2, 3
+    /// ```
+    public func flatMap<SegmentOfResult: Cursor>(
+        _ transform: @escaping (Element) throws -> SegmentOfResult
+    ) -> FlattenCursor<MapCursor<AnyCursor<Element>, SegmentOfResult>> {
+        AnyCursor(self).flatMap(transform)
+    }
+}
+
+extension RangeReplaceableCollection {
+    /// Creates a collection of the remaining elements of a cursor.
+    ///
+    /// ```swift
+    /// let names = try ContiguousArray(String.fetchCursor(db, sql: "SELECT name FROM player"))
+    /// ```
+    ///
+    /// - Throws: The error of the cursor.
+    @_disfavoredOverload
+    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+        self.init()
+        try cursor.forEach { append($0) }
+    }
+
+    /// Creates a collection of the remaining elements of a cursor, with room
+    /// for `minimumCapacity` elements.
+    ///
+    /// - Throws: The error of the cursor.
+    @_disfavoredOverload
+    public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
+        self.init()
+        reserveCapacity(minimumCapacity)
+        try cursor.forEach { append($0) }
+    }
+
+    /// Appends the remaining elements of a cursor.
+    ///
+    /// ```swift
+    /// var names = ["Arthur"]
+    /// try names.append(contentsOf: String.fetchCursor(db, sql: "SELECT name FROM player"))
+    /// ```
+    ///
+    /// - Throws: The error of the cursor.
+    public mutating func append<C: Cursor>(contentsOf cursor: C) throws where C.Element == Element {
+        try cursor.forEach { append($0) }
+    }
+}
+
 extension Array {
     /// Creates an array of the remaining elements of a cursor.
     ///
@@ -263,6 +361,36 @@ extension Set {
         self.init(minimumCapacity: minimumCapacity)
         try cursor.forEach { insert($0) }
     }
+
+    /// Returns the union of the set and the remaining elements of a cursor.
+    ///
+    /// - Throws: The error of the cursor.
+    public func union<C: Cursor>(_ cursor: C) throws -> Set where C.Element == Element {
+        var result = self
+        try result.formUnion(cursor)
+        return result
+    }
+
+    /// Inserts the remaining elements of a cursor.
+    ///
+    /// - Throws: The error of the cursor.
+    public mutating func formUnion<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+        try cursor.forEach { insert($0) }
+    }
+
+    /// Returns the elements of the set that the cursor also gives.
+    ///
+    /// - Throws: The error of the cursor.
+    public func intersection<C: Cursor>(_ cursor: C) throws -> Set where C.Element == Element {
+        try intersection(Set(cursor))
+    }
+
+    /// Keeps the elements of the set that the cursor also gives.
+    ///
+    /// - Throws: The error of the cursor.
+    public mutating func formIntersection<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+        try formIntersection(Set(cursor))
+    }
 }
 
 extension Dictionary {
@@ -277,17 +405,55 @@ extension Dictionary {
         }
     }
 
+    /// Creates a dictionary of the elements of a cursor, grouped by the keys
+    /// that `keyForValue` returns, with room for `minimumCapacity` keys.
+    public init<C: Cursor>(minimumCapacity: Int, grouping values: C, by keyForValue: (C.Element) throws -> Key) throws
+    where Value == [C.Element]
+    {
+        self.init(minimumCapacity: minimumCapacity)
+        while let value = try values.next() {
+            try self[keyForValue(value), default: []].append(value)
+        }
+    }
+
+    /// Creates a dictionary from a cursor of (key, value) pairs, with room
+    /// for `minimumCapacity` keys.
+    ///
+    /// - Throws: The error of the cursor, or a ``DatabaseError`` for a
+    ///   duplicate key.
+    public init<C: Cursor>(minimumCapacity: Int, uniqueKeysWithValues keysAndValues: C) throws
+    where C.Element == (Key, Value)
+    {
+        self.init(minimumCapacity: minimumCapacity)
+        while let (key, value) = try keysAndValues.next() {
+            guard updateValue(value, forKey: key) == nil else {
+                // Database values are input: a duplicate is an error, not a
+                // crash.
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "Dictionary(uniqueKeysWithValues:): duplicate key \(key)")
+            }
+        }
+    }
+
     /// Creates a dictionary from a cursor of (key, value) pairs.
     ///
-    /// - Precondition: keys are unique (a duplicate key stops the program,
-    ///   as with `Dictionary(uniqueKeysWithValues:)`).
+    /// - Throws: The error of the cursor, or a ``DatabaseError`` for a
+    ///   duplicate key (where `Dictionary(uniqueKeysWithValues:)` of a
+    ///   sequence stops the program: the keys of a cursor usually come from
+    ///   the database).
     public init<C: Cursor>(uniqueKeysWithValues keysAndValues: C) throws
     where C.Element == (Key, Value)
     {
         self.init()
         while let (key, value) = try keysAndValues.next() {
-            let previous = updateValue(value, forKey: key)
-            precondition(previous == nil, "Dictionary(uniqueKeysWithValues:): duplicate key \(key)")
+            guard updateValue(value, forKey: key) == nil else {
+                // Database values are input: a duplicate is an error, not a
+                // crash.
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "Dictionary(uniqueKeysWithValues:): duplicate key \(key)")
+            }
         }
     }
 }

@@ -7,6 +7,25 @@ public protocol DatabaseCursor: Cursor {
     var statement: Statement { get }
 }
 
+extension DatabaseCursor {
+    /// The SQL of the statement that the cursor iterates.
+    ///
+    /// ```swift
+    /// let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM player")
+    /// cursor.sql // "SELECT * FROM player"
+    /// ```
+    public var sql: String { statement.sql }
+
+    /// The arguments of the statement that the cursor iterates.
+    public var arguments: StatementArguments { statement.arguments }
+
+    /// The names of the columns of the statement that the cursor iterates.
+    public var columnNames: [String] { statement.columnNames }
+
+    /// The number of columns of the statement that the cursor iterates.
+    public var columnCount: Int { statement.columnCount }
+}
+
 /// The state that all database cursors share: the statement, whether it is
 /// done, and the access it belongs to.
 ///

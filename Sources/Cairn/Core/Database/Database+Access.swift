@@ -5,8 +5,19 @@ extension Database {
     /// Runs `body` with writes forbidden: a statement that would write fails
     /// with `SQLITE_READONLY`. Nests.
     ///
+    /// ```swift
+    /// try dbQueue.writeWithoutTransaction { db in
+    ///     try db.readOnly {
+    ///         try db.execute(sql: "DELETE FROM player") // SQLITE_READONLY
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: The error of `body`, or a ``DatabaseError`` when the
+    ///   `query_only` pragma cannot be set.
+    ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_query_only>
-    func readOnly<T>(_ body: () throws -> T) throws -> T {
+    public func readOnly<T>(_ body: () throws -> T) throws -> T {
         if configuration.readonly || configuration.isQueryOnly {
             return try body()
         }
@@ -53,6 +64,16 @@ extension Database {
 
     /// Runs `body`, then rolls back and throws if it left a transaction open
     /// (unless ``Configuration/allowsUnsafeTransactions`` is set).
+    /// Runs `body`, which cannot throw; a transaction it leaves open is
+    /// rolled back, and stops the program: the error cannot be thrown.
+    func checkingNoTransactionLeftOpen<T>(_ body: () -> T) -> T {
+        do {
+            return try checkingTransactionLeftOpen(body)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
     func checkingTransactionLeftOpen<T>(_ body: () throws -> T) throws -> T {
         let result: T
         do {

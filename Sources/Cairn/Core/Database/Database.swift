@@ -227,6 +227,9 @@ public final class Database {
         for collation in DatabaseCollation.builtIn {
             add(collation: collation)
         }
+        for function in DatabaseFunction.builtIn {
+            add(function: function)
+        }
 
         // Fail early when the file is not a database (or is encrypted).
         try withAccess {

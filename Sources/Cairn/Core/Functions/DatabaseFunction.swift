@@ -208,3 +208,50 @@ final class AggregateBox {
         self.aggregate = aggregate
     }
 }
+
+// MARK: - Built-in functions
+
+extension DatabaseFunction {
+    /// A function of one string argument, registered on every connection.
+    private static func stringFunction(_ name: String, _ transform: @escaping @Sendable (String) -> String) -> DatabaseFunction {
+        DatabaseFunction(name, argumentCount: 1, pure: true) { dbValues in
+            guard let string = String.fromDatabaseValue(dbValues[0]) else { return nil }
+            return transform(string)
+        }
+    }
+
+    /// `swiftCapitalizedString(value)`: the Unicode-aware capitalization of
+    /// a string (`String.capitalized`); NULL for other values. Registered on
+    /// every connection.
+    ///
+    /// ```swift
+    /// try String.fetchOne(db, sql: "SELECT \(DatabaseFunction.capitalize.name)('jérÔME')") // "Jérôme"
+    /// ```
+    public static let capitalize = stringFunction("swiftCapitalizedString") { $0.capitalized }
+
+    /// `swiftLowercaseString(value)`: the Unicode-aware lowercase of a
+    /// string (`String.lowercased()`). Registered on every connection.
+    public static let lowercase = stringFunction("swiftLowercaseString") { $0.lowercased() }
+
+    /// `swiftUppercaseString(value)`: the Unicode-aware uppercase of a
+    /// string (`String.uppercased()`). Registered on every connection.
+    public static let uppercase = stringFunction("swiftUppercaseString") { $0.uppercased() }
+
+    /// `swiftLocalizedCapitalizedString(value)`: the capitalization of a
+    /// string in the current locale (`String.localizedCapitalized`).
+    /// Registered on every connection.
+    public static let localizedCapitalize = stringFunction("swiftLocalizedCapitalizedString") { $0.localizedCapitalized }
+
+    /// `swiftLocalizedLowercaseString(value)`: the lowercase of a string in
+    /// the current locale (`String.localizedLowercase`). Registered on every
+    /// connection.
+    public static let localizedLowercase = stringFunction("swiftLocalizedLowercaseString") { $0.localizedLowercase }
+
+    /// `swiftLocalizedUppercaseString(value)`: the uppercase of a string in
+    /// the current locale (`String.localizedUppercase`). Registered on every
+    /// connection.
+    public static let localizedUppercase = stringFunction("swiftLocalizedUppercaseString") { $0.localizedUppercase }
+
+    /// The functions registered on every connection.
+    static let builtIn = [capitalize, lowercase, uppercase, localizedCapitalize, localizedLowercase, localizedUppercase]
+}

@@ -183,6 +183,16 @@ extension SQL: ExpressibleByStringInterpolation {
             elements.append(.expression(expression.sqlExpression))
         }
 
+        /// Appends the column named after a coding key.
+        ///
+        /// ```swift
+        /// let request: SQLRequest<Player> = "SELECT * FROM player WHERE \(CodingKeys.id) = \(id)"
+        /// // SELECT * FROM player WHERE "id" = ?
+        /// ```
+        public mutating func appendInterpolation(_ codingKey: some CodingKey) {
+            elements.append(.expression(Column(codingKey.stringValue).sqlExpression))
+        }
+
         /// Appends a value that is also a sequence of values, such as `Data`,
         /// as one statement argument.
         public mutating func appendInterpolation<Value>(_ value: Value)

@@ -130,7 +130,9 @@ public struct AllColumns: SQLSelectable, Sendable {
     }
 }
 
-extension DatabaseValue: SQLSelectable {
+/// A database value is an expression of its own: it can be selected, sorted
+/// and collated (`"arthur".databaseValue.collating(.nocase)`).
+extension DatabaseValue: SQLSpecificExpressible {
     /// The value, selected: `SELECT ?`.
     ///
     /// ```swift

@@ -125,6 +125,21 @@ public struct Column: ColumnExpression, Hashable, Sendable {
     public init(_ codingKey: some CodingKey) {
         self.name = codingKey.stringValue
     }
+
+    /// The column, never qualified by a table: in a request that joins
+    /// tables, it names a column of the selection, such as an alias
+    /// (`ORDER BY "total"`), instead of a column of the table of the
+    /// request (`ORDER BY "player"."total"`).
+    ///
+    /// ```swift
+    /// // SELECT "team".*, COUNT(...) AS "playerCount" FROM "team" ...
+    /// // ORDER BY "playerCount"
+    /// let request = Team.annotated(with: Team.players.count.forKey("playerCount"))
+    ///     .order(Column("playerCount").detached)
+    /// ```
+    public var detached: SQLExpression {
+        SQLExpression(impl: .literal(SQL(sql: name.quotedDatabaseIdentifier)))
+    }
 }
 
 extension Row {

@@ -28,7 +28,7 @@ import Foundation
 /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html>
 public struct DatabaseValue: Sendable {
     /// The SQLite storage classes.
-    public enum Storage: Sendable {
+    public enum Storage: Sendable, Equatable {
         /// The NULL storage class.
         case null
         /// The INTEGER storage class, wrapping an Int64.

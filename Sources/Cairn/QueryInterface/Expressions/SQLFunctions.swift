@@ -149,3 +149,34 @@ extension DatabaseFunction {
         .function(name, arguments.map(\.sqlExpression))
     }
 }
+
+extension SQLSpecificExpressible {
+    /// The Unicode-aware capitalization of the value, with
+    /// ``DatabaseFunction/capitalize``.
+    ///
+    /// ```swift
+    /// // SELECT swiftCapitalizedString("name") FROM "player"
+    /// let names = try Player.select(Column("name").capitalized, as: String.self).fetchAll(db)
+    /// ```
+    public var capitalized: SQLExpression {
+        DatabaseFunction.capitalize(self)
+    }
+
+    /// The capitalization of the value in the current locale, with
+    /// ``DatabaseFunction/localizedCapitalize``.
+    public var localizedCapitalized: SQLExpression {
+        DatabaseFunction.localizedCapitalize(self)
+    }
+
+    /// The lowercase of the value in the current locale, with
+    /// ``DatabaseFunction/localizedLowercase``.
+    public var localizedLowercased: SQLExpression {
+        DatabaseFunction.localizedLowercase(self)
+    }
+
+    /// The uppercase of the value in the current locale, with
+    /// ``DatabaseFunction/localizedUppercase``.
+    public var localizedUppercased: SQLExpression {
+        DatabaseFunction.localizedUppercase(self)
+    }
+}

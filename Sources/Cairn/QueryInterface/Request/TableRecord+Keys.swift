@@ -153,7 +153,7 @@ extension TableRecord {
     }
 }
 
-extension DerivableRequest where RowDecoder: TableRecord {
+extension DerivableRequest {
     /// Filters the request by primary key. On an association, the
     /// condition applies to the associated records.
     public func filter(key: some DatabaseValueConvertible) -> Self {

@@ -180,10 +180,23 @@ extension Database {
         using module: Module,
         _ body: ((Module.TableDefinition) throws -> Void)? = nil) throws
     {
+        try create(virtualTable: name, ifNotExists: ifNotExists, temporary: false, using: module, body)
+    }
+
+    /// See ``create(virtualTable:ifNotExists:using:_:)``; a temporary table
+    /// is created in the `temp` schema.
+    private func create<Module: VirtualTableModule>(
+        virtualTable name: String,
+        ifNotExists: Bool,
+        temporary: Bool,
+        using module: Module,
+        _ body: ((Module.TableDefinition) throws -> Void)?) throws
+    {
         let definition = module.makeTableDefinition()
         try body?(definition)
         let arguments = try module.moduleArguments(for: definition, in: self)
-        var sql = "CREATE VIRTUAL TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + name.quotedDatabaseIdentifier
+        var sql = "CREATE VIRTUAL TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + (temporary ? "temp." : "")
+            + name.quotedDatabaseIdentifier
         sql += " USING " + module.moduleName
         if !arguments.isEmpty {
             sql += "(" + arguments.joined(separator: ", ") + ")"
@@ -207,6 +220,10 @@ public struct VirtualTableOptions: OptionSet, Sendable {
 
     /// An existing table is not an error (`IF NOT EXISTS`).
     public static let ifNotExists = VirtualTableOptions(rawValue: 1)
+
+    /// The table is created in the `temp` schema, and lasts as long as the
+    /// connection (`CREATE VIRTUAL TABLE temp."name"`).
+    public static let temporary = VirtualTableOptions(rawValue: 2)
 }
 
 extension Database {
@@ -233,7 +250,11 @@ extension Database {
         using module: Module,
         _ body: ((Module.TableDefinition) throws -> Void)? = nil) throws
     {
-        try create(virtualTable: name, ifNotExists: options.contains(.ifNotExists), using: module, body)
+        try create(
+            virtualTable: name,
+            ifNotExists: options.contains(.ifNotExists),
+            temporary: options.contains(.temporary),
+            using: module, body)
     }
 }
 
