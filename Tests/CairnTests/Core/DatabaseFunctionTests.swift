@@ -123,6 +123,35 @@ import Cairn
         }
     }
 
+    /// Counts its steps and finalizations, and fails on a negative value.
+    struct CountingAggregate: DatabaseAggregate {
+        nonisolated(unsafe) static var steps = 0
+        nonisolated(unsafe) static var finalizations = 0
+        mutating func step(_ dbValues: [DatabaseValue]) throws {
+            CountingAggregate.steps += 1
+            if let int = Int.fromDatabaseValue(dbValues[0]), int < 0 { throw NegativeNumber() }
+        }
+        func finalize() -> (any DatabaseValueConvertible)? {
+            CountingAggregate.finalizations += 1
+            return 0
+        }
+    }
+
+    @Test func aggregatesAreNotFinalizedAfterAFailedStep() throws {
+        let counting = DatabaseFunction("counting", argumentCount: 1, aggregate: CountingAggregate.self)
+        try dbQueue.inDatabase { db throws in
+            db.add(function: counting)
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (-1), (2), (3)")
+            #expect(throws: NegativeNumber.self) { try Int.fetchOne(db, sql: "SELECT counting(a) FROM t") }
+            // The failed step was the last one, and the aggregate was not
+            // asked for a result.
+            #expect(CountingAggregate.steps == 2)
+            #expect(CountingAggregate.finalizations == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT counting(a) FROM t WHERE a > 0") == 0)
+            #expect(CountingAggregate.finalizations == 1)
+        }
+    }
+
     @Test func collations() throws {
         let byLength = DatabaseCollation("byLength") { lhs, rhs in
             lhs.count < rhs.count ? .orderedAscending : (lhs.count > rhs.count ? .orderedDescending : .orderedSame)

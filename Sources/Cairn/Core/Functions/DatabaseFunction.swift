@@ -204,6 +204,10 @@ final class FunctionBox {
 final class AggregateBox {
     var aggregate: any DatabaseAggregate
 
+    /// Whether a step threw: the group has no result, and the aggregate is
+    /// not finalized.
+    var stepFailed = false
+
     init(aggregate: any DatabaseAggregate) {
         self.aggregate = aggregate
     }

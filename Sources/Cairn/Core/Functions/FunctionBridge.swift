@@ -66,9 +66,12 @@ let aggregateStepCallback: @convention(c) (OpaquePointer?, CInt, UnsafeMutablePo
         sqlite3_result_error_nomem(sqliteContext)
         return
     }
+    // After a failed step, SQLite may still call xStep for other rows.
+    guard !box.stepFailed else { return }
     do {
         try box.aggregate.step(arguments(argc, argv))
     } catch {
+        box.stepFailed = true
         report(error, to: sqliteContext, errors: functionBox.errors)
     }
 }
@@ -88,6 +91,10 @@ let aggregateFinalCallback: @convention(c) (OpaquePointer?) -> Void = { sqliteCo
     } else {
         return
     }
+    // SQLite calls xFinal after a failed step too, to release the state:
+    // the statement has failed already, and the aggregate is not asked
+    // for a result.
+    guard !box.stepFailed else { return }
     do {
         let result = try box.aggregate.finalize()
         (result?.databaseValue ?? .null).setResult(of: sqliteContext)
