@@ -100,14 +100,16 @@ import Cairn
         // Nor can a database.
         #expect(throws: DatabaseError.self) { try source.backup(to: source) }
 
-        // A destination in a transaction is busy: nothing is copied.
+        // A destination inside a transaction is refused: nothing is copied.
         let otherDirectory = try TemporaryDirectory()
         let other = try makeDestination(.queue, in: otherDirectory)
         try source.read { sourceDb throws -> Void in
             try other.writeWithoutTransaction { otherDb throws -> Void in
-                try otherDb.beginTransaction()
-                #expect(throws: DatabaseError.self) { try sourceDb.backup(to: otherDb) }
-                try otherDb.rollback()
+                for kind in [Database.TransactionKind.deferred, .immediate] {
+                    try otherDb.beginTransaction(kind)
+                    #expect(throws: DatabaseError.self) { try sourceDb.backup(to: otherDb) }
+                    try otherDb.rollback()
+                }
             }
         }
         #expect(try other.read { db throws in try db.tableExists("other") })

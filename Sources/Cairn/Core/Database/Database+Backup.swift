@@ -43,7 +43,8 @@ extension Database {
     /// ```
     ///
     /// Both connections must be used from their accesses, as above, and the
-    /// destination must not be in a transaction. Prefer
+    /// destination must not be inside a transaction (this throws
+    /// `SQLITE_MISUSE`). Prefer
     /// ``DatabaseReader/backup(to:pagesPerStep:progress:)``, which does it.
     ///
     /// - Parameters:
@@ -69,6 +70,14 @@ extension Database {
         }
         guard sourceConnection != destinationConnection else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a connection cannot back up into itself")
+        }
+        guard sqlite3_get_autocommit(destinationConnection) != 0 else {
+            // SQLite refuses only once the transaction has begun to read or
+            // write: a backup inside a transaction of the destination would
+            // not be part of it.
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "the destination of a backup must not be inside a transaction")
         }
         guard let backup = sqlite3_backup_init(destinationConnection, "main", sourceConnection, "main") else {
             // The error is the one of the destination.
