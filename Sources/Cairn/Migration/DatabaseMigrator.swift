@@ -268,20 +268,3 @@ extension Configuration {
         return configuration
     }
 }
-
-extension Database {
-    /// Deletes all tables, indexes, views and triggers, and their content.
-    ///
-    /// - Throws: A ``DatabaseError``, for instance when a transaction is
-    ///   open.
-    ///
-    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/c_dbconfig_defensive.html#sqlitedbconfigresetdatabase>
-    public func erase() throws {
-        guard let sqliteConnection else { throw DatabaseError.connectionIsClosed() }
-        var result: CInt = 0
-        _ = _cairn_sqlite_db_config_int(sqliteConnection, SQLITE_DBCONFIG_RESET_DATABASE, 1, &result)
-        defer { _ = _cairn_sqlite_db_config_int(sqliteConnection, SQLITE_DBCONFIG_RESET_DATABASE, 0, &result) }
-        try execute(sql: "VACUUM")
-        schemaCache.clear()
-    }
-}

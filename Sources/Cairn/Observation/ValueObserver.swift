@@ -77,6 +77,9 @@ where Reducer.Value: Sendable
         self.tracking = observation.tracking
         self.events = observation.events
         self.requiresWriteAccess = observation.requiresWriteAccess
+        // The wrapped reader of an `AnyDatabaseReader` or
+        // `AnyDatabaseWriter` tells how to observe.
+        let reader = unwrappedReader(reader)
         self.reader = reader
         self.writer = reader as? any DatabaseWriter
         self.pool = observation.requiresWriteAccess ? nil : reader as? DatabasePool

@@ -250,7 +250,7 @@ public final class Database {
         }
     }
 
-    private func check(dbConfig option: CInt, _ value: CInt) throws {
+    func check(dbConfig option: CInt, _ value: CInt) throws {
         var result: CInt = 0
         let code = _cairn_sqlite_db_config_int(sqliteConnection, option, value, &result)
         guard code == SQLITE_OK else {
