@@ -2,6 +2,8 @@
 // that does not convert, as documented by the GRDB guides) and throwing
 // `decode` methods.
 
+import Foundation
+
 extension Row {
     // MARK: Subscripts by index
 
@@ -214,6 +216,80 @@ extension Row {
         forColumn columnName: String) throws -> Value?
     {
         try decode(Value?.self, forColumn: columnName)
+    }
+
+    // MARK: Coalescing
+
+    /// The first value of the given columns that is not NULL, converted to
+    /// `Value`; nil when all are NULL or missing.
+    ///
+    /// ```swift
+    /// // The nickname, or the name when there is no nickname:
+    /// let displayName: String? = row.coalesce(["nickname", "name"])
+    /// ```
+    ///
+    /// - Precondition: the value converts to `Value` (as with the
+    ///   subscripts; use ``decode(_:forColumn:)`` to catch the error).
+    public func coalesce<Value: DatabaseValueConvertible>(_ columns: some Collection<String>) -> Value? {
+        for column in columns {
+            guard let index = index(forColumn: column) else { continue }
+            let dbValue = databaseValue(atUncheckedIndex: index)
+            if dbValue.isNull { continue }
+            guard let value = Value.fromDatabaseValue(dbValue) else {
+                decodingFailure(Value.self, atIndex: index)
+            }
+            return value
+        }
+        return nil
+    }
+
+    /// The first value of the given columns that is not NULL, converted to
+    /// `Value`; nil when all are NULL or missing (see ``coalesce(_:)-(Collection<String>)``).
+    ///
+    /// ```swift
+    /// let displayName: String? = row.coalesce([Column("nickname"), Column("name")])
+    /// ```
+    public func coalesce<Value: DatabaseValueConvertible>(_ columns: some Collection<some ColumnExpression>) -> Value? {
+        coalesce(columns.map(\.name))
+    }
+
+    // MARK: Data
+
+    /// Calls `body` with the BLOB at `index` (nil for NULL), and returns its
+    /// result. Text is given as its UTF-8 bytes.
+    ///
+    /// ```swift
+    /// let count = try row.withUnsafeData(atIndex: 0) { data in data?.count ?? 0 }
+    /// ```
+    ///
+    /// `Data` is a value that `body` may keep: for the row of a cursor, it
+    /// is a copy of the bytes of the statement, which SQLite frees when the
+    /// cursor steps (see ``dataNoCopy(atIndex:)``).
+    ///
+    /// - Throws: A ``RowDecodingError`` when the index is out of range, or
+    ///   the error of `body`.
+    public func withUnsafeData<T>(atIndex index: Int, _ body: (Data?) throws -> T) throws -> T {
+        guard index >= 0 && index < count else {
+            throw RowDecodingError.indexOutOfRange(index, row: self)
+        }
+        return try body(dataNoCopy(atIndex: index))
+    }
+
+    /// Calls `body` with the BLOB of the leftmost column of this name (nil
+    /// for NULL or a missing column), and returns its result (see
+    /// ``withUnsafeData(atIndex:_:)``).
+    ///
+    /// - Throws: The error of `body`.
+    public func withUnsafeData<T>(named columnName: String, _ body: (Data?) throws -> T) throws -> T {
+        try body(dataNoCopy(named: columnName))
+    }
+
+    /// Calls `body` with the BLOB of a column (nil for NULL or a missing
+    /// column), and returns its result (see ``withUnsafeData(atIndex:_:)``).
+    ///
+    /// - Throws: The error of `body`.
+    public func withUnsafeData<T>(at column: some ColumnExpression, _ body: (Data?) throws -> T) throws -> T {
+        try body(dataNoCopy(named: column.name))
     }
 
     // MARK: Failures

@@ -193,6 +193,23 @@ public struct ScopeAdapter: RowAdapter {
     }
 }
 
+extension RowAdapter {
+    /// Returns an adapter that shows the columns of this one, with extra
+    /// scopes laid out on the same base row. A scope of the same name as a
+    /// scope of this adapter replaces it.
+    ///
+    /// ```swift
+    /// let adapter = ColumnMapping(["id": "playerId"])
+    ///     .addingScopes(["team": SuffixRowAdapter(fromIndex: 2)])
+    /// ```
+    ///
+    /// - Parameter scopes: The scopes to add, by name.
+    public func addingScopes(_ scopes: [String: any RowAdapter]) -> any RowAdapter {
+        guard !scopes.isEmpty else { return self }
+        return ScopeAdapter(base: self, scopes: scopes)
+    }
+}
+
 /// Returns adapters that split a row into consecutive groups of columns,
 /// plus one adapter for the remaining columns.
 ///
