@@ -187,7 +187,7 @@ struct RecordDecoder: Decoder {
                     }
                     return try row.decodeColumn(atIndex: index)
                 }
-                return try row.decodeColumn(column(key))
+                return try row.decodeColumn(column(key, in: row))
             }
         }
 
@@ -204,7 +204,7 @@ struct RecordDecoder: Decoder {
                     let index = plan._withUnsafeGuaranteedRef { plan -> Int? in
                         if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
                         // A missing column is looked up again at each row.
-                        guard let index = row.index(forColumn: column(key)) else { return nil }
+                        guard let index = row.index(forColumn: column(key, in: row)) else { return nil }
                         plan.record(keyBits: keyBits, columnIndex: index)
                         return index
                     }
@@ -215,7 +215,7 @@ struct RecordDecoder: Decoder {
                     }
                     return try row.decodeColumn(atIndex: index) as Value
                 }
-                guard let index = row.index(forColumn: column(key)), !row.hasNull(atIndex: index) else {
+                guard let index = row.index(forColumn: column(key, in: row)), !row.hasNull(atIndex: index) else {
                     return nil
                 }
                 return try row.decode(Value.self, atIndex: index)
@@ -226,7 +226,7 @@ struct RecordDecoder: Decoder {
         ///
         /// - Throws: ``RowDecodingError/columnNotFound(_:row:)``.
         func columnIndex(_ key: Key, in row: Row) throws -> Int {
-            let column = column(key)
+            let column = column(key, in: row)
             guard let index = row.index(forColumn: column) else {
                 throw RowDecodingError.columnNotFound(column, row: row)
             }
@@ -239,19 +239,19 @@ struct RecordDecoder: Decoder {
         }
 
         @inline(__always)
-        func column(_ key: Key) -> String {
-            usesDefaultKeys ? key.stringValue : recordType.databaseColumnDecodingStrategy.column(for: key)
+        func column(_ key: Key, in row: Row) -> String {
+            usesDefaultKeys ? key.stringValue : recordType.databaseColumnDecodingStrategy.column(for: key, in: row)
         }
 
         func contains(_ key: Key) -> Bool {
             // False when the container may no longer read its row: decoding
             // the key then throws.
-            (try? withRow(forKey: key) { $0.hasColumn(column(key)) }) ?? false
+            (try? withRow(forKey: key) { $0.hasColumn(column(key, in: $0)) }) ?? false
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
             try withRow(forKey: key) { row in
-                guard let index = row.index(forColumn: column(key)) else { return true }
+                guard let index = row.index(forColumn: column(key, in: row)) else { return true }
                 return row.hasNull(atIndex: index)
             }
         }
@@ -289,7 +289,7 @@ struct RecordDecoder: Decoder {
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             let row = try row(codingPath: [key])
-            guard let index = row.index(forColumn: column(key)) else {
+            guard let index = row.index(forColumn: column(key, in: row)) else {
                 // The records of joined requests: scopes and prefetched rows.
                 if !(T.self is any DatabaseValueConvertible.Type) {
                     if let scope = row.scopesTree[key.stringValue] {
@@ -308,7 +308,7 @@ struct RecordDecoder: Decoder {
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let row = try row(codingPath: [key])
-            let columnName = column(key)
+            let columnName = column(key, in: row)
             guard let index = row.index(forColumn: columnName) else {
                 // A missing column decodes as nil when T is optional.
                 if let optional = T.self as? any _OptionalDecodable.Type, let value = optional.nilValue as? T {
@@ -388,7 +388,7 @@ struct RecordDecoder: Decoder {
                 throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
             }
             do {
-                return try recordType.databaseJSONDecoder(for: column(key)).decode(T.self, from: data)
+                return try recordType.databaseJSONDecoder(for: column(key, in: row)).decode(T.self, from: data)
             } catch {
                 throw RowDecodingError.jsonDecodingFailure(T.self, row: row, columnIndex: index, error: error)
             }

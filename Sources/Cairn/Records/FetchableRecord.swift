@@ -106,21 +106,38 @@ public enum DatabaseDateDecodingStrategy: Sendable {
     }
 }
 
-/// How `Decodable` records map coding keys to column names.
+/// How `Decodable` records map column names to coding keys.
 public enum DatabaseColumnDecodingStrategy: Sendable {
-    /// The column name is the coding key (the default).
+    /// The coding key is the column name (the default).
     case useDefaultKeys
-    /// The column name is the snake_case version of the coding key:
-    /// `playerName` reads `player_name`.
+    /// The coding key is the camelCase version of the snake_case column
+    /// name: the `player_name` column is read for `playerName`.
     case convertFromSnakeCase
-    /// A custom mapping from coding key to column name.
-    case custom(@Sendable (any CodingKey) -> String)
+    /// A custom mapping from column name to coding key: a key reads the
+    /// leftmost column whose key has the same string value.
+    ///
+    /// ```swift
+    /// struct Player: Decodable, FetchableRecord {
+    ///     // Reads the "player_name" column for `name`.
+    ///     static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.custom { column in
+    ///         CodingKeys(stringValue: column.replacingOccurrences(of: "player_", with: "")) ?? CodingKeys.name
+    ///     }
+    ///     var name: String
+    /// }
+    /// ```
+    case custom(@Sendable (String) -> any CodingKey)
 
-    func column(for key: some CodingKey) -> String {
+    /// The column of a row that `key` reads; the key itself when no column
+    /// maps to it (the column is missing).
+    func column(for key: some CodingKey, in row: Row) -> String {
         switch self {
-        case .useDefaultKeys: return key.stringValue
-        case .convertFromSnakeCase: return key.stringValue.snakeCased
-        case .custom(let column): return column(key)
+        case .useDefaultKeys:
+            return key.stringValue
+        case .convertFromSnakeCase:
+            return key.stringValue.snakeCased
+        case .custom(let keyForColumn):
+            let wanted = key.stringValue
+            return row.columnNames.first { keyForColumn($0).stringValue == wanted } ?? wanted
         }
     }
 }

@@ -232,3 +232,29 @@ private struct ByteScanner {
         return value
     }
 }
+
+extension DatabaseDateComponents: Codable {
+    /// Decodes date components from text in one of the formats of
+    /// ``Format``, such as `"2018-12-31"`.
+    ///
+    /// - Throws: A `DecodingError` when the value is not text in one of
+    ///   the formats.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let string = try container.decode(String.self)
+        guard let components = DatabaseDateComponents.fromDatabaseValue(string.databaseValue) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "not a date in one of the formats of DatabaseDateComponents: \(String(reflecting: string))")
+        }
+        self = components
+    }
+
+    /// Encodes the date components as text, in their format.
+    ///
+    /// - Throws: The error of the encoder.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(String.fromDatabaseValue(databaseValue) ?? "")
+    }
+}

@@ -61,6 +61,28 @@ extension DerivableRequest {
         return map { $0.filters.append { _ in expression } }
     }
 
+    /// Filters the rows of a full-text table that match a pattern:
+    /// `WHERE "table" MATCH ?`. A nil pattern matches nothing. On an
+    /// association, it filters the associated full-text rows.
+    ///
+    /// ```swift
+    /// let documents = try Document.matching(FTS3Pattern(matchingAllTokensIn: "sqlite database")).fetchAll(db)
+    /// let books = try Book.joining(required: Book.fullText.matching(pattern)).fetchAll(db)
+    /// ```
+    public func matching(_ pattern: (some DatabaseValueConvertible)?) -> Self {
+        guard let pattern else { return none() }
+        let value = pattern.databaseValue
+        return map { relation in
+            let tableName = relation.tableName
+            let match = SQL(elements: [.deferred { context in
+                // The table itself, or the name that qualifies it.
+                (context.defaultQualifier ?? tableName).quotedDatabaseIdentifier
+            }])
+            let expression = SQLExpression(impl: .binary("MATCH", .literal(match), .value(value)))
+            relation.filters.append { _ in expression }
+        }
+    }
+
     /// A request that fetches nothing: `WHERE 0`.
     public func none() -> Self {
         filter(SQLExpression.false).map { $0.selectsNothing = true }

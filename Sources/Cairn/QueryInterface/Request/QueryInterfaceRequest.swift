@@ -62,21 +62,13 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         mapRelation { $0.filters.append(promise) }
     }
 
-    /// Filters the rows of a full-text table that match a pattern:
-    /// `WHERE "table" MATCH ?`. A nil pattern matches nothing.
+    /// The request itself: with ``TableRecord/all()``, it lets methods of
+    /// record types and of requests be written the same way.
     ///
     /// ```swift
-    /// let documents = try Document.matching("sqlite database").fetchAll(db)
+    /// let request = Player.filter(Column("score") > 1000).all()
     /// ```
-    public func matching(_ pattern: (some DatabaseValueConvertible)?) -> Self {
-        guard let pattern else { return none() }
-        let tableName = relation.tableName
-        let match = SQL(elements: [.deferred { context in
-            // The table itself, or the name that qualifies it.
-            (context.defaultQualifier ?? tableName).quotedDatabaseIdentifier
-        }])
-        return filter(SQLExpression(impl: .binary("MATCH", .literal(match), .value(pattern.databaseValue))))
-    }
+    public func all() -> Self { self }
 
     /// Returns the same request, fetching values of another type: the
     /// records that decode the rows of a joined request, for instance.
