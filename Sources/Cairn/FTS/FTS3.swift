@@ -36,7 +36,7 @@ public struct FTS3: VirtualTableModule, Sendable {
 
     /// The columns and the tokenizer of the table.
     public func moduleArguments(for definition: FTS3TableDefinition, in db: Database) throws -> [String] {
-        var arguments = definition.columns.map(\.quotedDatabaseIdentifier)
+        var arguments = definition.columns.map(\.ftsColumnName)
         if let tokenizer = definition.tokenizer {
             arguments.append(tokenizer.tableArgument)
         }
@@ -111,9 +111,9 @@ public struct FTS4: VirtualTableModule, Sendable {
             if column.isLanguageID {
                 arguments.append("languageid=" + column.name.quotedDatabaseIdentifier)
             } else {
-                arguments.append(column.name.quotedDatabaseIdentifier)
+                arguments.append(column.name.ftsColumnName)
                 if !column.isIndexed {
-                    arguments.append("notindexed=" + column.name.quotedDatabaseIdentifier)
+                    arguments.append("notindexed=" + column.name.ftsColumnName)
                 }
             }
         }

@@ -2,7 +2,7 @@
 /// ``Database/create(virtualTable:ifNotExists:using:_:)``.
 ///
 /// ```swift
-/// // CREATE VIRTUAL TABLE book USING fts5(tokenize='porter', author, title, body)
+/// // CREATE VIRTUAL TABLE "book" USING fts5(author, title, body, tokenize='''porter''')
 /// try db.create(virtualTable: "book", using: FTS5()) { t in
 ///     t.tokenizer = .porter()
 ///     t.column("author")
@@ -44,10 +44,12 @@ public struct FTS5: VirtualTableModule, Sendable {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "an FTS5 table needs at least one column")
         }
         var arguments = definition.columns.map { column in
-            column.name.quotedDatabaseIdentifier + (column.isIndexed ? "" : " UNINDEXED")
+            column.name.ftsColumnName + (column.isIndexed ? "" : " UNINDEXED")
         }
         if let tokenizer = definition.tokenizer {
-            arguments.append("tokenize=" + tokenizer.components.map(\.fts5Quoted).joined(separator: " ").sqlStringLiteral)
+            // Each component single-quoted, as GRDB writes it:
+            // tokenize='''porter'' ''ascii'''.
+            arguments.append("tokenize=" + tokenizer.components.map(\.sqlStringLiteral).joined(separator: " ").sqlStringLiteral)
         }
         if let prefixes = definition.prefixes {
             arguments.append("prefix=" + prefixes.sorted().map(String.init).joined(separator: " ").sqlStringLiteral)
@@ -65,10 +67,10 @@ public struct FTS5: VirtualTableModule, Sendable {
             }
         }
         if let columnSize = definition.columnSize {
-            arguments.append("columnsize=" + String(columnSize))
+            arguments.append("columnSize=" + String(columnSize))
         }
         if let detail = definition.detail {
-            arguments.append("detail=" + detail.sqlStringLiteral)
+            arguments.append("detail=" + (detail.isPlainFTSIdentifier ? detail : detail.sqlStringLiteral))
         }
         return arguments
     }
@@ -207,16 +209,23 @@ extension String {
         "'" + replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    /// The string as an FTS5 tokenizer argument: barewords stay as they
-    /// are, other strings are single-quoted (FTS5 dequotes them).
-    var fts5Quoted: String {
-        let isBareword = !isEmpty && unicodeScalars.allSatisfy { scalar in
-            (scalar.value >= 0x30 && scalar.value <= 0x39) // 0-9
-                || (scalar.value >= 0x41 && scalar.value <= 0x5A) // A-Z
-                || (scalar.value >= 0x61 && scalar.value <= 0x7A) // a-z
-                || scalar == "_" || scalar.value >= 0x80
+    /// Whether the string is an ASCII identifier (`[A-Za-z_][A-Za-z0-9_]*`),
+    /// which the full-text modules read without quotes.
+    var isPlainFTSIdentifier: Bool {
+        func isLetter(_ byte: UInt8) -> Bool {
+            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
         }
-        return isBareword ? self : sqlStringLiteral
+        guard let first = utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
+        return utf8.allSatisfy { byte in
+            byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || isLetter(byte)
+        }
+    }
+
+    /// A column name in the arguments of a full-text table: bare when it is
+    /// a plain identifier (`fts5(content)`, as GRDB writes it), quoted
+    /// otherwise.
+    var ftsColumnName: String {
+        isPlainFTSIdentifier ? self : quotedDatabaseIdentifier
     }
 }
 

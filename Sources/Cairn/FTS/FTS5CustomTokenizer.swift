@@ -43,7 +43,7 @@ extension FTS5CustomTokenizer {
     /// The descriptor of the tokenizer, for table definitions.
     ///
     /// ```swift
-    /// // tokenize='custom arg1 arg2'
+    /// // tokenize='''custom'' ''arg1'' ''arg2'''
     /// t.tokenizer = MyTokenizer.tokenizerDescriptor(arguments: ["arg1", "arg2"])
     /// ```
     ///

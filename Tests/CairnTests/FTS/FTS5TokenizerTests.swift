@@ -163,7 +163,7 @@ final class ByteTokenizer: FTS5CustomTokenizer {
                 t.column("content")
             }
             #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'asciiDocuments'")?
-                .contains("tokenize='custom ascii'") == true)
+                .contains("tokenize='''custom'' ''ascii'''") == true)
             for table in ["documents", "asciiDocuments"] {
                 try db.execute(sql: "INSERT INTO \(table) VALUES (?)", arguments: ["Jérôme is here"])
             }

@@ -27,7 +27,7 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
             try db.create(virtualTable: "document", using: FTS3()) { t in
                 t.column("content")
             }
-            #expect(try sql(db, "document") == #"CREATE VIRTUAL TABLE "document" USING fts3("content")"#)
+            #expect(try sql(db, "document") == #"CREATE VIRTUAL TABLE "document" USING fts3(content)"#)
 
             try db.create(virtualTable: "book", using: FTS4()) { t in
                 t.tokenizer = .porter
@@ -35,7 +35,7 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
                 t.column("title")
                 t.column("body")
             }
-            #expect(try sql(db, "book") == #"CREATE VIRTUAL TABLE "book" USING fts4("author", "title", "body", tokenize=porter)"#)
+            #expect(try sql(db, "book") == #"CREATE VIRTUAL TABLE "book" USING fts4(author, title, body, tokenize=porter)"#)
 
             try db.create(virtualTable: "options", using: FTS4()) { t in
                 t.content = ""
@@ -47,7 +47,7 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
                 t.column("lid").asLanguageId()
             }
             #expect(try sql(db, "options") == """
-                CREATE VIRTUAL TABLE "options" USING fts4("content", "uuid", notindexed="uuid", languageid="lid", \
+                CREATE VIRTUAL TABLE "options" USING fts4(content, uuid, notindexed=uuid, languageid="lid", \
                 content="", compress="zip", uncompress="unzip", prefix="2,4")
                 """)
 
@@ -55,7 +55,7 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
                 t.tokenizer = .unicode61(diacritics: .keep, separators: ["X"], tokenCharacters: ["."])
                 t.column("content")
             }
-            #expect(try sql(db, "unicode") == #"CREATE VIRTUAL TABLE "unicode" USING fts4("content", tokenize=unicode61 "remove_diacritics=0" "separators=X" "tokenchars=.")"#)
+            #expect(try sql(db, "unicode") == #"CREATE VIRTUAL TABLE "unicode" USING fts4(content, tokenize=unicode61 "remove_diacritics=0" "separators=X" "tokenchars=.")"#)
             try db.execute(sql: "INSERT INTO unicode VALUES ('fooXbar Jérôme a.b')")
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM unicode WHERE unicode MATCH 'bar'") == 1)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM unicode WHERE unicode MATCH '\"a.b\"'") == 1)
@@ -74,7 +74,16 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
             try db.create(virtualTable: "document", using: FTS5()) { t in
                 t.column("content")
             }
-            #expect(try sql(db, "document") == #"CREATE VIRTUAL TABLE "document" USING fts5("content")"#)
+            #expect(try sql(db, "document") == #"CREATE VIRTUAL TABLE "document" USING fts5(content)"#)
+
+            // Names that are not plain identifiers stay quoted.
+            try db.create(virtualTable: "quoted", using: FTS5()) { t in
+                t.column("first name")
+                t.column("2nd")
+            }
+            #expect(try sql(db, "quoted") == #"CREATE VIRTUAL TABLE "quoted" USING fts5("first name", "2nd")"#)
+            try db.execute(sql: #"INSERT INTO quoted ("first name", "2nd") VALUES ('a', 'b')"#)
+            #expect(try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM quoted WHERE quoted MATCH '"first name": a'"#) == 1)
 
             try db.create(virtualTable: "book", using: FTS5()) { t in
                 t.tokenizer = .porter()
@@ -82,7 +91,7 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
                 t.column("title")
                 t.column("body")
             }
-            #expect(try sql(db, "book") == #"CREATE VIRTUAL TABLE "book" USING fts5("author", "title", "body", tokenize='porter')"#)
+            #expect(try sql(db, "book") == #"CREATE VIRTUAL TABLE "book" USING fts5(author, title, body, tokenize='''porter''')"#)
 
             try db.execute(sql: "CREATE TABLE source (id INTEGER PRIMARY KEY, content TEXT, uuid TEXT)")
             try db.create(virtualTable: "options", using: FTS5()) { t in
@@ -95,8 +104,8 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
                 t.detail = "column"
             }
             #expect(try sql(db, "options") == """
-                CREATE VIRTUAL TABLE "options" USING fts5("content", "uuid" UNINDEXED, prefix='2 4', \
-                content='source', content_rowid='id', columnsize=0, detail='column')
+                CREATE VIRTUAL TABLE "options" USING fts5(content, uuid UNINDEXED, prefix='2 4', \
+                content='source', content_rowid='id', columnSize=0, detail=column)
                 """)
 
             // An FTS5 table needs a column.

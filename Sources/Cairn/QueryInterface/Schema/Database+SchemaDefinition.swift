@@ -230,7 +230,7 @@ extension Database {
     /// Creates a virtual table.
     ///
     /// ```swift
-    /// // CREATE VIRTUAL TABLE "document" USING fts5("content")
+    /// // CREATE VIRTUAL TABLE "document" USING fts5(content)
     /// try db.create(virtualTable: "document", using: FTS5()) { t in
     ///     t.column("content")
     /// }
