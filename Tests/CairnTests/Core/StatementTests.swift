@@ -62,3 +62,33 @@ import Cairn
         }
     }
 }
+
+/// Statements made from SQL literals whose parameters get their values at
+/// execution.
+@Suite struct LiteralStatementArgumentsTests {
+    @Test func literalsWithParametersOfTheirOwn() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws -> Void in
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (2)")
+            let statement = try db.makeStatement(literal: "SELECT a FROM t WHERE a = ?")
+            #expect(try Int.fetchAll(statement, arguments: [2]) == [2])
+            // Without values, the statement does not run.
+            let unbound = try db.makeStatement(literal: "SELECT a FROM t WHERE a = ?")
+            #expect(throws: DatabaseError.self) { try Int.fetchAll(unbound) }
+
+            // A cached statement does not reuse the values of a previous
+            // use when the literal has none.
+            let cached = try db.cachedStatement(literal: "SELECT a FROM t WHERE a = \(1)")
+            #expect(try Int.fetchAll(cached) == [1])
+            let first = try db.cachedStatement(sql: "SELECT a FROM t WHERE a = ?")
+            #expect(try Int.fetchAll(first, arguments: [1]) == [1])
+            let again = try db.cachedStatement(literal: "SELECT a FROM t WHERE a = ?")
+            #expect(throws: DatabaseError.self) { try Int.fetchAll(again) }
+            #expect(try Int.fetchAll(again, arguments: [2]) == [2])
+
+            let insert = try db.makeStatement(literal: "INSERT INTO t VALUES (:a)")
+            try insert.execute(arguments: ["a": 3])
+            #expect(try Int.fetchOne(db, sql: "SELECT MAX(a) FROM t") == 3)
+        }
+    }
+}

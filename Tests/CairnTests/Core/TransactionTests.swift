@@ -143,3 +143,41 @@ import Cairn
         }
     }
 }
+
+/// The kinds of the transactions that do not say theirs.
+@Suite struct DefaultTransactionKindTests {
+    func traced(_ dbQueue: DatabaseQueue, _ body: (Database) throws -> Void) throws -> [String] {
+        var statements: [String] = []
+        try dbQueue.writeWithoutTransaction { db throws -> Void in
+            db.trace { statements.append($0.expandedDescription) }
+            defer { db.trace(options: [], nil) }
+            try body(db)
+        }
+        return statements.filter { $0.hasPrefix("BEGIN") }
+    }
+
+    @Test func writesAreImmediateAndReadsDeferred() throws {
+        let dbQueue = try DatabaseQueue()
+        #expect(try traced(dbQueue) { db in
+            try db.inTransaction { .commit }
+            try db.inSavepoint { .commit }
+            try db.beginTransaction()
+            try db.rollback()
+            try db.inTransaction(.exclusive) { .commit }
+        } == ["BEGIN IMMEDIATE TRANSACTION", "BEGIN IMMEDIATE TRANSACTION", "BEGIN IMMEDIATE TRANSACTION", "BEGIN EXCLUSIVE TRANSACTION"])
+
+        // Where writes are forbidden, transactions are deferred.
+        #expect(try traced(dbQueue) { db in
+            try db.readOnly {
+                try db.inTransaction { .commit }
+                try db.inSavepoint { .commit }
+            }
+        } == ["BEGIN DEFERRED TRANSACTION", "BEGIN DEFERRED TRANSACTION"])
+
+        // The default can be configured.
+        var configuration = Configuration()
+        configuration.defaultTransactionKind = .deferred
+        let deferredQueue = try DatabaseQueue(configuration: configuration)
+        #expect(try traced(deferredQueue) { db in try db.inTransaction { .commit } } == ["BEGIN DEFERRED TRANSACTION"])
+    }
+}

@@ -102,10 +102,19 @@ struct VetoError: Error, Equatable { }
         }
         #expect(observer.log == ["insert team 8", "didRollback"])
 
-        // An empty transaction commits too.
+        // An empty transaction commits too. It is IMMEDIATE (the default),
+        // so it holds the write lock, and SQLite runs the commit hook.
         observer.log = []
         try writer.writeWithoutTransaction { db in
             try db.inTransaction { .commit }
+        }
+        #expect(observer.log == ["willCommit", "didCommit"])
+
+        // An empty deferred transaction never took the write lock: there is
+        // nothing to veto, and no commit hook.
+        observer.log = []
+        try writer.writeWithoutTransaction { db in
+            try db.inTransaction(.deferred) { .commit }
         }
         #expect(observer.log == ["didCommit"])
     }
@@ -447,9 +456,8 @@ struct VetoError: Error, Equatable { }
             try db.notifyChanges(in: Table("player"))
         }
         #expect(playerObserver.undescribedChangeCount == 1)
-        // An empty transaction commits without the commit hook: there is
-        // nothing to veto.
-        #expect(playerObserver.log == ["didCommit"])
+        // The notifying transaction is IMMEDIATE, and runs the commit hook.
+        #expect(playerObserver.log == ["willCommit", "didCommit"])
         #expect(teamObserver.undescribedChangeCount == 0)
     }
 

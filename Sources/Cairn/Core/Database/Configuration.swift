@@ -78,11 +78,17 @@ public struct Configuration: Sendable {
 
     // MARK: Transactions and locks
 
-    /// The kind of transaction that `write` and `inTransaction` open by
-    /// default. Default: ``Database/TransactionKind/deferred``.
+    /// The kind of transaction that `write`, `inTransaction` and
+    /// `beginTransaction()` open by default. Default:
+    /// ``Database/TransactionKind/immediate``: a write transaction takes the
+    /// write lock at once, so that it cannot fail with `SQLITE_BUSY` later,
+    /// when it writes after reading.
+    ///
+    /// Where writes are forbidden (read-only connections, ``Database/readOnly(_:)``),
+    /// transactions are deferred.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
-    public var defaultTransactionKind: Database.TransactionKind = .deferred
+    public var defaultTransactionKind: Database.TransactionKind = .immediate
 
     /// A function called when the database is locked by another connection:
     /// it receives the number of times it was called for the same lock, and

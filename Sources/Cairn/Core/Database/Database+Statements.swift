@@ -34,7 +34,13 @@ extension Database {
     public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.build(self)
         let statement = try makeStatement(sql: sql)
-        try statement.setArguments(arguments)
+        if arguments.isEmpty {
+            // The SQL may have parameters of its own (`WHERE id = ?`),
+            // whose values come with the execution.
+            statement.setArgumentsOnNextExecution(arguments)
+        } else {
+            try statement.setArguments(arguments)
+        }
         return statement
     }
 
@@ -80,7 +86,13 @@ extension Database {
     public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.build(self)
         let statement = try cachedStatement(sql: sql)
-        try statement.setArguments(arguments)
+        if arguments.isEmpty {
+            // The SQL may have parameters of its own (`WHERE id = ?`),
+            // whose values come with the execution.
+            statement.setArgumentsOnNextExecution(arguments)
+        } else {
+            try statement.setArguments(arguments)
+        }
         return statement
     }
 

@@ -120,8 +120,18 @@ extension Database {
     /// - Throws: A ``DatabaseError``, for instance when a transaction is
     ///   already open.
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
-        let kind = kind ?? configuration.defaultTransactionKind
+        let kind = kind ?? defaultTransactionKind
         try cachedStatement(sql: "BEGIN \(kind.rawValue) TRANSACTION").execute()
+    }
+
+    /// The kind of the transactions that do not say theirs: deferred where
+    /// writes are forbidden (a read-only connection, or inside
+    /// ``readOnly(_:)``), ``Configuration/defaultTransactionKind`` otherwise.
+    var defaultTransactionKind: TransactionKind {
+        if configuration.readonly || configuration.isQueryOnly || readOnlyDepth > 0 {
+            return .deferred
+        }
+        return configuration.defaultTransactionKind
     }
 
     /// Commits the current transaction.

@@ -298,6 +298,14 @@ public final class Statement {
         argumentsNeedValidation = false
     }
 
+    /// Sets arguments that are checked and bound when the statement runs
+    /// without arguments of its own: a statement made from an SQL literal
+    /// without values may get its arguments when it is executed.
+    func setArgumentsOnNextExecution(_ arguments: StatementArguments) {
+        _arguments = arguments
+        argumentsNeedValidation = true
+    }
+
     /// Sets arguments without checking that they fit: missing values are
     /// NULL, and extra values are ignored.
     public func setUncheckedArguments(_ arguments: StatementArguments) {
