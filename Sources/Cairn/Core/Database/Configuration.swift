@@ -96,6 +96,11 @@ public struct Configuration: Sendable {
     public typealias BusyCallback = @Sendable (_ numberOfTries: Int) -> Bool
 
     /// What happens when the database is locked by another connection.
+    ///
+    /// ```swift
+    /// var configuration = Configuration()
+    /// configuration.busyMode = .timeout(5)
+    /// ```
     public enum BusyMode: Sendable {
         /// The statement fails at once with `SQLITE_BUSY`.
         case immediateError
