@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Cairn
 
@@ -104,5 +105,28 @@ import Cairn
         }
         #expect(DatabaseValue(storage: .int64(1)).storage == .int64(1))
         #expect(DatabaseValue(storage: .int64(1)).storage != .double(1))
+    }
+
+    @Test func busyCallbacks() throws {
+        let directory = try TemporaryDirectory()
+        let calls = Mutex(0)
+        let callback: Database.BusyCallback = { numberOfTries in
+            calls.withLock { $0 = numberOfTries + 1 }
+            return numberOfTries < 2
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .callback(callback)
+        let locker = try DatabaseQueue(path: directory.filePath())
+        let waiter = try DatabaseQueue(path: directory.filePath(), configuration: configuration)
+        try locker.writeWithoutTransaction { db throws -> Void in
+            try db.execute(sql: "CREATE TABLE t(a)")
+            try db.beginTransaction(.exclusive)
+            #expect(throws: DatabaseError.self) {
+                try waiter.write { db throws in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+            }
+            try db.rollback()
+        }
+        // Called for tries 0, 1 and 2, then gave up.
+        #expect(calls.withLock { $0 } == 3)
     }
 }
