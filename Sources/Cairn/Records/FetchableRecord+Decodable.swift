@@ -246,12 +246,24 @@ struct RecordDecoder: Decoder {
         func contains(_ key: Key) -> Bool {
             // False when the container may no longer read its row: decoding
             // the key then throws.
-            (try? withRow(forKey: key) { $0.hasColumn(column(key, in: $0)) }) ?? false
+            // The records of joined requests are keys too: scopes and
+            // prefetched rows.
+            (try? withRow(forKey: key) { row in
+                row.hasColumn(column(key, in: row))
+                    || row.scopesTree[key.stringValue] != nil
+                    || row.prefetchedRows[key.stringValue] != nil
+            }) ?? false
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
             try withRow(forKey: key) { row in
-                guard let index = row.index(forColumn: column(key, in: row)) else { return true }
+                guard let index = row.index(forColumn: column(key, in: row)) else {
+                    // A scope is nil when all its values are NULL (a missing
+                    // optional record); prefetched rows are never nil.
+                    if let scope = row.scopesTree[key.stringValue] { return !scope.containsNonNullValue }
+                    if row.prefetchedRows[key.stringValue] != nil { return false }
+                    return true
+                }
                 return row.hasNull(atIndex: index)
             }
         }
