@@ -23,6 +23,15 @@ import Cairn
             #expect(try String.fetchOne(db, SQLRequest<String>("SELECT \("élan".databaseValue.capitalized)")) == "Élan")
             #expect(try String.fetchOne(db, SQLRequest<String>("SELECT \("ÉLAN".databaseValue.localizedLowercased)")) == "élan")
         }
+        // The functions that depend on the locale are not deterministic:
+        // SQLite refuses them in indexes.
+        try dbQueue.write { db throws -> Void in
+            try db.execute(sql: "CREATE TABLE words (w TEXT)")
+            try db.execute(sql: "CREATE INDEX byLowercase ON words (\(DatabaseFunction.lowercase.name)(w))")
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "CREATE INDEX byLocalizedLowercase ON words (\(DatabaseFunction.localizedLowercase.name)(w))")
+            }
+        }
     }
 
     @Test func limitsAndVersion() throws {

@@ -217,8 +217,17 @@ final class AggregateBox {
 
 extension DatabaseFunction {
     /// A function of one string argument, registered on every connection.
-    private static func stringFunction(_ name: String, _ transform: @escaping @Sendable (String) -> String) -> DatabaseFunction {
-        DatabaseFunction(name, argumentCount: 1, pure: true) { dbValues in
+    ///
+    /// - Parameter pure: False for the functions whose result depends on
+    ///   the current locale: they must not be used in indexes, CHECK
+    ///   constraints or generated columns, whose values would change with
+    ///   the locale.
+    private static func stringFunction(
+        _ name: String,
+        pure: Bool = true,
+        _ transform: @escaping @Sendable (String) -> String) -> DatabaseFunction
+    {
+        DatabaseFunction(name, argumentCount: 1, pure: pure) { dbValues in
             guard let string = String.fromDatabaseValue(dbValues[0]) else { return nil }
             return transform(string)
         }
@@ -244,17 +253,17 @@ extension DatabaseFunction {
     /// `swiftLocalizedCapitalizedString(value)`: the capitalization of a
     /// string in the current locale (`String.localizedCapitalized`).
     /// Registered on every connection.
-    public static let localizedCapitalize = stringFunction("swiftLocalizedCapitalizedString") { $0.localizedCapitalized }
+    public static let localizedCapitalize = stringFunction("swiftLocalizedCapitalizedString", pure: false) { $0.localizedCapitalized }
 
     /// `swiftLocalizedLowercaseString(value)`: the lowercase of a string in
     /// the current locale (`String.localizedLowercase`). Registered on every
     /// connection.
-    public static let localizedLowercase = stringFunction("swiftLocalizedLowercaseString") { $0.localizedLowercase }
+    public static let localizedLowercase = stringFunction("swiftLocalizedLowercaseString", pure: false) { $0.localizedLowercase }
 
     /// `swiftLocalizedUppercaseString(value)`: the uppercase of a string in
     /// the current locale (`String.localizedUppercase`). Registered on every
     /// connection.
-    public static let localizedUppercase = stringFunction("swiftLocalizedUppercaseString") { $0.localizedUppercase }
+    public static let localizedUppercase = stringFunction("swiftLocalizedUppercaseString", pure: false) { $0.localizedUppercase }
 
     /// The functions registered on every connection.
     static let builtIn = [capitalize, lowercase, uppercase, localizedCapitalize, localizedLowercase, localizedUppercase]
