@@ -88,6 +88,10 @@ public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {
 ///
 /// Every method forwards to the wrapped writer, and observations started
 /// in the wrapper behave as in the wrapped writer.
+///
+/// `@unchecked Sendable` for the reason of ``AnyDatabaseReader``: it adds
+/// nothing but an immutable `Sendable` writer (`TypeErasedWritersTests`,
+/// which the ThreadSanitizer lane of CI runs).
 public final class AnyDatabaseWriter: AnyDatabaseReader, DatabaseWriter, @unchecked Sendable {
     /// The wrapped writer.
     let writerBase: any DatabaseWriter

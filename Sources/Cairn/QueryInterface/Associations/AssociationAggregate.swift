@@ -102,7 +102,7 @@ extension AssociationToMany {
     private var countExpression: SQLExpression {
         let tableName = _sqlAssociation.destinationTableName
         let primaryKey = SQLExpression.literal(SQL(elements: [.deferred { context in
-            let columns = try SQLRelation.primaryKeyExpressions(context.db, tableName: tableName)
+            let columns = try SQLSelection.primaryKeyExpressions(context.db, tableName: tableName)
             let column = columns.count == 1 ? columns[0] : SQLExpression(impl: .rowID(qualifier: nil))
             return try column.sql(context)
         }]))

@@ -236,7 +236,7 @@ extension DerivableRequest {
     public func groupByPrimaryKey() -> Self {
         map { relation in
             let tableName = relation.tableName
-            relation.groupExpressions = [{ db in try SQLRelation.primaryKeyExpressions(db, tableName: tableName) }]
+            relation.groupExpressions = [{ db in try SQLSelection.primaryKeyExpressions(db, tableName: tableName) }]
         }
     }
 

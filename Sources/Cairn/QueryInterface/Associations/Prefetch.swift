@@ -231,7 +231,7 @@ extension SQLRelation {
             }
             if prefetched.groupExpressions.isEmpty {
                 let tableName = prefetched.tableName
-                prefetched.groupExpressions = [{ db in try SQLRelation.primaryKeyExpressions(db, tableName: tableName) }]
+                prefetched.groupExpressions = [{ db in try SQLSelection.primaryKeyExpressions(db, tableName: tableName) }]
             }
             prefetched.groupExpressions.append { _ in columns }
         }

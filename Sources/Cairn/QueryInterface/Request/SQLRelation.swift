@@ -268,16 +268,10 @@ struct SQLRelation: Sendable {
         return try SQLExpression.associative(.and, conditions).sql(context)
     }
 
-    /// The primary key of the table, as expressions: the `rowid` of a table
-    /// without explicit primary key.
-    static func primaryKeyExpressions(_ db: Database, tableName: String) throws -> [SQLExpression] {
-        try SQLSelection.primaryKeyExpressions(db, tableName: tableName)
-    }
-
     /// The ORDER BY terms of this relation only, as written (not reversed).
     func orderingTerms(_ db: Database) throws -> [SQLOrdering] {
         guard ordersByPrimaryKey else { return ordering }
-        return try SQLRelation.primaryKeyExpressions(db, tableName: tableName).map { SQLOrdering(impl: .expression($0)) }
+        return try SQLSelection.primaryKeyExpressions(db, tableName: tableName).map { SQLOrdering(impl: .expression($0)) }
     }
 
     /// Whether the relation selects whole rows of its table, without
@@ -312,77 +306,6 @@ struct SQLRelation: Sendable {
         let query = try ResolvedQuery(relation, context)
         return withSQL + "SELECT COUNT(*) FROM ("
             + (try query.selectSQL(singleResult: false, selection: nil, extraSelection: [], includesWith: false)) + ")"
-    }
-}
-
-// MARK: - Join conditions
-
-/// How a joined table matches its parent: pairs of columns that must be
-/// equal, resolved from the database schema when the query renders.
-struct JoinCondition: Sendable {
-    /// The condition of an association to a common table expression,
-    /// written by the user: the expression for the names of the parent and
-    /// joined tables, or nil for no condition.
-    typealias Custom = @Sendable (_ parentName: String, _ joinedName: String) -> SQLExpression?
-
-    /// Identifies the condition: two associations joined under one key
-    /// must have the same condition.
-    let identity: String
-
-    /// Returns the pairs (column of the joined table, column of the parent
-    /// table).
-    let columnPairs: SQLRelation.Promise<[(joined: String, parent: String)]>
-
-    /// The condition written by the user, if any: it replaces the pairs of
-    /// columns.
-    let custom: Custom?
-
-    init(identity: String, columnPairs: @escaping SQLRelation.Promise<[(joined: String, parent: String)]>) {
-        self.identity = identity
-        self.columnPairs = columnPairs
-        self.custom = nil
-    }
-
-    /// A condition written by the user, that no foreign key describes.
-    init(custom: @escaping Custom) {
-        self.identity = "a condition of association(to:on:)"
-        self.custom = custom
-        self.columnPairs = { db in
-            throw db.makeError(
-                resultCode: .SQLITE_MISUSE,
-                message: "an association made with association(to:on:) has no foreign key: it cannot be used "
-                    + "with including(all:), request(for:), or as the pivot of a through association",
-                sql: nil, arguments: nil)
-        }
-    }
-
-    /// Whether the condition was written by the user.
-    var isCustom: Bool { custom != nil }
-
-    /// The condition seen from the other side: the parent is joined to
-    /// the child.
-    var reversed: JoinCondition {
-        if let custom {
-            return JoinCondition(custom: { parentName, joinedName in custom(joinedName, parentName) })
-        }
-        let columnPairs = self.columnPairs
-        return JoinCondition(identity: "reversed " + identity) { db in
-            try columnPairs(db).map { (joined: $0.parent, parent: $0.joined) }
-        }
-    }
-
-    /// The expression of the condition, for a joined table and its parent,
-    /// with the given names; nil when there is no condition.
-    func expression(_ db: Database, joinedName: String, parentName: String) throws -> SQLExpression? {
-        if let custom {
-            return custom(parentName, joinedName)
-        }
-        let conditions = try columnPairs(db).map { pair in
-            SQLExpression(impl: .binary("=",
-                SQLRelation.column(pair.joined, qualifier: joinedName),
-                SQLRelation.column(pair.parent, qualifier: parentName)))
-        }
-        return .associative(.and, conditions)
     }
 }
 
@@ -633,7 +556,7 @@ struct ResolvedQuery {
         }
         var groups = try relation.groupExpressions.flatMap { try $0(context.db) }
         if groups.isEmpty && relation.groupsByPrimaryKey {
-            groups = try SQLRelation.primaryKeyExpressions(context.db, tableName: relation.tableName)
+            groups = try SQLSelection.primaryKeyExpressions(context.db, tableName: relation.tableName)
         }
         if !groups.isEmpty {
             sql += " GROUP BY " + (try withNode(0) { try groups.map { try $0.sql(context) }.joined(separator: ", ") })
@@ -657,7 +580,7 @@ struct ResolvedQuery {
                     terms += try stableOrderTerms(ofNode: index)
                 }
             } else if index == 0 && terms.isEmpty && nodeRelation.isReversed && !joinedTablesAreOrdered {
-                terms = try SQLRelation.primaryKeyExpressions(context.db, tableName: nodeRelation.tableName)
+                terms = try SQLSelection.primaryKeyExpressions(context.db, tableName: nodeRelation.tableName)
                     .map { SQLOrdering(impl: .expression($0)) }
             }
             // A table's terms are reversed when the table, or its joining
@@ -699,7 +622,7 @@ struct ResolvedQuery {
         let ctes = root.relation.commonTableExpressions
         let cteColumns = try CTEDefinition.columnNames(of: tableName, among: ctes, context.db)
         if cteColumns == nil, try !context.db.viewExists(tableName) {
-            return try SQLRelation.primaryKeyExpressions(context.db, tableName: tableName)
+            return try SQLSelection.primaryKeyExpressions(context.db, tableName: tableName)
                 .map { SQLOrdering(impl: .expression($0)) }
         }
         if index == 0 {
