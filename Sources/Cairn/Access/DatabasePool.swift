@@ -423,21 +423,14 @@ public final class DatabasePool: DatabaseWriter {
     public func barrierWriteWithoutTransaction<T: Sendable>(
         _ updates: @Sendable (Database) throws -> T) async throws -> T
     {
-        try await withoutActuallyEscaping(updates) { updates in
-            let box = UncheckedSendableBox(updates)
-            return try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
-                    let result = Result {
-                        try readerPool.barrier {
-                            try writer.sync { db in
-                                guard let updates = box.take() else { throw CancellationError() }
-                                return try db.checkingTransactionLeftOpen { try updates(db) }
-                            }
-                        }
-                    }
-                    continuation.resume(with: result)
-                }
-            }
+        try checkNotClosed()
+        // Waits, with the task suspended, until no read runs; new reads wait
+        // until the barrier ends. The writer is taken afterwards, as in the
+        // synchronous variant.
+        let endBarrier = try await readerPool.acquireBarrier()
+        defer { endBarrier() }
+        return try await writer.execute { db in
+            try db.checkingTransactionLeftOpen { try updates(db) }
         }
     }
 

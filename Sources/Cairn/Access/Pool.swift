@@ -3,98 +3,251 @@ import Foundation
 
 /// A pool of elements created on demand, up to a maximum count, and reused.
 ///
-/// `get()` waits while all elements are in use. `barrier(_:)` waits until no
+/// `get()` waits while all elements are in use. A barrier waits until no
 /// element is in use, and keeps new elements from being handed out while it
 /// runs: database pools run their barrier writes this way.
+///
+/// Requests are served in order: a `get()` that comes after a barrier
+/// request waits for the barrier, as with a dispatch barrier. The async
+/// variants suspend their task instead of blocking a thread, so that many
+/// concurrent async reads do not exhaust the threads that run the accesses.
 final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {
     private struct Item {
         let element: T
         var isAvailable: Bool
     }
 
+    /// How a waiting request is resumed once it is granted.
+    private enum Wake {
+        case semaphore(DispatchSemaphore)
+        case continuation(CheckedContinuation<Void, Error>)
+
+        func resume() {
+            switch self {
+            case .semaphore(let semaphore): semaphore.signal()
+            case .continuation(let continuation): continuation.resume()
+            }
+        }
+    }
+
+    private struct Waiter {
+        let id: Int
+        let isBarrier: Bool
+        let wake: Wake
+    }
+
+    /// The state of the pool. Protected by `lock`.
+    private struct State {
+        var items: [Item] = []
+        /// Granted `get()` requests whose element was not given back yet.
+        var inUseCount = 0
+        /// Whether a barrier is granted and not released yet.
+        var isBarrierActive = false
+        /// Waiting requests, oldest first.
+        var waiters: [Waiter] = []
+        var nextWaiterID = 0
+    }
+
     private let makeElement: @Sendable () throws -> T
-
-    /// The items. Protected by `lock`.
-    private var items: [Item] = []
+    private let maximumCount: Int
+    private var state = State()
     private let lock = NSLock()
-
-    /// Counts free slots: an element must be acquired before use.
-    private let slots: DispatchSemaphore
-
-    /// Counts elements in use, so that a barrier can wait for them.
-    private let inUse = DispatchGroup()
-
-    /// Gets run concurrently on this queue; barriers run alone.
-    private let barrierQueue: DispatchQueue
 
     /// Creates a pool.
     ///
     /// - Parameters:
     ///   - maximumCount: The maximum number of elements.
-    ///   - qos: The quality of service of the pool's internal queue.
+    ///   - qos: Unused; kept for the callers that pass it.
     ///   - makeElement: Creates an element when none is available.
     init(maximumCount: Int, qos: DispatchQoS = .default, makeElement: @escaping @Sendable () throws -> T) {
         precondition(maximumCount > 0, "Pool size must be at least 1")
         self.makeElement = makeElement
-        self.slots = DispatchSemaphore(value: maximumCount)
-        self.barrierQueue = DispatchQueue(label: "Cairn.Pool.barrier", qos: qos, attributes: [.concurrent])
+        self.maximumCount = maximumCount
     }
+
+    // MARK: Getting elements
 
     /// Returns an available element, creating one if needed, and the function
     /// that gives it back to the pool. Waits while all elements are in use.
     ///
     /// - Throws: The error of `makeElement`.
     func get() throws -> (element: T, release: @Sendable () -> Void) {
-        try barrierQueue.sync {
-            slots.wait()
-            inUse.enter()
-            do {
-                let element = try lock.withLock { () throws -> T in
-                    if let index = items.firstIndex(where: \.isAvailable) {
-                        items[index].isAvailable = false
-                        return items[index].element
-                    }
-                    let element = try makeElement()
-                    items.append(Item(element: element, isAvailable: false))
-                    return element
-                }
-                return (element, { [self] in release(element) })
-            } catch {
-                inUse.leave()
-                slots.signal()
-                throw error
-            }
-        }
+        acquireBlocking(isBarrier: false)
+        return try takeElement()
     }
 
-    /// Like ``get()``, without blocking a thread of Swift concurrency while
-    /// all elements are in use.
+    /// Like ``get()``, without blocking a thread while all elements are in
+    /// use: the task suspends until one is available.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while it
+    ///   waits, or the error of `makeElement`.
     func get() async throws -> (element: T, release: @Sendable () -> Void) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try self.get() })
-            }
+        try await acquire(isBarrier: false)
+        return try takeElement()
+    }
+
+    /// Marks an available element as used, or creates one; the slot was
+    /// granted already.
+    private func takeElement() throws -> (element: T, release: @Sendable () -> Void) {
+        let available: T? = lock.withLock {
+            guard let index = state.items.firstIndex(where: \.isAvailable) else { return nil }
+            state.items[index].isAvailable = false
+            return state.items[index].element
         }
+        let element: T
+        if let available {
+            element = available
+        } else {
+            do {
+                element = try makeElement()
+            } catch {
+                releaseSlot()
+                throw error
+            }
+            lock.withLock { state.items.append(Item(element: element, isAvailable: false)) }
+        }
+        return (element, { [self] in release(element) })
     }
 
     private func release(_ element: T) {
         lock.withLock {
             // The element may have been removed by removeAll().
-            if let index = items.firstIndex(where: { isSame($0.element, element) }) {
-                items[index].isAvailable = true
+            if let index = state.items.firstIndex(where: { $0.element === element }) {
+                state.items[index].isAvailable = true
             }
         }
-        inUse.leave()
-        slots.signal()
+        releaseSlot()
     }
 
-    private func isSame(_ lhs: T, _ rhs: T) -> Bool {
-        lhs === rhs
+    private func releaseSlot() {
+        let woken = lock.withLock { () -> [Wake] in
+            state.inUseCount -= 1
+            return grantWaiters()
+        }
+        for wake in woken { wake.resume() }
     }
+
+    // MARK: Barriers
+
+    /// Runs `body` once no element is in use; no element is handed out
+    /// while it runs.
+    func barrier<U>(_ body: () throws -> U) rethrows -> U {
+        acquireBlocking(isBarrier: true)
+        defer { releaseBarrier() }
+        return try body()
+    }
+
+    /// Waits, suspending the task, until no element is in use, and returns
+    /// the function that ends the barrier. No element is handed out until
+    /// it is called.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while it
+    ///   waits.
+    func acquireBarrier() async throws -> @Sendable () -> Void {
+        try await acquire(isBarrier: true)
+        return { [self] in releaseBarrier() }
+    }
+
+    private func releaseBarrier() {
+        let woken = lock.withLock { () -> [Wake] in
+            state.isBarrierActive = false
+            return grantWaiters()
+        }
+        for wake in woken { wake.resume() }
+    }
+
+    // MARK: Granting requests
+
+    /// Blocks the current thread until a request is granted.
+    private func acquireBlocking(isBarrier: Bool) {
+        let semaphore: DispatchSemaphore? = lock.withLock {
+            if grantImmediately(isBarrier: isBarrier) { return nil }
+            let semaphore = DispatchSemaphore(value: 0)
+            enqueue(isBarrier: isBarrier, wake: .semaphore(semaphore))
+            return semaphore
+        }
+        semaphore?.wait()
+    }
+
+    /// Suspends the task until a request is granted.
+    private func acquire(isBarrier: Bool) async throws {
+        try Task.checkCancellation()
+        let id = Locked<Int?>(nil)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                let granted = lock.withLock { () -> Bool in
+                    if grantImmediately(isBarrier: isBarrier) { return true }
+                    id.withLock { $0 = enqueue(isBarrier: isBarrier, wake: .continuation(continuation)) }
+                    return false
+                }
+                if granted { continuation.resume() }
+            }
+        } onCancel: {
+            // A waiter that is still waiting leaves the line; a granted one
+            // keeps its grant (its caller releases it).
+            let removed = lock.withLock { () -> (Waiter, [Wake])? in
+                guard let waiterID = id.withLock({ $0 }),
+                      let index = state.waiters.firstIndex(where: { $0.id == waiterID }) else { return nil }
+                let waiter = state.waiters.remove(at: index)
+                // Requests behind a removed barrier may go now.
+                return (waiter, grantWaiters())
+            }
+            if let (waiter, woken) = removed {
+                if case .continuation(let continuation) = waiter.wake {
+                    continuation.resume(throwing: CancellationError())
+                }
+                for wake in woken { wake.resume() }
+            }
+        }
+    }
+
+    /// Grants a new request at once when nobody waits before it and it can
+    /// run. Call with the lock held.
+    private func grantImmediately(isBarrier: Bool) -> Bool {
+        guard state.waiters.isEmpty, canGrant(isBarrier: isBarrier) else { return false }
+        grant(isBarrier: isBarrier)
+        return true
+    }
+
+    /// Adds a waiting request, and returns its id. Call with the lock held.
+    @discardableResult
+    private func enqueue(isBarrier: Bool, wake: Wake) -> Int {
+        let id = state.nextWaiterID
+        state.nextWaiterID += 1
+        state.waiters.append(Waiter(id: id, isBarrier: isBarrier, wake: wake))
+        return id
+    }
+
+    private func canGrant(isBarrier: Bool) -> Bool {
+        if state.isBarrierActive { return false }
+        return isBarrier ? state.inUseCount == 0 : state.inUseCount < maximumCount
+    }
+
+    private func grant(isBarrier: Bool) {
+        if isBarrier {
+            state.isBarrierActive = true
+        } else {
+            state.inUseCount += 1
+        }
+    }
+
+    /// Grants the waiting requests that can run, in order, and returns how
+    /// to wake them (outside of the lock). Call with the lock held.
+    private func grantWaiters() -> [Wake] {
+        var woken: [Wake] = []
+        while let first = state.waiters.first, canGrant(isBarrier: first.isBarrier) {
+            grant(isBarrier: first.isBarrier)
+            state.waiters.removeFirst()
+            woken.append(first.wake)
+        }
+        return woken
+    }
+
+    // MARK: Elements
 
     /// Calls `body` with each element of the pool, in use or not.
     func forEach(_ body: (T) throws -> Void) rethrows {
-        let elements = lock.withLock { items.map(\.element) }
+        let elements = lock.withLock { state.items.map(\.element) }
         for element in elements {
             try body(element)
         }
@@ -102,7 +255,7 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {
 
     /// Whether an element satisfies `predicate`.
     func contains(where predicate: (T) -> Bool) -> Bool {
-        let elements = lock.withLock { items.map(\.element) }
+        let elements = lock.withLock { state.items.map(\.element) }
         return elements.contains(where: predicate)
     }
 
@@ -110,23 +263,14 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {
     /// created when needed. Elements in use are forgotten when they return.
     func removeAvailable() {
         lock.withLock {
-            items.removeAll(where: \.isAvailable)
+            state.items.removeAll(where: \.isAvailable)
         }
     }
 
     /// Forgets all elements.
     func removeAll() {
         lock.withLock {
-            items.removeAll()
-        }
-    }
-
-    /// Runs `body` once no element is in use; no element is handed out
-    /// while it runs.
-    func barrier<U>(_ body: () throws -> U) rethrows -> U {
-        try barrierQueue.sync(flags: [.barrier]) {
-            inUse.wait()
-            return try body()
+            state.items.removeAll()
         }
     }
 }

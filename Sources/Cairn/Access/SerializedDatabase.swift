@@ -22,6 +22,10 @@ final class SerializedDatabase: @unchecked Sendable {
     /// The handle that ``interrupt()`` uses from any thread.
     private let interruptHandle: Locked<SQLiteConnection?>
 
+    /// The `SerialQueueTaskExecutor` of the queue, where task executors
+    /// exist.
+    private let taskExecutorStorage: AnyObject?
+
     /// Opens a connection.
     ///
     /// - Parameters:
@@ -45,6 +49,11 @@ final class SerializedDatabase: @unchecked Sendable {
         db = try Database(path: path, description: label, configuration: configuration, extraOpenFlags: openFlags)
         queue = SchedulingWatchdog.makeSerializedQueue(allowingDatabase: db, label: label, qos: configuration.qos)
         interruptHandle = db.interruptHandle
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            taskExecutorStorage = SerialQueueTaskExecutor(queue: queue)
+        } else {
+            taskExecutorStorage = nil
+        }
     }
 
     /// Whether the current thread runs an access to this connection.
@@ -89,6 +98,12 @@ final class SerializedDatabase: @unchecked Sendable {
     /// Runs `block` on the queue, and suspends the current task, without
     /// blocking a thread, until it is done.
     ///
+    /// `block` runs in the current task, so it sees the task's task-local
+    /// values and its cancellation (`Task.isCancelled`): the task moves to
+    /// the connection's queue (a task executor preference) for the time of
+    /// the access. On Apple systems older than macOS 15 / iOS 18, which
+    /// have no task executors, `block` runs on the queue outside of the task.
+    ///
     /// When the task is cancelled before `block` starts, `block` does not
     /// run and the method throws `CancellationError`. When it is cancelled
     /// while `block` runs, the running statement is interrupted, and the
@@ -102,9 +117,15 @@ final class SerializedDatabase: @unchecked Sendable {
             // body returns, that nothing retains the closure any longer.
             let blockBox = UncheckedSendableBox(block)
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-                    queue.async {
-                        continuation.resume(with: self.runAsyncAccess(blockBox, state: state))
+                if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+                    return try await withTaskExecutorPreference(taskExecutor) {
+                        try self.runAsyncAccessInTask(blockBox, state: state)
+                    }
+                } else {
+                    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+                        queue.async {
+                            continuation.resume(with: self.runAsyncAccess(blockBox, state: state))
+                        }
                     }
                 }
             } onCancel: {
@@ -124,6 +145,28 @@ final class SerializedDatabase: @unchecked Sendable {
         }
     }
 
+    /// The executor that runs the jobs of async accesses on the queue.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    private var taskExecutor: SerialQueueTaskExecutor {
+        // Created in init when available (a stored property cannot have a
+        // newer availability than its type).
+        unsafeDowncast(taskExecutorStorage!, to: SerialQueueTaskExecutor.self)
+    }
+
+    /// Runs the closure of an async access in the current task, which runs
+    /// on the queue (see ``execute(_:)``).
+    private func runAsyncAccessInTask<T>(
+        _ blockBox: UncheckedSendableBox<@Sendable (Database) throws -> T>,
+        state: Locked<AsyncAccessState>) throws -> T
+    {
+        guard SchedulingWatchdog.current?.allows(db) == true else {
+            // The task did not move to the queue: run there, and wait. This
+            // is not expected to happen; it keeps the access serialized.
+            return try queue.sync { try runAsyncAccess(blockBox, state: state).get() }
+        }
+        return try runAsyncAccess(blockBox, state: state).get()
+    }
+
     /// Runs the closure of an async access, unless it was cancelled. The
     /// closure is released when this method returns.
     private func runAsyncAccess<T>(
@@ -137,7 +180,19 @@ final class SerializedDatabase: @unchecked Sendable {
             return true
         }
         guard shouldRun else { return .failure(CancellationError()) }
-        let result = Result { try db.withAccess { try block(db) } }
+        let result = Result {
+            try db.withAccess {
+                let previousCancellation = db.accessCancellation
+                db.accessCancellation = {
+                    state.withLock { state in
+                        if case .cancelled = state { return true }
+                        return false
+                    }
+                }
+                defer { db.accessCancellation = previousCancellation }
+                return try block(db)
+            }
+        }
         let wasCancelled = state.withLock { state -> Bool in
             defer { state = .finished }
             if case .cancelled = state { return true }
@@ -156,6 +211,28 @@ final class SerializedDatabase: @unchecked Sendable {
     func interrupt() {
         interruptHandle.withLock { connection in
             if let connection { sqlite3_interrupt(connection) }
+        }
+    }
+}
+
+/// A task executor that runs its jobs on a serial dispatch queue.
+///
+/// An async access prefers it for the time of the access, so that its
+/// synchronous closure runs on the connection's queue inside the calling
+/// task (see `SerializedDatabase.execute(_:)`).
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+private final class SerialQueueTaskExecutor: TaskExecutor {
+    let queue: DispatchQueue
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async {
+            job.runSynchronously(on: executor)
         }
     }
 }

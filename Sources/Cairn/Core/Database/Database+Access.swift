@@ -29,7 +29,11 @@ extension Database {
             readOnlyDepth -= 1
             if readOnlyDepth == 0 {
                 // Cannot fail: the pragma neither reads nor writes the file.
-                try? cachedStatement(sql: "PRAGMA query_only = 0").execute()
+                // It runs even when the task of the access was cancelled: the
+                // connection must be writable again for the next access.
+                ignoringAccessCancellation {
+                    try? cachedStatement(sql: "PRAGMA query_only = 0").execute()
+                }
             }
         }
         return try body()

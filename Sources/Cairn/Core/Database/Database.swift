@@ -94,6 +94,12 @@ public final class Database {
     /// the transaction the user believes in.
     @usableFromInline @exclusivity(unchecked) var transactionWasAborted = false
 
+    /// While an async access runs: whether its task was cancelled. Once it
+    /// returns true, the statements that start throw `SQLITE_INTERRUPT`
+    /// (see ``checkCancellation(for:)``), so that the access ends with a
+    /// `CancellationError`. Nil outside of async accesses.
+    @exclusivity(unchecked) var accessCancellation: (@Sendable () -> Bool)?
+
     /// Primary keys and other schema information, until the schema changes.
     let schemaCache = SchemaCache()
 
@@ -401,6 +407,40 @@ public final class Database {
         if _slowPath(transactionWasAborted) {
             try checkAbortedTransaction(for: statement)
         }
+        if _slowPath(accessCancellation != nil) {
+            try checkCancellation(for: statement)
+        }
+    }
+
+    /// Throws `SQLITE_INTERRUPT` for a statement that would start after the
+    /// task of an async access was cancelled. Rollbacks are let through, and
+    /// so is the commit of a transaction that did not write (the end of a
+    /// read): a cancelled write is rolled back, a completed read is not
+    /// lost.
+    private func checkCancellation(for statement: Statement) throws {
+        guard let accessCancellation, accessCancellation() else { return }
+        switch statement.transactionEffect {
+        case .rollbackTransaction, .rollbackSavepoint:
+            return
+        case .commitTransaction, .releaseSavepoint:
+            if let sqliteConnection, sqlite3_txn_state(sqliteConnection, nil) != SQLITE_TXN_WRITE {
+                return
+            }
+        default:
+            break
+        }
+        throw makeError(
+            resultCode: .SQLITE_INTERRUPT, message: "interrupted: the task of the access was cancelled",
+            sql: statement.sql, arguments: statement.arguments)
+    }
+
+    /// Runs `body` without the cancellation of the current async access:
+    /// for the statements that restore the state of the connection.
+    func ignoringAccessCancellation<T>(_ body: () throws -> T) rethrows -> T {
+        let cancellation = accessCancellation
+        accessCancellation = nil
+        defer { accessCancellation = cancellation }
+        return try body()
     }
 
     /// Throws `SQLITE_ABORT` for a statement that would run after the
