@@ -9,7 +9,7 @@ extension MutablePersistableRecord {
     /// ```swift
     /// var player = Player(id: nil, name: "Arthur")
     /// try player.insert(db)
-    /// // INSERT INTO "player" ("id", "name") VALUES (NULL, 'Arthur')
+    /// // INSERT INTO "player" ("id", "name") VALUES (NULL,'Arthur')
     /// ```
     ///
     /// The record's ``MutablePersistableRecord/didInsert(_:)`` receives the
@@ -45,10 +45,10 @@ extension MutablePersistableRecord {
     /// Inserts the record, and runs the save and insert callbacks.
     ///
     /// - Parameters:
-    ///   - upsert: Whether the statement is an upsert (see
+    ///   - upsert: When not nil, the statement is an upsert (see
     ///     ``upsert(_:)``) rather than an INSERT.
-    ///   - returning: When not nil, called with the row that `RETURNING *`
-    ///     returns.
+    ///   - returning: When not nil, the RETURNING clause of the statement,
+    ///     and the function that reads its rows.
     ///
     /// Inlinable: specialized for the record type, the callbacks that the
     /// type does not customize cost nothing, and the record is copied
@@ -58,32 +58,23 @@ extension MutablePersistableRecord {
     mutating func performInsert(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution?,
-        upsert: Bool = false,
-        returning: ((Row) throws -> Void)?) throws
+        upsert: UpsertClause? = nil,
+        returning: PersistenceReturning?) throws
     {
+        try withSaveCallbacks(db) { record in
+            try record.insertWithCallbacks(db, onConflict: conflictResolution, upsert: upsert, returning: returning)
+        }
+    }
+
+    /// Runs `save` (an insert or an update, with their own callbacks) on a
+    /// copy of the record, inside the save callbacks, and keeps the copy.
+    @inlinable
+    mutating func withSaveCallbacks(_ db: Database, _ save: (inout Self) throws -> PersistenceSuccess) throws {
         try willSave(db)
         var saved: PersistenceSuccess?
         var record = self
         try aroundSave(db) {
-            try record.willInsert(db)
-            var result: InsertionResult?
-            try record.aroundInsert(db) {
-                let inserted = try record.insertRow(db, onConflict: conflictResolution, upsert: upsert, returning: returning)
-                result = inserted
-                return inserted.success
-            }
-            // Taken out of the variable, so that the success takes the
-            // container without a copy.
-            guard let result = result.take() else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert must call its insert function")
-            }
-            let success: PersistenceSuccess
-            if result.didInsertRow {
-                record.didInsert(result.success)
-                success = PersistenceSuccess(result.success)
-            } else {
-                success = PersistenceSuccess(persistenceContainer: result.success.persistenceContainer)
-            }
+            let success = try save(&record)
             saved = success
             return success
         }
@@ -94,19 +85,44 @@ extension MutablePersistableRecord {
         didSave(saved)
     }
 
+    /// Inserts the record, and runs the insert callbacks (not the save
+    /// callbacks, which surround it).
+    @inlinable
+    mutating func insertWithCallbacks(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution?,
+        upsert: UpsertClause?,
+        returning: PersistenceReturning?) throws -> PersistenceSuccess
+    {
+        try willInsert(db)
+        var result: InsertionResult?
+        try aroundInsert(db) {
+            let inserted = try insertRow(db, onConflict: conflictResolution, upsert: upsert, returning: returning)
+            result = inserted
+            return inserted.success
+        }
+        // Taken out of the variable, so that the success takes the
+        // container without a copy.
+        guard let result = result.take() else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert must call its insert function")
+        }
+        if result.didInsertRow {
+            didInsert(result.success)
+            return PersistenceSuccess(result.success)
+        }
+        return PersistenceSuccess(persistenceContainer: result.success.persistenceContainer)
+    }
+
     /// Encodes the record, and runs the INSERT statement.
     @usableFromInline
     func insertRow(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution?,
-        upsert: Bool,
-        returning: ((Row) throws -> Void)?) throws -> InsertionResult
+        upsert: UpsertClause?,
+        returning: PersistenceReturning?) throws -> InsertionResult
     {
-        if upsert {
-            let (success, row) = try upsertStatement(db)
-            if let row, let returning {
-                try returning(row)
-            }
+        if let upsert {
+            let success = try upsertStatement(db, upsert)
             return InsertionResult(success: success, didInsertRow: true)
         }
         // The statement of the previous insert of the record type, whose
@@ -115,7 +131,7 @@ extension MutablePersistableRecord {
         // superclass, and an unspecialized `type(of:)` is a runtime call.
         let recordType = type(of: self)
         let cached = db.cachedInsertStatement(forRecordType: ObjectIdentifier(recordType))
-        let container = try databaseContainer(cached: cached)
+        var container = try databaseContainer(cached: cached)
         let resolution = conflictResolution ?? recordType.persistenceConflictPolicy.conflictResolutionForInsert
         let tableName = recordType.databaseTableName
         let changesBefore = db.totalChangesCount
@@ -123,14 +139,15 @@ extension MutablePersistableRecord {
         // INSERT runs: the INSERT is the last statement of the insert.
         let rowIDColumn: String?
         if let returning {
-            let sql = insertSQL(tableName: tableName, resolution: resolution, container: container) + " RETURNING *"
-            let statement = try db.cachedStatement(sql: sql)
             let primaryKeyRowIDColumn = try db.primaryKey(tableName).rowIDColumn
             rowIDColumn = primaryKeyRowIDColumn == "rowid" ? nil : primaryKeyRowIDColumn
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values: container.values))
-            while let row = try cursor.next() {
-                try returning(row)
-            }
+            let context = SQLGenerationContext(db)
+            let sql = try insertSQL(tableName: tableName, resolution: resolution, container: container)
+                + " RETURNING " + returning.selectionSQL(context, tableName: tableName)
+            try returning.run(
+                db.cachedStatement(sql: sql),
+                arguments: StatementArguments(values: container.values) + context.arguments)
+            container.setInsertedRowID(db, rowIDColumn: rowIDColumn, resolution: resolution, changesBefore: changesBefore)
         } else {
             // Reuse the statement of the previous insert of the same record
             // type and columns: no SQL is built, and no cache key is hashed.
@@ -160,6 +177,9 @@ extension MutablePersistableRecord {
             // The container has no recycled value left: its value storage
             // holds its values (see `databaseContainer(cached:)`).
             try insert.statement.execute(values: container.valueStorage, in: db)
+            // Before the storage is recycled: the storage is not shared yet,
+            // and is modified in place.
+            container.setInsertedRowID(db, rowIDColumn: rowIDColumn, resolution: resolution, changesBefore: changesBefore)
             // The next container of the record type reuses the storage of
             // the values, once this insert is over.
             insert.recycle(container.valueStorage)
@@ -177,7 +197,7 @@ extension MutablePersistableRecord {
             didInsertRow: true)
     }
 
-    /// `INSERT INTO "table" ("a", "b") VALUES (?, ?)`.
+    /// `INSERT INTO "table" ("a", "b") VALUES (?,?)`.
     private func insertSQL(
         tableName: String,
         resolution: Database.ConflictResolution,
@@ -188,7 +208,7 @@ extension MutablePersistableRecord {
             sql += " DEFAULT VALUES"
         } else {
             sql += " (" + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-            sql += " VALUES (" + repeatElement("?", count: container.columns.count).joined(separator: ", ") + ")"
+            sql += " VALUES (" + repeatElement("?", count: container.columns.count).joined(separator: ",") + ")"
         }
         return sql
     }
@@ -218,28 +238,47 @@ extension MutablePersistableRecord {
         onConflict conflictResolution: Database.ConflictResolution? = nil,
         columns: Set<String>? = nil) throws
     {
-        try willSave(db)
-        var saved: PersistenceSuccess?
-        try aroundSave(db) {
-            let updatedColumns = try columns ?? Set(databaseContainer().columns)
-            try willUpdate(db, columns: updatedColumns)
-            var updated: PersistenceSuccess?
-            try aroundUpdate(db, columns: updatedColumns) {
-                let success = try updateRow(db, onConflict: conflictResolution, columns: columns)
-                updated = success
-                return success
-            }
-            guard let updated else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundUpdate must call its update function")
-            }
-            didUpdate(updated)
-            saved = updated
-            return updated
+        try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: nil)
+    }
+
+    /// Updates the row of the record, and runs the save and update
+    /// callbacks.
+    ///
+    /// - Parameter returning: When not nil, the RETURNING clause of the
+    ///   statement, and the function that reads its rows.
+    func performUpdate(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution?,
+        columns: Set<String>?,
+        returning: PersistenceReturning?) throws
+    {
+        var record = self
+        try record.withSaveCallbacks(db) { record in
+            try record.updateWithCallbacks(db, onConflict: conflictResolution, columns: columns, returning: returning)
         }
-        guard let saved else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundSave must call its save function")
+    }
+
+    /// Updates the row of the record, and runs the update callbacks (not
+    /// the save callbacks, which surround it).
+    func updateWithCallbacks(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution?,
+        columns: Set<String>?,
+        returning: PersistenceReturning?) throws -> PersistenceSuccess
+    {
+        let updatedColumns = try columns ?? Set(databaseContainer().columns)
+        try willUpdate(db, columns: updatedColumns)
+        var updated: PersistenceSuccess?
+        try aroundUpdate(db, columns: updatedColumns) {
+            let success = try updateRow(db, onConflict: conflictResolution, columns: columns, returning: returning)
+            updated = success
+            return success
         }
-        didSave(saved)
+        guard let updated else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundUpdate must call its update function")
+        }
+        didUpdate(updated)
+        return updated
     }
 
     /// Updates the given columns of the row of the record: see
@@ -338,7 +377,8 @@ extension MutablePersistableRecord {
     private func updateRow(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution?,
-        columns: Set<String>?) throws -> PersistenceSuccess
+        columns: Set<String>?,
+        returning: PersistenceReturning?) throws -> PersistenceSuccess
     {
         let container = try databaseContainer()
         let tableName = type(of: self).databaseTableName
@@ -359,10 +399,22 @@ extension MutablePersistableRecord {
         }
 
         var sql = "UPDATE" + resolution.orClause + " " + tableName.quotedDatabaseIdentifier + " SET "
-        sql += assignments.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: ", ")
+        // The columns as the table names them, whatever the case of the
+        // encoded keys.
+        let tableColumns = try db.selectedColumnNames(in: tableName)
+        let columnNames = Dictionary(tableColumns.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        sql += assignments
+            .map { (columnNames[$0.column.lowercased()] ?? $0.column).quotedDatabaseIdentifier + "=?" }
+            .joined(separator: ", ")
         sql += " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
         let arguments = StatementArguments(assignments.map { $0.value } + key.map { $0.value })
-        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+        if let returning {
+            let context = SQLGenerationContext(db)
+            sql += " RETURNING " + (try returning.selectionSQL(context, tableName: tableName))
+            try returning.run(db.cachedStatement(sql: sql), arguments: arguments + context.arguments)
+        } else {
+            try db.cachedStatement(sql: sql).execute(arguments: arguments)
+        }
         if db.changesCount == 0 {
             throw RecordError.recordNotFound(databaseTableName: tableName, key: Dictionary(
                 key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
@@ -387,16 +439,24 @@ extension MutablePersistableRecord {
         try performSave(db, onConflict: conflictResolution)
     }
 
-    mutating func performSave(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
-        if try hasPrimaryKeyValue(db) {
+    mutating func performSave(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution?,
+        returning: PersistenceReturning? = nil) throws
+    {
+        guard try hasPrimaryKeyValue(db) else {
+            try performInsert(db, onConflict: conflictResolution, returning: returning)
+            return
+        }
+        // The save callbacks surround the update, and the insert that
+        // follows when no row has the key of the record.
+        try withSaveCallbacks(db) { record in
             do {
-                try update(db, onConflict: conflictResolution)
-                return
+                return try record.updateWithCallbacks(db, onConflict: conflictResolution, columns: nil, returning: returning)
             } catch RecordError.recordNotFound {
-                // Not in the database yet: insert below.
+                return try record.insertWithCallbacks(db, onConflict: conflictResolution, upsert: nil, returning: returning)
             }
         }
-        try performInsert(db, onConflict: conflictResolution, returning: nil)
     }
 
     /// Returns a copy of the record, saved.
@@ -422,55 +482,92 @@ extension MutablePersistableRecord {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_upsert.html>
     public mutating func upsert(_ db: Database) throws {
-        _ = try upsertRow(db)
+        try upsertRow(db)
     }
 
-    /// Runs the upsert statement, and returns the row of `RETURNING *`.
-    mutating func upsertRow(_ db: Database) throws -> Row? {
-        var fetched: Row?
-        try performInsert(db, onConflict: nil, upsert: true) { fetched = $0 }
-        return fetched
+    /// Runs the upsert statement, with the default conflict target and
+    /// assignments.
+    mutating func upsertRow(_ db: Database) throws {
+        try performInsert(db, onConflict: nil, upsert: UpsertClause(), returning: nil)
     }
 
-    /// Runs the upsert statement: the insertion, and the row of
-    /// `RETURNING *` (nil when `ON CONFLICT DO NOTHING` skipped the row).
-    private func upsertStatement(_ db: Database) throws -> (InsertionSuccess, Row?) {
-        let container = try databaseContainer()
+    /// Runs the upsert statement, and returns the success of the insertion,
+    /// with the rowid of the inserted or updated row.
+    ///
+    /// `INSERT INTO "t" (...) VALUES (...) ON CONFLICT[(target)] DO UPDATE
+    /// SET ... RETURNING [selection, ]"rowid"`: the explicit assignments
+    /// first, then every other column of the record that is not in the
+    /// conflict target or the primary key, set to its new value
+    /// (`"excluded"."column"`), but those marked
+    /// ``ColumnExpression/noOverwrite``. With nothing to update, the first
+    /// column of the conflict target (or of the primary key) is set to
+    /// itself, so that the statement returns the row that exists.
+    private func upsertStatement(_ db: Database, _ upsert: UpsertClause) throws -> InsertionSuccess
+    {
+        var container = try databaseContainer()
         let tableName = type(of: self).databaseTableName
         let primaryKey = try db.primaryKey(tableName)
-        let keyColumns = Set(primaryKey.columns.map { $0.lowercased() })
-        var updated = container.columns.filter { !keyColumns.contains($0.lowercased()) }
-        if updated.isEmpty {
-            updated = primaryKey.columns.filter { _ in !primaryKey.isRowID }
-        }
+        let context = SQLGenerationContext(db)
 
         var sql = "INSERT INTO " + tableName.quotedDatabaseIdentifier
         if container.isEmpty {
             sql += " DEFAULT VALUES"
         } else {
             sql += " (" + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-            sql += " VALUES (" + repeatElement("?", count: container.columns.count).joined(separator: ", ") + ")"
+            sql += " VALUES (" + repeatElement("?", count: container.columns.count).joined(separator: ",") + ")"
         }
-        if updated.isEmpty {
-            sql += " ON CONFLICT DO NOTHING"
-        } else {
-            sql += " ON CONFLICT DO UPDATE SET "
-            sql += updated.map { $0.quotedDatabaseIdentifier + " = excluded." + $0.quotedDatabaseIdentifier }
-                .joined(separator: ", ")
+        var arguments = StatementArguments(values: container.values)
+        sql += " ON CONFLICT"
+        if !upsert.conflictTarget.isEmpty {
+            sql += "(" + upsert.conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
         }
-        sql += " RETURNING rowid, *"
-        let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values: container.values))
+
+        let explicitAssignments = upsert.assignments ?? []
+        let explicitColumns = Set(explicitAssignments.map { $0.columnName.lowercased() })
+        let keptColumns = Set(upsert.conflictTarget.map { $0.lowercased() } + primaryKey.columns.map { $0.lowercased() })
+        var assignments = try explicitAssignments.filter { $0.value != nil }.map { try $0.sql(context) }
+        for column in container.columns {
+            let lowercased = column.lowercased()
+            if keptColumns.contains(lowercased) || explicitColumns.contains(lowercased) { continue }
+            assignments.append(column.quotedDatabaseIdentifier + " = \"excluded\"." + column.quotedDatabaseIdentifier)
+        }
+        if assignments.isEmpty {
+            let column = (upsert.conflictTarget.first ?? primaryKey.columns.first ?? "rowid").quotedDatabaseIdentifier
+            assignments = [column + " = " + column]
+        }
+        sql += " DO UPDATE SET " + assignments.joined(separator: ", ")
+        let hasRowID = primaryKey.tableHasRowID
         let rowIDColumn = primaryKey.rowIDColumn == "rowid" ? nil : primaryKey.rowIDColumn
-        guard let row else {
-            // ON CONFLICT DO NOTHING skipped the row, which is in the
-            // database already: the record holds nothing but its rowid.
-            let rowID = rowIDColumn.flatMap { container.databaseValue(forColumn: $0) }.flatMap { Int64.fromDatabaseValue($0) }
-            return (InsertionSuccess(rowID: rowID ?? 0, rowIDColumn: rowIDColumn, persistenceContainer: container), nil)
+
+        var rowID: Int64 = 0
+        if let returning = upsert.returning {
+            sql += " RETURNING " + (try persistenceSelectionSQL(returning.selection, context, tableName: tableName))
+            if hasRowID { sql += ", \"rowid\"" }
+            arguments += context.arguments
+            // DO UPDATE always returns the row, inserted or updated.
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) else {
+                throw RecordError.recordNotFound(databaseTableName: tableName, key: [:])
+            }
+            let returned: Row
+            if hasRowID {
+                rowID = row[row.count - 1]
+                returned = Row(columnNames: Array(row.columnNames.dropLast()), values: Array(row.databaseValues.dropLast()))
+            } else {
+                returned = row
+            }
+            returned.isFetched = true
+            try returning.decode(returned)
+        } else {
+            arguments += context.arguments
+            if hasRowID {
+                sql += " RETURNING \"rowid\""
+                rowID = try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
+            } else {
+                try db.cachedStatement(sql: sql).execute(arguments: arguments)
+            }
         }
-        let inserted = InsertionSuccess(rowID: row[0], rowIDColumn: rowIDColumn, persistenceContainer: container)
-        let fetched = Row(columnNames: Array(row.columnNames.dropFirst()), values: Array(row.databaseValues.dropFirst()))
-        fetched.isFetched = true
-        return (inserted, fetched)
+        if let rowIDColumn { container[rowIDColumn] = rowID }
+        return InsertionSuccess(rowID: rowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
     }
 
     // MARK: Delete
@@ -522,22 +619,18 @@ extension MutablePersistableRecord {
     // MARK: Primary key
 
     /// The primary key columns of the table and their values in the record.
+    /// A column that the record does not encode has the value NULL: such a
+    /// record matches no row (an update throws
+    /// ``RecordError/recordNotFound(databaseTableName:key:)``).
     ///
-    /// - Throws: ``RecordError/invalidKey(databaseTableName:message:)`` when
-    ///   the record does not encode a primary key column.
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
     private func primaryKey(
         _ db: Database,
         in container: PersistenceContainer) throws -> [(column: String, value: DatabaseValue)]
     {
-        let tableName = type(of: self).databaseTableName
-        let primaryKey = try db.primaryKey(tableName)
-        return try primaryKey.columns.map { column in
-            guard let value = container.databaseValue(forColumn: column) else {
-                throw RecordError.invalidKey(
-                    databaseTableName: tableName,
-                    message: "the record does not encode the primary key column \(column)")
-            }
-            return (column, value)
+        let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
+        return primaryKey.columns.map { column in
+            (column, container.databaseValue(forColumn: column) ?? .null)
         }
     }
 
@@ -548,40 +641,6 @@ extension MutablePersistableRecord {
         return primaryKey.columns.allSatisfy { column in
             container.databaseValue(forColumn: column).map { !$0.isNull } ?? false
         }
-    }
-}
-
-extension MutablePersistableRecord where Self: FetchableRecord {
-    /// Inserts the record, and returns the inserted row, decoded, with the
-    /// values that the database set (defaults, auto-incremented id…):
-    /// `INSERT ... RETURNING *`.
-    ///
-    /// - Throws: See ``MutablePersistableRecord/insert(_:onConflict:)``.
-    @discardableResult
-    public func insertAndFetch(
-        _ db: Database,
-        onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self?
-    {
-        var record = self
-        var fetched: Self?
-        try record.performInsert(db, onConflict: conflictResolution) { row in
-            fetched = try type(of: self).init(row: row)
-        }
-        return fetched
-    }
-
-    /// Inserts the record, or updates the row that it conflicts with, and
-    /// returns the row, decoded: `INSERT ... ON CONFLICT DO UPDATE ...
-    /// RETURNING *`.
-    ///
-    /// - Throws: See ``MutablePersistableRecord/upsert(_:)``.
-    @discardableResult
-    public func upsertAndFetch(_ db: Database) throws -> Self {
-        var record = self
-        guard let row = try record.upsertRow(db) else {
-            throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: [:])
-        }
-        return try type(of: self).init(row: row)
     }
 }
 
@@ -611,7 +670,7 @@ extension PersistableRecord {
     /// - Throws: A ``DatabaseError``, or the error of a callback.
     public func upsert(_ db: Database) throws {
         var record = self
-        _ = try record.upsertRow(db)
+        try record.upsertRow(db)
     }
 }
 

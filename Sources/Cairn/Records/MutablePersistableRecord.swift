@@ -116,13 +116,10 @@ public struct PersistenceSuccess: Sendable {
         self.persistenceContainer = persistenceContainer
     }
 
-    /// The success of an insert: its container, with the rowid in the
-    /// column that aliases the rowid, if any.
+    /// The success of an insert: its container, which holds the rowid in
+    /// the column that aliases the rowid, if any (the insert sets it).
     @inlinable @inline(__always)
     init(_ inserted: consuming InsertionSuccess) {
-        if let rowIDColumn = inserted.rowIDColumn {
-            inserted.persistenceContainer[rowIDColumn] = inserted.rowID
-        }
         self.persistenceContainer = inserted.persistenceContainer
     }
 }

@@ -269,6 +269,19 @@ public struct PersistenceContainer: Sendable {
         setValueAfterTemplate(value, forColumn: column)
     }
 
+    /// After an insert, sets the inserted rowid in the column that aliases
+    /// the rowid, unless the `ignore` conflict resolution skipped the row.
+    mutating func setInsertedRowID(
+        _ db: Database,
+        rowIDColumn: String?,
+        resolution: Database.ConflictResolution,
+        changesBefore: Int)
+    {
+        guard let rowIDColumn else { return }
+        if resolution == .ignore && db.totalChangesCount == changesBefore { return }
+        setValueAfterTemplate(DatabaseValue(storage: .int64(db.lastInsertedRowID)), forColumn: rowIDColumn)
+    }
+
     /// Sets a value, replacing the value of a column of the same name
     /// (compared without regard to ASCII case), once the column is known
     /// not to be the one a template expects.

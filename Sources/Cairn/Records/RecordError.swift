@@ -15,7 +15,7 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .recordNotFound(databaseTableName, key):
-            let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ", ")
             return "Key not found in table \(databaseTableName): [\(keyDescription)]"
         case let .invalidKey(databaseTableName, message):
             return "Invalid key for table \(databaseTableName): \(message)"

@@ -86,7 +86,7 @@ struct Generic<T>: TableRecord { }
     @Test func insertFetchUpdateDelete() throws {
         var player = Player(id: nil, name: "Arthur", score: 100)
         let insertSQL = try sql { db in try player.insert(db) }
-        #expect(insertSQL == [#"INSERT INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#])
+        #expect(insertSQL == [#"INSERT INTO "player" ("id", "name", "score") VALUES (?,?,?)"#])
         #expect(player.id == 1)
 
         try dbQueue.write { db throws in
@@ -189,7 +189,10 @@ struct Generic<T>: TableRecord { }
             var same = Player(id: 1, name: "Arthur", score: 2)
             try same.upsert(db)
             #expect(try Player.fetchOne(db, id: 1)?.score == 2)
-            let fetched = try Player(id: 1, name: "Arthur", score: 3).upsertAndFetch(db)
+            // upsertAndFetch of a MutablePersistableRecord is mutating: the
+            // record receives the rowid in didInsert.
+            var upserted = Player(id: 1, name: "Arthur", score: 3)
+            let fetched = try upserted.upsertAndFetch(db)
             #expect(fetched == Player(id: 1, name: "Arthur", score: 3))
             let inserted = try Player(id: nil, name: "Barbara", score: nil).insertAndFetch(db)
             #expect(inserted == Player(id: 2, name: "Barbara", score: nil))
@@ -252,7 +255,7 @@ struct Generic<T>: TableRecord { }
             try player.insert(db)
             try player.insert(db)
         }
-        #expect(insertSQL.first == #"INSERT OR REPLACE INTO "player" ("id", "name", "score") VALUES (?, ?, ?)"#)
+        #expect(insertSQL.first == #"INSERT OR REPLACE INTO "player" ("id", "name", "score") VALUES (?,?,?)"#)
         #expect(try dbQueue.read { db in try ReplacingPlayer.fetchCount(db) } == 1)
     }
 
@@ -413,14 +416,14 @@ struct Generic<T>: TableRecord { }
             for record in records { try record.insert(db) }
         }
         #expect(executed == [
-            #"INSERT INTO "varying" ("a", "b") VALUES (?, ?)"#,
-            #"INSERT INTO "varying" ("a", "b") VALUES (?, ?)"#,
-            #"INSERT INTO "varying" ("a", "b", "c") VALUES (?, ?, ?)"#,
-            #"INSERT INTO "varying" ("a", "b") VALUES (?, ?)"#,
-            #"INSERT INTO "varying" ("b", "a") VALUES (?, ?)"#,
-            #"INSERT INTO "varying" ("a", "b") VALUES (?, ?)"#,
-            #"INSERT INTO "varying" ("a", "b", "c") VALUES (?, ?, ?)"#,
-            #"INSERT INTO "varying" ("b", "a", "c") VALUES (?, ?, ?)"#,
+            #"INSERT INTO "varying" ("a", "b") VALUES (?,?)"#,
+            #"INSERT INTO "varying" ("a", "b") VALUES (?,?)"#,
+            #"INSERT INTO "varying" ("a", "b", "c") VALUES (?,?,?)"#,
+            #"INSERT INTO "varying" ("a", "b") VALUES (?,?)"#,
+            #"INSERT INTO "varying" ("b", "a") VALUES (?,?)"#,
+            #"INSERT INTO "varying" ("a", "b") VALUES (?,?)"#,
+            #"INSERT INTO "varying" ("a", "b", "c") VALUES (?,?,?)"#,
+            #"INSERT INTO "varying" ("b", "a", "c") VALUES (?,?,?)"#,
         ])
         let rows = try dbQueue.read { db in try Row.fetchAll(db, sql: "SELECT a, b, c FROM varying ORDER BY id") }
         #expect(rows == [
@@ -620,16 +623,16 @@ struct Generic<T>: TableRecord { }
             }
             // A cold schema cache: the primary key is read first.
             var item = Item(id: nil, name: "a")
-            #expect(try last { try item.insert(db) } == #"INSERT INTO "item" ("id", "name") VALUES (?, ?)"#)
+            #expect(try last { try item.insert(db) } == #"INSERT INTO "item" ("id", "name") VALUES (?,?)"#)
             #expect(item.id == 1)
             // After a schema change, again.
             try db.execute(sql: "CREATE TABLE other (id INTEGER PRIMARY KEY)")
             var second = Item(id: nil, name: "b")
-            #expect(try last { try second.insert(db) } == #"INSERT INTO "item" ("id", "name") VALUES (?, ?)"#)
+            #expect(try last { try second.insert(db) } == #"INSERT INTO "item" ("id", "name") VALUES (?,?)"#)
             #expect(second.id == 2)
             try db.execute(sql: "CREATE TABLE third (id INTEGER PRIMARY KEY)")
             let fetched = try last { _ = try Item(id: nil, name: "c").insertAndFetch(db) }
-            #expect(fetched?.hasPrefix(#"INSERT INTO "item" ("id", "name") VALUES (?, ?) RETURNING"#) == true)
+            #expect(fetched?.hasPrefix(#"INSERT INTO "item" ("id", "name") VALUES (?,?) RETURNING"#) == true)
             item.name = "A"
             #expect(try last { try item.update(db) } == #"UPDATE "item" SET "name"=? WHERE "id"=?"#)
             db.trace(nil)

@@ -194,17 +194,18 @@ extension Database {
             }
             return .hiddenRowID
         }
+        let hasRowID = try tableHasRowID(tableName, in: schema)
         if pkColumns.count == 1,
            let column = pkColumns.first,
            column.type.uppercased() == "INTEGER",
-           try tableHasRowID(tableName, in: schema)
+           hasRowID
         {
             // INTEGER PRIMARY KEY is an alias for the rowid (unless declared
             // "INTEGER PRIMARY KEY DESC", an edge case SQLite documents, which
             // a rowid table also reports here).
             return PrimaryKeyInfo(columns: [column.name], rowIDColumn: column.name, isRowID: false)
         }
-        return PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDColumn: nil, isRowID: false)
+        return PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDColumn: nil, isRowID: false, tableHasRowID: hasRowID)
     }
 
     /// Whether a table has a rowid (it is not a WITHOUT ROWID table).
@@ -368,6 +369,18 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
 
     /// Whether the primary key is the hidden `rowid` column.
     public let isRowID: Bool
+
+    /// Whether the table has a rowid: false for a `WITHOUT ROWID` table.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/withoutrowid.html>
+    public let tableHasRowID: Bool
+
+    init(columns: [String], rowIDColumn: String?, isRowID: Bool, tableHasRowID: Bool = true) {
+        self.columns = columns
+        self.rowIDColumn = rowIDColumn
+        self.isRowID = isRowID
+        self.tableHasRowID = tableHasRowID
+    }
 
     /// The hidden `rowid` primary key of a table without explicit primary
     /// key.

@@ -1,47 +1,4 @@
-/// An assignment of a column in a batch update: see
-/// ``QueryInterfaceRequest/updateAll(_:onConflict:_:)-(Database,Database.ConflictResolution?,ColumnAssignment...)``.
-///
-/// ```swift
-/// Column("score").set(to: 0)      // "score" = ?
-/// Column("score") += 10           // "score" = "score" + ?
-/// Column("name").set(to: nil)     // "name" = NULL
-/// ```
-public struct ColumnAssignment: Sendable {
-    let columnName: String
-    let value: SQLExpression
-
-    /// Renders `"column" = value`.
-    func sql(_ context: SQLGenerationContext) throws -> String {
-        columnName.quotedDatabaseIdentifier + " = " + (try value.sql(context))
-    }
-}
-
-extension ColumnExpression {
-    /// Sets the column to a value.
-    public func set(to value: (any SQLExpressible)?) -> ColumnAssignment {
-        ColumnAssignment(columnName: name, value: value.sqlExpressionOrNull)
-    }
-}
-
-/// Adds to a column: `"column" = "column" + value`.
-public func += (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    column.set(to: column + value)
-}
-
-/// Subtracts from a column: `"column" = "column" - value`.
-public func -= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    column.set(to: column - value)
-}
-
-/// Multiplies a column: `"column" = "column" * value`.
-public func *= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    column.set(to: column * value)
-}
-
-/// Divides a column: `"column" = "column" / value`.
-public func /= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    column.set(to: column / value)
-}
+// Batch updates and deletes of requests.
 
 extension SQLRelation {
     /// The WHERE clause of a batch update or delete. A relation with an
