@@ -266,6 +266,20 @@ extension DatabaseRegion: DatabaseRegionConvertible {
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion { self }
 }
 
+extension DatabaseRegionConvertible where Self == DatabaseRegion {
+    /// The full database: every table, and the schema.
+    ///
+    /// ```swift
+    /// let observation = DatabaseRegionObservation(tracking: .fullDatabase)
+    /// ```
+    public static var fullDatabase: DatabaseRegion { DatabaseRegion.fullDatabase }
+}
+
+extension DatabaseCursor {
+    /// The region of the database that the statement of the cursor reads.
+    public var databaseRegion: DatabaseRegion { statement.databaseRegion }
+}
+
 extension Table: DatabaseRegionConvertible {
     /// The whole table.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {

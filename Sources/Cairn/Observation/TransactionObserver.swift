@@ -266,3 +266,9 @@ extension DatabaseWriter {
         }
     }
 }
+
+extension Database {
+    /// How long an observer stays registered: see
+    /// ``Cairn/TransactionObservationExtent``.
+    public typealias TransactionObservationExtent = Cairn.TransactionObservationExtent
+}

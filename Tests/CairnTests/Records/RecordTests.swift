@@ -289,7 +289,7 @@ struct Generic<T>: TableRecord { }
             let request: SQLRequest<Player> = "SELECT \(columnsOf: Player.self) FROM \(Player.self) WHERE \(Column("score")) > \(500)"
             #expect(try request.fetchAll(db).map(\.name) == ["Barbara"])
             #expect(try request.makePreparedRequest(db, forSingleResult: false).statement.sql
-                == #"SELECT * FROM "player" WHERE "score" > ?"#)
+                == #"SELECT "player".* FROM "player" WHERE "score" > ?"#)
             let maximumScore: SQLRequest<Int> = "SELECT MAX(score) FROM player"
             let bestPlayers: SQLRequest<Player> = "SELECT * FROM player WHERE score = (\(maximumScore))"
             #expect(try bestPlayers.fetchOne(db)?.name == "Barbara")

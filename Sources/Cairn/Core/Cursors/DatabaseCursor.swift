@@ -41,6 +41,9 @@ struct DatabaseCursorState {
     /// The access that created the cursor.
     @usableFromInline let accessToken: ScopeToken
     @usableFromInline var isDone = false
+    /// Whether a row was returned already: the columns are checked at the
+    /// first row (see ``checkColumns()``).
+    @usableFromInline var hasReturnedRow = false
 
     /// Resets the statement and sets its arguments; nothing runs yet.
     ///
@@ -66,6 +69,7 @@ struct DatabaseCursorState {
         if _slowPath(!accessToken.isCurrent) { Database.cursorAccessFailure() }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
+            if _slowPath(!hasReturnedRow) { try checkColumns() }
             return true
         case SQLITE_DONE:
             isDone = true
@@ -77,6 +81,28 @@ struct DatabaseCursorState {
             statement.isIteratedByCursor = false
             try database.statementDidFail(statement, withResultCode: code)
         }
+    }
+
+    /// At the first row: SQLite may have prepared the statement again at
+    /// the first step, after a schema change. When the columns changed, the
+    /// cursor, built from the former columns (its row, adapters, decoders),
+    /// cannot read the rows: it throws, and the statement knows its new
+    /// columns for the next execution.
+    ///
+    /// - Throws: A ``DatabaseError`` with the `SQLITE_SCHEMA` code when the
+    ///   columns of the statement changed.
+    @usableFromInline
+    mutating func checkColumns() throws {
+        hasReturnedRow = true
+        guard statement.columnsChangedByReprepare() else { return }
+        isDone = true
+        statement.isIteratedByCursor = false
+        sqlite3_reset(sqliteStatement)
+        throw database.makeError(
+            resultCode: .SQLITE_SCHEMA,
+            message: "the columns of the statement changed with the database schema since the cursor was created: "
+                + "run the statement again",
+            sql: statement.sql, arguments: statement.arguments)
     }
 
     /// Releases the statement when the cursor is dropped before its end.

@@ -68,10 +68,14 @@ extension Database {
     /// cursor, or executing).
     private func cachedStatement(sql: String, in cache: inout [String: Statement]) throws -> Statement {
         if let statement = cache[sql] {
-            if !statement.isIteratedByCursor && sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
+            if statement.isIteratedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
+                return try makeStatement(sql: sql)
+            }
+            if statement.schemaGeneration == schemaCache.generation {
                 return statement
             }
-            return try makeStatement(sql: sql)
+            // Prepared before a schema change: prepared again below, so that
+            // its columns are those of the current schema.
         }
         let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
         cache[sql] = statement

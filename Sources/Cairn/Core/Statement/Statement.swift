@@ -88,6 +88,7 @@ public final class Statement {
 
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorizer: AuthorizerBox) {
         self.database = database
+        self.schemaGeneration = database.schemaCache.generation
         self.invalidatesSchemaCache = authorizer.changesSchema || authorizer.isRollback
         self.databaseRegion = authorizer.readRegion
         self.databaseEventKinds = authorizer.eventKinds
@@ -100,6 +101,7 @@ public final class Statement {
         }
         self.sqliteStatement = sqliteStatement
         self.sql = sql
+        self.knownColumnCount = Int(sqlite3_column_count(sqliteStatement))
         let count = sqlite3_bind_parameter_count(sqliteStatement)
         var names: [String?] = []
         names.reserveCapacity(Int(count))
@@ -138,9 +140,54 @@ public final class Statement {
     /// The names of the columns, in order.
     ///
     /// The corresponding C function is `sqlite3_column_name`.
-    public private(set) lazy var columnNames: [String] = (0..<CInt(columnCount)).map { index in
-        sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
+    public var columnNames: [String] {
+        if let names = cachedColumnNames { return names }
+        let names = readColumnNames()
+        cachedColumnNames = names
+        return names
     }
+
+    /// The column names, once read.
+    private var cachedColumnNames: [String]?
+
+    private func readColumnNames() -> [String] {
+        (0..<CInt(columnCount)).map { index in
+            sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
+        }
+    }
+
+    /// The generation of the schema cache when the statement was prepared:
+    /// a cached statement of an older generation is prepared again, so that
+    /// its columns are those of the current schema.
+    let schemaGeneration: UInt64
+
+    /// How many times SQLite prepared the statement again (after a schema
+    /// change), as the column names and lookups know it.
+    private var knownReprepareCount: CInt = 0
+
+    /// After the first step of an execution: when SQLite prepared the
+    /// statement again and its columns changed (a table altered under a
+    /// `SELECT *`), forgets the column names and lookups, and returns
+    /// true.
+    @usableFromInline
+    func columnsChangedByReprepare() -> Bool {
+        let count = sqlite3_stmt_status(sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+        guard count != knownReprepareCount else { return false }
+        knownReprepareCount = count
+        let names = readColumnNames()
+        // Rows of cursors hold the column count of the statement, and
+        // lookups its column names.
+        let changed = names.count != knownColumnCount || (cachedColumnNames.map { $0 != names } ?? false)
+        guard changed else { return false }
+        knownColumnCount = names.count
+        cachedColumnNames = names
+        columnIndexCache.removeAll()
+        nextCachePosition = 0
+        return true
+    }
+
+    /// The column count that rows of the statement are built with.
+    private var knownColumnCount: Int
 
     /// The index of the leftmost column named `name`, compared
     /// case-insensitively as SQLite compares identifiers, or nil.

@@ -95,9 +95,8 @@ extension Date: DatabaseValueConvertible {
             if let components = SQLiteDateParser.parse(string) {
                 return Date(databaseDateComponents: components)
             }
-            if let julianDay = SQLiteDateParser.parseJulianDayNumber(string), julianDay.isFinite {
-                // Julian day 2440587.5 is 1970-01-01 00:00:00 UTC.
-                return Date(timeIntervalSince1970: (julianDay - 2_440_587.5) * 86_400)
+            if let julianDay = SQLiteDateParser.parseJulianDayNumber(string) {
+                return Date(julianDay: julianDay)
             }
             return nil
         default:
@@ -317,4 +316,34 @@ private func isDecimalNumber(_ string: String) -> Bool {
         guard skipDigits() > 0 else { return false }
     }
     return bytes.isEmpty
+}
+
+// MARK: - Julian day numbers
+
+extension Date {
+    /// Creates a date from a Julian day number (the days since noon in
+    /// Greenwich on November 24, 4714 B.C.), as SQLite's `julianday()`
+    /// returns; nil when the number is not finite.
+    ///
+    /// ```swift
+    /// let date = Date(julianDay: 2_456_293.520833) // 2013-01-01 00:29:59 UTC
+    /// ```
+    public init?(julianDay: Double) {
+        guard julianDay.isFinite else { return nil }
+        // Julian day 2440587.5 is 1970-01-01 00:00:00 UTC.
+        self.init(timeIntervalSince1970: (julianDay - 2_440_587.5) * 86_400)
+    }
+}
+
+// MARK: - NSNull
+
+extension NSNull: DatabaseValueConvertible {
+    /// NULL.
+    public var databaseValue: DatabaseValue { .null }
+
+    /// Always nil: a NULL database value decodes as a nil optional, never
+    /// as an `NSNull` instance.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        nil
+    }
 }

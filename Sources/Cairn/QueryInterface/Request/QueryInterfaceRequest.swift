@@ -55,6 +55,30 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         select([SQL(sql: sql, arguments: arguments)], as: type)
     }
 
+    /// Replaces the selection with an SQL literal, and the type of the
+    /// fetched values.
+    ///
+    /// ```swift
+    /// let names = try Player.all().select(literal: "name", as: String.self).fetchAll(db)
+    /// ```
+    public func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        select([sqlLiteral], as: type)
+    }
+
+    /// Replaces the selection with one column of the record type's
+    /// `Columns`, and the type of the fetched values.
+    ///
+    /// ```swift
+    /// let names = try Player.all().select({ $0.name }, as: String.self).fetchAll(db)
+    /// ```
+    public func select<T>(
+        _ selection: (RowDecoder.Columns.Type) -> any SQLSelectable,
+        as type: T.Type = T.self) -> QueryInterfaceRequest<T>
+        where RowDecoder: TableRecord
+    {
+        select([selection(RowDecoder.Columns.self)], as: type)
+    }
+
     // MARK: Filtering
 
     /// Adds a condition that needs the database to be built.

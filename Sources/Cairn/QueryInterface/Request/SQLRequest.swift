@@ -158,13 +158,16 @@ extension SQL.StringInterpolation {
     ///
     /// - Parameters:
     ///   - recordType: The record type.
-    ///   - tableAlias: When not nil, the columns are qualified with this
-    ///     table name or alias.
+    ///   - tableAlias: The qualifier of the columns: a table alias of the
+    ///     query; nil for the table name of the record type
+    ///     (`"player".*`).
     public mutating func appendInterpolation(columnsOf recordType: (some TableRecord).Type, tableAlias: String? = nil) {
         let selection = recordType.databaseSelection.map(\.sqlSelection)
+        let qualifier = tableAlias ?? recordType.databaseTableName
         elements.append(.deferred { context in
-            // Unqualified columns take the qualifier of the context.
-            try context.withDefaultQualifier(tableAlias) {
+            // Unqualified columns take the qualifier: the columns of several
+            // tables may be selected side by side.
+            try context.withDefaultQualifier(qualifier) {
                 try selection.map { try $0.sql(context) }.joined(separator: ", ")
             }
         })

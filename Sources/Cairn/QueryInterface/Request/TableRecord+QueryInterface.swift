@@ -43,6 +43,45 @@ extension TableRecord {
         all().select(literal: sqlLiteral)
     }
 
+    /// See ``QueryInterfaceRequest/select(_:as:)-([any SQLSelectable],T.Type)``.
+    ///
+    /// ```swift
+    /// let names = try Player.select([Column("name")], as: String.self).fetchAll(db)
+    /// ```
+    public static func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(selection, as: type)
+    }
+
+    /// See ``QueryInterfaceRequest/select(sql:arguments:as:)``.
+    public static func select<T>(
+        sql: String,
+        arguments: StatementArguments = StatementArguments(),
+        as type: T.Type = T.self) -> QueryInterfaceRequest<T>
+    {
+        all().select(sql: sql, arguments: arguments, as: type)
+    }
+
+    /// See ``QueryInterfaceRequest/select(literal:as:)``.
+    public static func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(literal: sqlLiteral, as: type)
+    }
+
+    /// The number of columns that ``TableRecord/databaseSelection`` selects
+    /// from the table: for row adapters of hand-written joins (see
+    /// ``splittingRowAdapters(columnCounts:)``).
+    ///
+    /// ```swift
+    /// let adapters = try splittingRowAdapters(columnCounts: [
+    ///     Player.numberOfSelectedColumns(db),
+    ///     Team.numberOfSelectedColumns(db)])
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError`` when the selection cannot be prepared
+    ///   (a missing table, for instance).
+    public static func numberOfSelectedColumns(_ db: Database) throws -> Int {
+        try all().makePreparedRequest(db, forSingleResult: false).statement.columnCount
+    }
+
     /// Selects columns of the record type's `Columns`.
     ///
     /// ```swift
@@ -73,6 +112,16 @@ extension TableRecord {
 
     /// See ``QueryInterfaceRequest/annotated(with:)-(any SQLSelectable...)``.
     public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
+        all().annotated(with: selection)
+    }
+
+    /// See ``QueryInterfaceRequest/annotated(with:)-([any SQLSelectable])``.
+    ///
+    /// ```swift
+    /// // SELECT *, "score" + 1 FROM "player"
+    /// let request = Player.annotated(with: [Column("score") + 1])
+    /// ```
+    public static func annotated(with selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> {
         all().annotated(with: selection)
     }
 

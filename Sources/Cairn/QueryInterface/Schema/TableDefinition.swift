@@ -82,6 +82,35 @@ public final class TableDefinition {
         primaryKeyConstraint = (columns, conflictResolution)
     }
 
+    /// Sets the primary key on the columns that `body` adds, as a table
+    /// constraint; the columns are NOT NULL.
+    ///
+    /// ```swift
+    /// try db.create(table: "membership") { t in
+    ///     t.primaryKey {
+    ///         t.column("userId", .integer)
+    ///         t.column("groupId", .integer)
+    ///     }
+    /// }
+    /// // CREATE TABLE "membership" ("userId" INTEGER NOT NULL, "groupId" INTEGER NOT NULL,
+    /// //   PRIMARY KEY ("userId", "groupId"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - conflictResolution: The conflict clause of the constraint.
+    ///   - body: Adds the columns of the primary key.
+    /// - Throws: The error of `body`.
+    public func primaryKey(
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ body: () throws -> Void) rethrows
+    {
+        let start = columns.count
+        try body()
+        let keyColumns = columns[start...]
+        for column in keyColumns { column.notNull() }
+        primaryKey(keyColumns.map(\.name), onConflict: conflictResolution)
+    }
+
     /// Adds a column.
     ///
     /// ```swift
