@@ -127,7 +127,22 @@ import Cairn
             #expect(try player.order(Column("id")).limit(1).deleteAll(db) == 1)
             #expect(try player.fetchCount(db) == 2)
             #expect(try player.deleteAll(db) == 2)
-            #expect(throws: DatabaseError.self) { try player.select(Column("teamId")).distinct().deleteAll(db) }
+        }
+    }
+
+    @Test func batchUpdatesAndDeletesOfGroupedRequests() throws {
+        try dbQueue.write { db throws in
+            // The rows of grouped and distinct requests are selected by key.
+            var statements: [String] = []
+            db.trace { statements.append($0.expandedDescription) }
+            let grouped = player.group(Column("teamId")).having(count(Column("id")) > 1)
+            #expect(try grouped.updateAll(db, Column("score").set(to: 0)) >= 1)
+            #expect(statements.last?.hasSuffix(
+                #"WHERE "id" IN (SELECT "id" FROM "player" GROUP BY "teamId" HAVING COUNT("id") > 1)"#) == true)
+            db.trace(options: [], nil)
+            let remaining = try player.fetchCount(db)
+            #expect(try player.select(Column("teamId")).distinct().deleteAll(db) == remaining)
+            #expect(try player.fetchCount(db) == 0)
         }
     }
 

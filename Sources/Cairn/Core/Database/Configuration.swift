@@ -127,6 +127,12 @@ public struct Configuration: Sendable {
     /// accesses. Default: `.default`.
     public var qos = DispatchQoS.default
 
+    // MARK: Schema
+
+    /// Schema information that SQLite does not provide, such as the primary
+    /// keys of views (see ``DatabaseSchemaSource``). Default: nil.
+    public var schemaSource: (any DatabaseSchemaSource)?
+
     /// Whether the connection forbids writes for its whole life (`PRAGMA
     /// query_only`): reader connections of pools and snapshots.
     var isQueryOnly = false

@@ -30,6 +30,18 @@ extension Database {
         try schemaObjectExists(type: "view", name: name, in: schemaName)
     }
 
+    /// Whether a name is the name of a view, read once per schema.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    func isCachedView(_ name: String) throws -> Bool {
+        try checkSchemaCacheVersion()
+        let key = name.lowercased()
+        if let isView = schemaCache.isView[key] { return isView }
+        let isView = try viewExists(name)
+        schemaCache.isView[key] = isView
+        return isView
+    }
+
     /// Whether a trigger exists.
     ///
     /// - Throws: A ``DatabaseError``.
@@ -188,6 +200,10 @@ extension Database {
             .sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         guard !pkColumns.isEmpty else {
             if try viewExists(tableName, in: schema) {
+                let view = DatabaseObjectID(schemaID: DatabaseSchemaID(name: schema), name: tableName)
+                if let columns = try configuration.schemaSource?.columnsForPrimaryKey(self, inView: view) {
+                    return PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isRowID: false, tableHasRowID: false)
+                }
                 throw makeError(
                     resultCode: .SQLITE_ERROR, message: "\(tableName) is a view, and has no primary key",
                     sql: nil, arguments: nil)

@@ -19,6 +19,8 @@ final class SchemaCache {
     /// The foreign keys of tables, by lowercased table name: associations
     /// infer their join conditions from them.
     var foreignKeys: [String: [ForeignKeyInfo]] = [:]
+    /// Whether a name is the name of a view, keyed by lowercased name.
+    var isView: [String: Bool] = [:]
     /// The schema version the cache was filled with, when checked.
     var schemaVersion: Int?
     /// Whether the schema version must be checked before the cache is used.
@@ -31,6 +33,7 @@ final class SchemaCache {
         primaryKeys.removeAll()
         selectedColumnNames.removeAll()
         foreignKeys.removeAll()
+        isView.removeAll()
         schemaVersion = nil
         generation &+= 1
     }

@@ -46,24 +46,3 @@ extension ColumnExpression {
         ColumnAssignment(columnName: name, value: nil)
     }
 }
-
-/// Adds to a column: `"column" = "column" + value`.
-public func += (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    column.set(to: column + value)
-}
-
-/// Subtracts from a column: `"column" = "column" - value`.
-public func -= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    column.set(to: column - value)
-}
-
-/// Multiplies a column: `"column" = "column" * value`.
-public func *= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    column.set(to: column * value)
-}
-
-/// Divides a column: `"column" = "column" / value`.
-public func /= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    column.set(to: column / value)
-}
-

@@ -236,7 +236,15 @@ extension DerivableRequest {
     public func groupByPrimaryKey() -> Self {
         map { relation in
             let tableName = relation.tableName
-            relation.groupExpressions = [{ db in try SQLSelection.primaryKeyExpressions(db, tableName: tableName) }]
+            relation.groupExpressions = [{ db in
+                // A composite primary key of a table with a rowid: the
+                // rowid identifies the rows as well, in one column.
+                let primaryKey = try db.primaryKey(tableName)
+                if primaryKey.columns.count > 1 && primaryKey.tableHasRowID {
+                    return [SQLExpression(impl: .rowID(qualifier: nil))]
+                }
+                return try SQLSelection.primaryKeyExpressions(db, tableName: tableName)
+            }]
         }
     }
 

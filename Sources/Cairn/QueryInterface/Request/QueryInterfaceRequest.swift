@@ -185,8 +185,20 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     public func deleteAll(_ db: Database) throws -> Int {
         let context = SQLGenerationContext(db)
         let sql = try relation.deleteSQL(context)
-        try db.execute(sql: sql, arguments: context.arguments)
-        return db.changesCount
+        return try executeBatch(db, sql: sql, arguments: context.arguments)
+    }
+
+    /// Runs a batch update or delete, and returns the number of changed
+    /// rows. SQLite does not count the changes of the INSTEAD OF triggers
+    /// of a view: for a view, the changes of the statement are those of
+    /// its triggers.
+    private func executeBatch(_ db: Database, sql: String, arguments: StatementArguments) throws -> Int {
+        // Read before the statement: the statement is the last one that
+        // the batch runs.
+        let isView = try db.isCachedView(relation.tableName)
+        let totalChangesBefore = db.totalChangesCount
+        try db.execute(sql: sql, arguments: arguments)
+        return isView ? db.totalChangesCount - totalChangesBefore : db.changesCount
     }
 
     /// Updates the rows of the request.
@@ -201,7 +213,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// - Parameters:
     ///   - db: A connection.
     ///   - conflictResolution: The conflict resolution of the UPDATE
-    ///     statement; nil for none.
+    ///     statement; nil for the update policy of a persistable record
+    ///     type (``MutablePersistableRecord/persistenceConflictPolicy``),
+    ///     or none.
     ///   - assignments: The column assignments.
     /// - Returns: The number of updated rows.
     /// - Throws: A ``DatabaseError``.
@@ -224,9 +238,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     {
         guard !assignments.isEmpty else { return 0 }
         let context = SQLGenerationContext(db)
-        let sql = try relation.updateSQL(context, conflictResolution: conflictResolution, assignments: assignments)
-        try db.execute(sql: sql, arguments: context.arguments)
-        return db.changesCount
+        let sql = try relation.updateSQL(
+            context, conflictResolution: updateConflictResolution(conflictResolution), assignments: assignments)
+        return try executeBatch(db, sql: sql, arguments: context.arguments)
     }
 }
 

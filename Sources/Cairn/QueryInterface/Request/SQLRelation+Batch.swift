@@ -2,31 +2,47 @@
 
 extension SQLRelation {
     /// The WHERE clause of a batch update or delete. A relation with an
-    /// ordering or a limit selects its rows with a rowid subquery.
-    private func batchWhereSQL(_ context: SQLGenerationContext, operation: String) throws -> String {
-        guard !isDistinct, groupExpressions.isEmpty, havingExpressions.isEmpty else {
-            throw context.db.makeError(
-                resultCode: .SQLITE_MISUSE,
-                message: "cannot \(operation) the rows of a request with DISTINCT, GROUP BY or HAVING",
-                sql: nil, arguments: nil)
-        }
-        if limit != nil || !children.isEmpty {
-            // A joined relation selects its rows by rowid.
+    /// ordering and a limit, joins, DISTINCT, GROUP BY or HAVING selects
+    /// its rows by key, with a subquery: `WHERE "id" IN (SELECT "id" ...)`.
+    private func batchWhereSQL(_ context: SQLGenerationContext) throws -> String {
+        // Prefetched associations run their own queries: they do not
+        // select rows.
+        let hasJoins = children.contains { $0.kind != .prefetch }
+        if limit != nil || hasJoins || isDistinct || !groupExpressions.isEmpty || !havingExpressions.isEmpty {
             var relation = self
             relation.children.removeAll { $0.kind == .prefetch }
-            let rowID = SQLSelection(impl: .expression(SQLExpression(impl: .rowID(qualifier: nil))))
+            let key = try batchKeyExpressions(context.db)
+            let selection = key.map { SQLSelection(impl: .expression($0)) }
             // The statement renders the WITH clause.
-            let subquery = try relation.selectSQL(context, selection: [rowID], includesWith: false)
-            return " WHERE \"rowid\" IN (" + subquery + ")"
+            let subquery = try relation.selectSQL(context, selection: selection, includesWith: false)
+            let keySQL = try context.withDefaultQualifier(nil) {
+                try key.map { try $0.sql(context) }.joined(separator: ", ")
+            }
+            return " WHERE " + (key.count == 1 ? keySQL : "(" + keySQL + ")") + " IN (" + subquery + ")"
         }
         return try whereSQL(context).map { " WHERE " + $0 } ?? ""
+    }
+
+    /// The columns that identify the rows of the table in a subquery: a
+    /// single-column primary key, or the rowid, or the columns of the
+    /// primary key of a table without rowid.
+    private func batchKeyExpressions(_ db: Database) throws -> [SQLExpression] {
+        let rowID = SQLExpression(impl: .rowID(qualifier: nil))
+        guard let primaryKey = try? db.primaryKey(tableName) else {
+            // A view without primary key: its rowid, if any.
+            return [rowID]
+        }
+        if primaryKey.isRowID { return [rowID] }
+        if primaryKey.columns.count == 1 { return [.column(primaryKey.columns[0])] }
+        if primaryKey.tableHasRowID { return [rowID] }
+        return primaryKey.columns.map { SQLExpression.column($0) }
     }
 
     /// Renders the DELETE statement of the relation.
     func deleteSQL(_ context: SQLGenerationContext) throws -> String {
         // The WITH clause first: its arguments come first.
         let withSQL = try self.withSQL(context)
-        return withSQL + "DELETE FROM " + tableName.quotedDatabaseIdentifier + (try batchWhereSQL(context, operation: "delete"))
+        return withSQL + "DELETE FROM " + tableName.quotedDatabaseIdentifier + (try batchWhereSQL(context))
     }
 
     /// Renders the UPDATE statement of the relation.
@@ -39,7 +55,7 @@ extension SQLRelation {
         var sql = try withSQL(context)
         sql += "UPDATE" + (conflictResolution?.orClause ?? "") + " " + tableName.quotedDatabaseIdentifier
         sql += " SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
-        sql += try batchWhereSQL(context, operation: "update")
+        sql += try batchWhereSQL(context)
         return sql
     }
 }

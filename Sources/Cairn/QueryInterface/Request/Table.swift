@@ -118,6 +118,61 @@ public struct Table<RowDecoder>: Sendable {
     {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
     }
+
+    /// Updates all rows of the table.
+    ///
+    /// ```swift
+    /// try Table("player").updateAll(db, [Column("score").set(to: 0)])
+    /// ```
+    ///
+    /// - Returns: The number of updated rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: [ColumnAssignment]) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+}
+
+extension Table where RowDecoder: TableRecord {
+    /// Updates all rows of the table with assignments built from the
+    /// record type's `Columns`.
+    ///
+    /// ```swift
+    /// try Table<Player>("player").updateAll(db) { [$0.score.set(to: 0)] }
+    /// ```
+    ///
+    /// - Returns: The number of updated rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: (RowDecoder.Columns.Type) -> [ColumnAssignment]) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self))
+    }
+
+    /// Updates all rows of the table with one assignment built from the
+    /// record type's `Columns`.
+    ///
+    /// ```swift
+    /// try Table<Player>("player").updateAll(db) { $0.score += 1 }
+    /// ```
+    ///
+    /// - Returns: The number of updated rows.
+    /// - Throws: A ``DatabaseError``.
+    @discardableResult
+    public func updateAll(
+        _ db: Database,
+        onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignment: (RowDecoder.Columns.Type) -> ColumnAssignment) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.Columns.self)])
+    }
 }
 
 extension Table where RowDecoder == Row {

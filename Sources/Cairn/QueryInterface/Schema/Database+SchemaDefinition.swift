@@ -108,6 +108,47 @@ extension Database {
         try execute(sql: sql)
     }
 
+    /// Creates an index, with options.
+    ///
+    /// ```swift
+    /// try db.create(index: "player_on_email", on: "player", columns: ["email"], options: [.unique, .ifNotExists])
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_createindex.html>
+    public func create(
+        index name: String,
+        on table: String,
+        columns: [String],
+        options: IndexOptions,
+        condition: (any SQLExpressible)? = nil) throws
+    {
+        try create(
+            index: name, on: table, columns: columns,
+            unique: options.contains(.unique), ifNotExists: options.contains(.ifNotExists), condition: condition)
+    }
+
+    /// Creates an index named after its table and columns:
+    /// `"player_on_teamId"`.
+    ///
+    /// ```swift
+    /// // CREATE UNIQUE INDEX "player_on_teamId" ON "player"("teamId") WHERE "isCaptain"
+    /// try db.create(indexOn: "player", columns: ["teamId"], options: .unique, condition: Column("isCaptain"))
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public func create(
+        indexOn table: String,
+        columns: [String],
+        options: IndexOptions = [],
+        condition: (any SQLExpressible)? = nil) throws
+    {
+        try create(
+            index: table + "_on_" + columns.joined(separator: "_"), on: table, columns: columns,
+            options: options, condition: condition)
+    }
+
     /// Drops an index.
     ///
     /// - Throws: A ``DatabaseError``.
@@ -338,4 +379,20 @@ public final class TableAlteration {
             }
         }
     }
+}
+
+/// Options of ``Database/create(index:on:columns:options:condition:)``.
+public struct IndexOptions: OptionSet, Sendable {
+    public let rawValue: Int
+
+    /// Creates options.
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// `IF NOT EXISTS`: an existing index is not an error.
+    public static let ifNotExists = IndexOptions(rawValue: 1 << 0)
+
+    /// `UNIQUE`: a unique index.
+    public static let unique = IndexOptions(rawValue: 1 << 1)
 }

@@ -240,7 +240,8 @@ import Cairn
                     .with(playerNameCTE)
                     .updateAll(db) { $0.name.set(to: playerNameCTE.all()) }
             }
-            #expect(updateSQL == [#"WITH "playerName" AS (SELECT 'O''Brien') UPDATE "player" SET "name" = (SELECT * FROM "playerName")"#])
+            // The schema queries of the first batch update come before it.
+            #expect(updateSQL.last == #"WITH "playerName" AS (SELECT 'O''Brien') UPDATE "player" SET "name" = (SELECT * FROM "playerName")"#)
             #expect(try String.fetchAll(db, sql: "SELECT name FROM player") == [name, name, name])
 
             try db.execute(sql: "UPDATE player SET name = 'Arthur' WHERE id = 1")
@@ -266,7 +267,7 @@ import Cairn
             }
             #expect(limitedSQL == [
                 #"WITH "bonus" AS (SELECT 5) UPDATE "player" SET "score" = "score" + (SELECT * FROM "bonus") "#
-                    + #"WHERE "rowid" IN (SELECT "rowid" FROM "player" ORDER BY "score" DESC LIMIT 1)"#,
+                    + #"WHERE "id" IN (SELECT "id" FROM "player" ORDER BY "score" DESC LIMIT 1)"#,
             ])
             #expect(try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") == [105, 10])
         }
