@@ -127,6 +127,17 @@ public struct Configuration: Sendable {
     /// accesses. Default: `.default`.
     public var qos = DispatchQoS.default
 
+    // MARK: Dates
+
+    /// The clock of ``Database/transactionDate``. Default: the date of the
+    /// system.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.transactionClock = .custom { _ in Date(timeIntervalSince1970: 0) }
+    /// ```
+    public var transactionClock: any TransactionClock = .default
+
     // MARK: Schema
 
     /// Schema information that SQLite does not provide, such as the primary

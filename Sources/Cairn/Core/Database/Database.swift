@@ -100,6 +100,10 @@ public final class Database {
     /// `CancellationError`. Nil outside of async accesses.
     @exclusivity(unchecked) var accessCancellation: (@Sendable () -> Bool)?
 
+    /// The ``transactionDate`` of the current transaction, once read; nil
+    /// outside of transactions (see `Database+TransactionDate.swift`).
+    @exclusivity(unchecked) var currentTransactionDate: Date?
+
     /// Primary keys and other schema information, until the schema changes.
     let schemaCache = SchemaCache()
 
@@ -525,6 +529,7 @@ public final class Database {
             schemaCache.clear()
         }
         if _slowPath(statement.endsTransaction), let effect = statement.transactionEffect {
+            forgetTransactionDateIfTransactionEnded()
             switch effect {
             case .rollbackTransaction:
                 // A ROLLBACK of the user, inside a block: its later
@@ -553,6 +558,7 @@ public final class Database {
         sqlite3_reset(statement.sqliteStatement)
         // The failure may have rolled back the transaction of a block.
         noteTransactionEnd()
+        forgetTransactionDateIfTransactionEnded()
         // The failure may have rolled back a transaction that changed the
         // schema.
         schemaCache.clear()
