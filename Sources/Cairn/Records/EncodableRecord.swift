@@ -32,8 +32,38 @@ public protocol EncodableRecord {
     /// How `Encodable` records encode dates.
     static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { get }
 
+    /// How `Encodable` records encode the dates of a column. The default
+    /// is ``databaseDateEncodingStrategy``.
+    ///
+    /// - Parameter column: The column name.
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy
+
     /// How `Encodable` records encode UUIDs.
     static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { get }
+
+    /// How `Encodable` records encode the UUIDs of a column, and the UUID
+    /// keys of their requests (`filter(id:)`). The default is
+    /// ``databaseUUIDEncodingStrategy``.
+    ///
+    /// - Parameter column: The column name.
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy
+
+    /// How `Encodable` records encode the `Data` of a column, and the `Data`
+    /// keys of their requests. The default is
+    /// ``DatabaseDataEncodingStrategy/deferredToData`` (a blob).
+    ///
+    /// ```swift
+    /// struct Document: Encodable, PersistableRecord {
+    ///     static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
+    ///         column == "body" ? .text : .deferredToData
+    ///     }
+    ///     var id: Int64
+    ///     var body: Data
+    /// }
+    /// ```
+    ///
+    /// - Parameter column: The column name.
+    static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy
 
     /// How `Encodable` records map coding keys to column names.
     static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
@@ -56,6 +86,35 @@ extension EncodableRecord {
 
     /// ``DatabaseUUIDEncodingStrategy/deferredToUUID``.
     public static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { .deferredToUUID }
+
+    /// ``databaseDateEncodingStrategy``, for all columns.
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        databaseDateEncodingStrategy
+    }
+
+    /// ``databaseUUIDEncodingStrategy``, for all columns.
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+        databaseUUIDEncodingStrategy
+    }
+
+    /// ``DatabaseDataEncodingStrategy/deferredToData``, for all columns.
+    public static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
+        .deferredToData
+    }
+
+    /// The database value of a key of a request (`filter(id:)`,
+    /// `fetchOne(db, key:)`), encoded as the record encodes the values of
+    /// the column: with the UUID, `Data` and date strategies.
+    static func databaseValue(ofKey value: some DatabaseValueConvertible, forColumn column: String) -> DatabaseValue {
+        if let date = value as? Date {
+            return databaseDateEncodingStrategy(for: column).encode(date)
+        } else if let uuid = value as? UUID {
+            return databaseUUIDEncodingStrategy(for: column).encode(uuid)
+        } else if let data = value as? Data {
+            return databaseDataEncodingStrategy(for: column).encode(data)
+        }
+        return value.databaseValue
+    }
 
     /// ``DatabaseColumnEncodingStrategy/useDefaultKeys``.
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
@@ -217,6 +276,25 @@ public enum DatabaseUUIDEncodingStrategy: Sendable {
         case .deferredToUUID: return uuid.databaseValue
         case .uppercaseString: return uuid.uuidString.databaseValue
         case .lowercaseString: return uuid.uuidString.lowercased().databaseValue
+        }
+    }
+}
+
+/// How `Encodable` records encode `Data`.
+public enum DatabaseDataEncodingStrategy: Sendable {
+    /// As `Data` stores itself: a blob (the default).
+    case deferredToData
+    /// UTF-8 text: the bytes as a string (invalid UTF-8 is repaired with
+    /// replacement characters).
+    case text
+    /// A custom encoding.
+    case custom(@Sendable (Data) -> (any DatabaseValueConvertible)?)
+
+    func encode(_ data: Data) -> DatabaseValue {
+        switch self {
+        case .deferredToData: return data.databaseValue
+        case .text: return String(decoding: data, as: UTF8.self).databaseValue
+        case .custom(let encode): return encode(data)?.databaseValue ?? .null
         }
     }
 }
@@ -517,9 +595,11 @@ final class RecordEncoder: Encoder {
             let encoder = try withEncoder(value, key) { $0 }
             let recordType = encoder.recordType
             if let date = value as? Date {
-                try set(recordType.databaseDateEncodingStrategy.encode(date), forKey: key)
+                try set(recordType.databaseDateEncodingStrategy(for: column(key, of: encoder)).encode(date), forKey: key)
             } else if let uuid = value as? UUID {
-                try set(recordType.databaseUUIDEncodingStrategy.encode(uuid), forKey: key)
+                try set(recordType.databaseUUIDEncodingStrategy(for: column(key, of: encoder)).encode(uuid), forKey: key)
+            } else if let data = value as? Data {
+                try set(recordType.databaseDataEncodingStrategy(for: column(key, of: encoder)).encode(data), forKey: key)
             } else if let convertible = value as? any DatabaseValueConvertible {
                 try set(convertible.databaseValue, forKey: key)
             } else if let single = try SingleValueProbe.databaseValue(of: value) {

@@ -543,3 +543,58 @@ import Cairn
         }
     }
 }
+
+/// Per-column encoding strategies of Date, UUID and Data, in persistence
+/// and in key requests.
+@Suite struct ColumnEncodingStrategyTests {
+    private struct Document: Codable, Identifiable, FetchableRecord, PersistableRecord {
+        static let databaseTableName = "document"
+        static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+            column == "id" ? .lowercaseString : .deferredToUUID
+        }
+        static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
+            column == "body" ? .text : .deferredToData
+        }
+        static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+            column == "stamp" ? .timeIntervalSince1970 : .deferredToDate
+        }
+        var id: UUID
+        var owner: UUID
+        var body: Data
+        var raw: Data
+        var stamp: Date
+    }
+
+    @Test func strategiesPerColumn() throws {
+        let dbQueue = try DatabaseQueue()
+        let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        let owner = UUID()
+        try dbQueue.write { db throws -> Void in
+            try db.execute(sql: "CREATE TABLE document(id TEXT PRIMARY KEY, owner BLOB, body, raw, stamp)")
+            try Document(id: id, owner: owner, body: Data("hello".utf8), raw: Data([0x80]), stamp: Date(timeIntervalSince1970: 10)).insert(db)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT id, typeof(owner), body, typeof(raw), stamp FROM document"))
+            #expect(row[0] as String == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+            #expect(row[1] as String == "blob")
+            #expect(row[2] as String == "hello")
+            #expect(row[3] as String == "blob")
+            #expect(row[4] as Double == 10)
+
+            // Key requests encode the key as the column does.
+            #expect(try Document.filter(id: id).fetchCount(db) == 1)
+            #expect(try Document.exists(db, id: id))
+            #expect(try Document.deleteOne(db, id: id))
+            #expect(try Document.fetchCount(db) == 0)
+        }
+    }
+
+    @Test func nilKeysDoNotHitTheDatabase() throws {
+        try DatabaseQueue().write { db throws -> Void in
+            try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY)")
+            var statements: [String] = []
+            db.trace { statements.append($0.expandedDescription) }
+            #expect(try !Table("t").deleteOne(db, key: nil as Int?))
+            db.trace(options: [], nil)
+            #expect(statements.isEmpty)
+        }
+    }
+}

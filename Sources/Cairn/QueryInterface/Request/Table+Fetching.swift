@@ -55,7 +55,9 @@ extension Table {
     ///   primary key.
     @discardableResult
     public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try filter(key: key).deleteAll(db) > 0
+        // No row has a NULL primary key: nothing to delete, no statement.
+        if key.databaseValue.isNull { return false }
+        return try filter(key: key).deleteAll(db) > 0
     }
 
     /// Deletes the row with the given unique key.

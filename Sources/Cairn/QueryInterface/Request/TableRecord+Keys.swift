@@ -1,3 +1,5 @@
+import Foundation
+
 // Finding records by primary key or unique key.
 
 /// Builds the conditions of key lookups.
@@ -118,7 +120,9 @@ extension TableRecord {
     ///   primary key.
     @discardableResult
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try filter(key: key).deleteAll(db) > 0
+        // No row has a NULL primary key: nothing to delete, no statement.
+        if key.databaseValue.isNull { return false }
+        return try filter(key: key).deleteAll(db) > 0
     }
 
     /// Deletes the row with the given unique key.
@@ -162,11 +166,22 @@ extension DerivableRequest {
 
     /// Filters the request by primary keys.
     public func filter<Keys: Sequence>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
-        let values = keys.map(\.databaseValue)
+        let keys = keys.map { RecordKeyValue($0) }
+        // An Encodable record encodes its UUID, Data and Date keys as it
+        // encodes the values of its primary key column.
+        let recordType = (RowDecoder.self as? any EncodableRecord.Type).map(EncodableRecordType.init)
         return _mapRelation { box in
             let tableName = box.relation.tableName
-            box.relation.filters.append { db in try KeyCondition.primaryKey(db, table: tableName, keys: values) }
-            if values.count == 1 { box.relation.isFilteredByUniqueKey = true }
+            box.relation.filters.append { db in
+                var values = keys.map(\.databaseValue)
+                if let recordType, keys.contains(where: \.dependsOnStrategies),
+                   let column = try? db.primaryKey(tableName).columns.first
+                {
+                    values = keys.map { recordType.type.databaseValue(ofKey: $0.value, forColumn: column) }
+                }
+                return try KeyCondition.primaryKey(db, table: tableName, keys: values)
+            }
+            if keys.count == 1 { box.relation.isFilteredByUniqueKey = true }
         }
     }
 
@@ -408,4 +423,27 @@ extension FetchableRecord where Self: TableRecord & Identifiable & Hashable, ID:
     public static func fetchSet(_ db: Database, ids: some Collection<ID>) throws -> Set<Self> {
         try fetchSet(db, keys: ids)
     }
+}
+
+/// A key of a request, kept with its Swift type until the request knows
+/// the encoding strategies of its record type.
+private struct RecordKeyValue: @unchecked Sendable {
+    // Unchecked: the value is one of the immutable values that
+    // `dependsOnStrategies` tells (Date, UUID, Data), or is used as its
+    // database value only.
+    let value: any DatabaseValueConvertible
+    let databaseValue: DatabaseValue
+    let dependsOnStrategies: Bool
+
+    init(_ value: some DatabaseValueConvertible) {
+        self.value = value
+        databaseValue = value.databaseValue
+        dependsOnStrategies = value is Date || value is UUID || value is Data
+    }
+}
+
+/// A metatype of an Encodable record, which requests keep.
+private struct EncodableRecordType: @unchecked Sendable {
+    // Unchecked: a metatype is immutable.
+    let type: any EncodableRecord.Type
 }
