@@ -569,7 +569,15 @@ public final class Database {
         }
         if let callbackError = callbackErrors.error {
             callbackErrors.error = nil
-            throw callbackError
+            // A DatabaseError of an SQL function keeps its code and message;
+            // another error becomes an SQLite error whose message describes
+            // it, with the SQL of the statement.
+            if let databaseError = callbackError as? DatabaseError {
+                throw databaseError
+            }
+            throw makeError(
+                resultCode: .SQLITE_ERROR, message: "\(callbackError)",
+                sql: statement.sql, arguments: statement.arguments)
         }
         if let tokenizerError = FTS5TokenizerErrors.take() {
             // FTS5 leaves a document half-indexed when its tokenizer fails,

@@ -14,8 +14,9 @@
 ///
 /// A function that throws makes the statement that calls it fail: a thrown
 /// ``DatabaseError`` becomes the error of the statement (with its code and
-/// message), and any other error is rethrown as is by the method that ran
-/// the statement.
+/// message), and any other error becomes an `SQLITE_ERROR` whose message
+/// is the description of the error (`"\(error)"`), with the SQL of the
+/// statement.
 ///
 /// Register functions on each connection, with
 /// ``Configuration/prepareDatabase(_:)``: pools open several connections.

@@ -443,8 +443,8 @@ public final class Statement {
     ///
     /// - Parameter arguments: When not nil, the new arguments.
     /// - Throws: A ``DatabaseError`` if the arguments do not fit, or if the
-    ///   execution fails; an error thrown by an SQL function called by the
-    ///   statement is rethrown.
+    ///   execution fails (an error thrown by an SQL function called by the
+    ///   statement becomes a ``DatabaseError``: see ``DatabaseFunction``).
     ///
     /// The corresponding C function is `sqlite3_step`.
     public func execute(arguments: StatementArguments? = nil) throws {
