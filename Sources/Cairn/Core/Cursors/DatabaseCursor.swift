@@ -26,6 +26,12 @@ extension DatabaseCursor {
     public var columnCount: Int { statement.columnCount }
 }
 
+/// Where a cursor is in its iteration.
+@usableFromInline
+enum DatabaseCursorPhase: UInt8 {
+    case notStarted, running, done
+}
+
 /// The state that all database cursors share: the statement, whether it is
 /// done, and the access it belongs to.
 ///
@@ -40,10 +46,12 @@ struct DatabaseCursorState {
     @usableFromInline let database: Database
     /// The access that created the cursor.
     @usableFromInline let accessToken: ScopeToken
-    @usableFromInline var isDone = false
-    /// Whether a row was returned already: the columns are checked at the
-    /// first row (see ``checkColumns()``).
-    @usableFromInline var hasReturnedRow = false
+    /// Where the iteration is: the first step and the end take the slow
+    /// path of ``step()``, the other rows one comparison.
+    @usableFromInline var phase = DatabaseCursorPhase.notStarted
+
+    /// Whether the statement is done (or failed).
+    @usableFromInline var isDone: Bool { phase == .done }
 
     /// Resets the statement and sets its arguments; nothing runs yet.
     ///
@@ -65,22 +73,42 @@ struct DatabaseCursorState {
     ///   called.
     @inlinable
     mutating func step() throws -> Bool {
-        if isDone { return false }
+        if _slowPath(phase != .running) { return try firstOrFinalStep() }
         if _slowPath(!accessToken.isCurrent) { Database.cursorAccessFailure() }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
-            if _slowPath(!hasReturnedRow) { try checkColumns() }
             return true
-        case SQLITE_DONE:
-            isDone = true
-            statement.isIteratedByCursor = false
-            try database.statementDidExecute(statement)
-            return false
         case let code:
-            isDone = true
-            statement.isIteratedByCursor = false
+            return try didFinish(code)
+        }
+    }
+
+    /// The first step (which checks the columns, see ``checkColumns()``),
+    /// and the steps after the end.
+    @usableFromInline
+    mutating func firstOrFinalStep() throws -> Bool {
+        if phase == .done { return false }
+        if !accessToken.isCurrent { Database.cursorAccessFailure() }
+        switch sqlite3_step(sqliteStatement) {
+        case SQLITE_ROW:
+            phase = .running
+            try checkColumns()
+            return true
+        case let code:
+            return try didFinish(code)
+        }
+    }
+
+    /// The statement is done (`SQLITE_DONE`), or failed.
+    @usableFromInline
+    mutating func didFinish(_ code: CInt) throws -> Bool {
+        phase = .done
+        statement.isIteratedByCursor = false
+        guard code == SQLITE_DONE else {
             try database.statementDidFail(statement, withResultCode: code)
         }
+        try database.statementDidExecute(statement)
+        return false
     }
 
     /// At the first row: SQLite may have prepared the statement again at
@@ -93,9 +121,8 @@ struct DatabaseCursorState {
     ///   columns of the statement changed.
     @usableFromInline
     mutating func checkColumns() throws {
-        hasReturnedRow = true
         guard statement.columnsChangedByReprepare() else { return }
-        isDone = true
+        phase = .done
         statement.isIteratedByCursor = false
         sqlite3_reset(sqliteStatement)
         throw database.makeError(
