@@ -130,6 +130,27 @@ import Cairn
         }
     }
 
+    @Test func countsAndEmptiness() throws {
+        try dbQueue.write { db throws in
+            var statements: [String] = []
+            db.trace { statements.append($0.expandedDescription) }
+            let distinctDoubles = try player.select((Column("score") * 2).forKey("double")).distinct().fetchCount(db)
+            // The filter refers to the alias of the selection: the request
+            // is counted as a subquery.
+            let aliased = try player.annotated(with: Column("name").forKey("alt")).filter(Column("alt").detached != nil).fetchCount(db)
+            let empty = try player.filter(Column("score") > 1_000_000).isEmpty(db)
+            let notEmpty = try player.isEmpty(db)
+            db.trace(options: [], nil)
+            #expect(distinctDoubles == (try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT score * 2) FROM player")))
+            #expect(aliased == (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player WHERE name IS NOT NULL")))
+            #expect(empty && !notEmpty)
+            let queries = statements.filter { $0.hasPrefix("SELECT") }
+            #expect(queries.contains(#"SELECT COUNT(DISTINCT "score" * 2) FROM "player""#))
+            #expect(queries.contains(#"SELECT COUNT(*) FROM (SELECT *, "name" AS "alt" FROM "player" WHERE "alt" IS NOT NULL)"#))
+            #expect(queries.contains(#"SELECT EXISTS (SELECT * FROM "player" WHERE "score" > 1000000)"#))
+        }
+    }
+
     @Test func batchUpdatesAndDeletesOfGroupedRequests() throws {
         try dbQueue.write { db throws in
             // The rows of grouped and distinct requests are selected by key.

@@ -47,12 +47,21 @@ extension FetchRequest {
         return try Int.fetchOne(db.cachedStatement(literal: literal)) ?? 0
     }
 
-    /// Whether the request fetches no row.
+    /// Whether the request fetches no row: `SELECT EXISTS (...)`.
+    ///
+    /// ```swift
+    /// // SELECT EXISTS (SELECT * FROM "player" WHERE "score" > ?)
+    /// let noBestPlayer = try Player.filter { $0.score > 1000 }.isEmpty(db)
+    /// ```
     ///
     /// - Throws: A ``DatabaseError``.
     public func isEmpty(_ db: Database) throws -> Bool {
-        let prepared = try makePreparedRequest(db, forSingleResult: true)
-        return try Row.fetchOne(prepared.statement, adapter: prepared.adapter) == nil
+        let literal = SQL(elements: [
+            .sql("SELECT EXISTS (", StatementArguments()),
+            .deferred { context in try self.sqlSubquery.sql(context) },
+            .sql(")", StatementArguments()),
+        ])
+        return try Bool.fetchOne(db.cachedStatement(literal: literal)) != true
     }
 }
 
