@@ -139,10 +139,9 @@ import Cairn
         ("2001-09-09 01:46", 1_000_000_000.0 - 40),
         ("2001-09-09 01:46:40", 1_000_000_000.0),
         ("2001-09-09T01:46:40.5", 1_000_000_000.5),
-        ("2001-09-09 01:46:40.123456", 1_000_000_000.123456),
+        ("2001-09-09 01:46:40.123", 1_000_000_000.123),
         ("2001-09-09 03:46:40+02:00", 1_000_000_000.0),
         ("2001-09-09 01:46:40Z", 1_000_000_000.0),
-        ("12:00", 946_728_000.0),            // 2000-01-01, as in SQLite
         ("2451545.0", 946_728_000.0),        // a Julian day number
     ])
     func dateFormats(text: String, timestamp: Double) throws {
@@ -152,6 +151,22 @@ import Cairn
             // Same as SQLite's reading of the format:
             let sqlite = try Double.fetchOne(db, sql: "SELECT unixepoch(?, 'subsec')", arguments: [text])
             #expect(abs((sqlite ?? .nan) - timestamp) < 1e-3)
+        }
+    }
+
+    @Test func datesToTheMillisecond() throws {
+        try dbQueue.inDatabase { db throws in
+            // Digits after the milliseconds are ignored, as the stored
+            // format has milliseconds.
+            let date = try #require(try Date.fetchOne(db, sql: "SELECT '2001-09-09 01:46:40.123456'"))
+            #expect(date.timeIntervalSince1970 == 1_000_000_000.123)
+            // A time without a date is not a date…
+            #expect(Date.fromDatabaseValue("12:00".databaseValue) == nil)
+            #expect(Date.fromDatabaseValue("01:02:03.456".databaseValue) == nil)
+            #expect(throws: RowDecodingError.self) { try Date.fetchOne(db, sql: "SELECT '12:00'") }
+            // …but is date components.
+            let components = try #require(try DatabaseDateComponents.fetchOne(db, sql: "SELECT '12:00'"))
+            #expect(components.dateComponents.hour == 12)
         }
     }
 

@@ -75,10 +75,12 @@ extension Date: DatabaseValueConvertible {
 
     /// Converts SQLite time values:
     ///
-    /// - text in one of SQLite's date formats (`YYYY-MM-DD`,
-    ///   `YYYY-MM-DD HH:MM[:SS[.SSS]]` with a space or `T`, `HH:MM[:SS[.SSS]]`,
-    ///   with an optional `Z` or `±HH:MM` suffix), read in UTC unless a time
-    ///   zone is given; a time without date is on 2000-01-01, as in SQLite;
+    /// - text in one of SQLite's date formats with a date (`YYYY-MM-DD`,
+    ///   `YYYY-MM-DD HH:MM[:SS[.SSS]]` with a space or `T`, with an optional
+    ///   `Z` or `±HH:MM` suffix), read in UTC unless a time zone is given, to
+    ///   the millisecond (further digits are ignored); a time without a date
+    ///   (`HH:MM`) is not a date, and gives nil (decode it as
+    ///   `DatabaseDateComponents`);
     /// - text holding a number: a Julian day number, as in SQLite;
     /// - an INTEGER or REAL: a number of seconds since 1970-01-01 00:00:00 UTC
     ///   (a Unix timestamp).
@@ -93,6 +95,9 @@ extension Date: DatabaseValueConvertible {
             return Date(timeIntervalSince1970: double)
         case .string(let string):
             if let components = SQLiteDateParser.parse(string) {
+                // A time without a date is not a date (DateComponents
+                // decode it).
+                guard components.format.hasDatePart else { return nil }
                 return Date(databaseDateComponents: components)
             }
             if let julianDay = SQLiteDateParser.parseJulianDayNumber(string) {
@@ -114,7 +119,9 @@ extension Date: DatabaseValueConvertible {
         }
         let seconds = days * 86_400 + (c.hour ?? 0) * 3600 + (c.minute ?? 0) * 60 + (c.second ?? 0)
             - (c.timeZone?.secondsFromGMT() ?? 0)
-        let fraction = TimeInterval(c.nanosecond ?? 0) / 1_000_000_000
+        // Milliseconds, the precision of the stored format: further digits
+        // are ignored.
+        let fraction = TimeInterval((c.nanosecond ?? 0) / 1_000_000) / 1000
         self.init(timeIntervalSince1970: TimeInterval(seconds) + fraction)
     }
 }
