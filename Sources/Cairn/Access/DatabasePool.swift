@@ -106,7 +106,7 @@ public final class DatabasePool: DatabaseWriter {
 
         let state = self.state
         let readerConfigurationCopy = readerConfiguration
-        readerPool = Pool(maximumCount: configuration.maximumReaderCount, qos: configuration.qos) {
+        readerPool = Pool(maximumCount: configuration.maximumReaderCount) {
             let number = state.withLock { state -> Int in
                 state.readerCount += 1
                 return state.readerCount

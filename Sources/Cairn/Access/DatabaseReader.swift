@@ -59,6 +59,11 @@ public protocol DatabaseReader: AnyObject, Sendable {
     /// }
     /// ```
     ///
+    /// `value` runs in the calling task: it sees the task-local values of
+    /// the task, and `Task.isCancelled`. When the task is cancelled, the
+    /// statements that `value` starts afterwards throw, and the read ends
+    /// with `CancellationError`.
+    ///
     /// - Throws: The error of `value`, a ``DatabaseError``, or
     ///   `CancellationError` when the task is cancelled.
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T

@@ -57,9 +57,8 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - maximumCount: The maximum number of elements.
-    ///   - qos: Unused; kept for the callers that pass it.
     ///   - makeElement: Creates an element when none is available.
-    init(maximumCount: Int, qos: DispatchQoS = .default, makeElement: @escaping @Sendable () throws -> T) {
+    init(maximumCount: Int, makeElement: @escaping @Sendable () throws -> T) {
         precondition(maximumCount > 0, "Pool size must be at least 1")
         self.makeElement = makeElement
         self.maximumCount = maximumCount

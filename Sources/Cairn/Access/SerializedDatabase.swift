@@ -106,8 +106,11 @@ final class SerializedDatabase: @unchecked Sendable {
     ///
     /// When the task is cancelled before `block` starts, `block` does not
     /// run and the method throws `CancellationError`. When it is cancelled
-    /// while `block` runs, the running statement is interrupted, and the
-    /// method throws `CancellationError`.
+    /// while `block` runs, the running statement is interrupted, the
+    /// statements that start afterwards throw (but rollbacks, and the commit
+    /// of a transaction that did not write: see
+    /// `Database.checkCancellation(for:)`), and the method throws
+    /// `CancellationError` when one of them failed.
     func execute<T: Sendable>(_ block: @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
         let state = Locked(AsyncAccessState.pending)

@@ -101,7 +101,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         let configuration = parts.configuration
         let label = configuration.label ?? "Cairn.DatabaseSnapshotPool"
         let readerCount = Locked(0)
-        readerPool = Pool(maximumCount: configuration.maximumReaderCount, qos: configuration.qos) {
+        readerPool = Pool(maximumCount: configuration.maximumReaderCount) {
             let number = readerCount.withLock { count -> Int in
                 count += 1
                 return count
