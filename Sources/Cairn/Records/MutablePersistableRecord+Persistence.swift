@@ -401,10 +401,13 @@ extension MutablePersistableRecord {
         var sql = "UPDATE" + resolution.orClause + " " + tableName.quotedDatabaseIdentifier + " SET "
         // The columns as the table names them, whatever the case of the
         // encoded keys.
+        // (A linear search in the cached names: no allocation per update.)
         let tableColumns = try db.selectedColumnNames(in: tableName)
-        let columnNames = Dictionary(tableColumns.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         sql += assignments
-            .map { (columnNames[$0.column.lowercased()] ?? $0.column).quotedDatabaseIdentifier + "=?" }
+            .map { assignment in
+                let name = tableColumns.first { $0.equalsIgnoringASCIICase(assignment.column) } ?? assignment.column
+                return name.quotedDatabaseIdentifier + "=?"
+            }
             .joined(separator: ", ")
         sql += " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
         let arguments = StatementArguments(assignments.map { $0.value } + key.map { $0.value })

@@ -174,10 +174,17 @@ extension DerivableRequest {
             let tableName = box.relation.tableName
             box.relation.filters.append { db in
                 var values = keys.map(\.databaseValue)
-                if let recordType, keys.contains(where: \.dependsOnStrategies),
+                if let recordType, keys.contains(where: { $0.strategyValue != nil }),
                    let column = try? db.primaryKey(tableName).columns.first
                 {
-                    values = keys.map { recordType.type.databaseValue(ofKey: $0.value, forColumn: column) }
+                    values = keys.map { key in
+                        switch key.strategyValue {
+                        case .date(let date): recordType.type.databaseValue(ofKey: date, forColumn: column)
+                        case .uuid(let uuid): recordType.type.databaseValue(ofKey: uuid, forColumn: column)
+                        case .data(let data): recordType.type.databaseValue(ofKey: data, forColumn: column)
+                        case nil: key.databaseValue
+                        }
+                    }
                 }
                 return try KeyCondition.primaryKey(db, table: tableName, keys: values)
             }
@@ -425,25 +432,35 @@ extension FetchableRecord where Self: TableRecord & Identifiable & Hashable, ID:
     }
 }
 
-/// A key of a request, kept with its Swift type until the request knows
-/// the encoding strategies of its record type.
-private struct RecordKeyValue: @unchecked Sendable {
-    // Unchecked: the value is one of the immutable values that
-    // `dependsOnStrategies` tells (Date, UUID, Data), or is used as its
-    // database value only.
-    let value: any DatabaseValueConvertible
+/// A key of a request: its database value, and, for the types that the
+/// encoding strategies of records change (Date, UUID, Data), the value
+/// itself, until the request knows the record type's strategies.
+private struct RecordKeyValue: Sendable {
+    enum StrategyValue: Sendable {
+        case date(Date), uuid(UUID), data(Data)
+    }
+
     let databaseValue: DatabaseValue
-    let dependsOnStrategies: Bool
+    let strategyValue: StrategyValue?
 
     init(_ value: some DatabaseValueConvertible) {
-        self.value = value
         databaseValue = value.databaseValue
-        dependsOnStrategies = value is Date || value is UUID || value is Data
+        if let date = value as? Date {
+            strategyValue = .date(date)
+        } else if let uuid = value as? UUID {
+            strategyValue = .uuid(uuid)
+        } else if let data = value as? Data {
+            strategyValue = .data(data)
+        } else {
+            strategyValue = nil
+        }
     }
 }
 
 /// A metatype of an Encodable record, which requests keep.
 private struct EncodableRecordType: @unchecked Sendable {
-    // Unchecked: a metatype is immutable.
+    // Unchecked: a metatype is an immutable reference to type metadata;
+    // the filter only calls static functions of the type with Sendable
+    // values (RecordKeyValue.StrategyValue).
     let type: any EncodableRecord.Type
 }
