@@ -97,11 +97,16 @@ public final class Database {
     /// While an async access runs: whether its task was cancelled. Once it
     /// returns true, the statements that start throw `SQLITE_INTERRUPT`
     /// (see ``checkCancellation(for:)``), so that the access ends with a
-    /// `CancellationError`. Nil outside of async accesses.
+    /// `CancellationError`. Nil outside of async accesses. Unchecked
+    /// exclusivity, as the other state of the connection: only the thread of
+    /// the current access sets and reads it (the cancellation handler of
+    /// the task touches the lock-protected state the closure reads, never
+    /// this property); `AsyncAccessTaskTests` run under the sanitizers.
     @exclusivity(unchecked) var accessCancellation: (@Sendable () -> Bool)?
 
     /// The ``transactionDate`` of the current transaction, once read; nil
-    /// outside of transactions (see `Database+TransactionDate.swift`).
+    /// outside of transactions (see `Database+TransactionDate.swift`). Only
+    /// the thread of the current access touches it.
     @exclusivity(unchecked) var currentTransactionDate: Date?
 
     /// Primary keys and other schema information, until the schema changes.
