@@ -145,9 +145,11 @@ public final class DatabasePool: DatabaseWriter {
     /// completed. Later accesses throw a ``DatabaseError`` ("Connection is
     /// closed").
     ///
-    /// - Throws: A ``DatabaseError`` if a connection cannot be closed because
-    ///   statements or cursors prepared by your code are still alive; the
-    ///   pool then remains open.
+    /// - Throws: A ``DatabaseError`` with code `SQLITE_BUSY` if a connection
+    ///   cannot be closed because statements or cursors prepared by your
+    ///   code are still alive. Each of them is reported to
+    ///   ``Database/logError`` ("unfinalized statement: …"). No connection is
+    ///   closed then: the pool remains open and usable.
     ///
     /// The corresponding C function is `sqlite3_close`.
     public func close() throws {
@@ -155,6 +157,12 @@ public final class DatabasePool: DatabaseWriter {
             try writer.sync { writerDB in
                 var readers: [SerializedDatabase] = []
                 readerPool.forEach { readers.append($0) }
+                // Check every connection before closing any: a close that
+                // fails leaves the whole pool open and usable.
+                for reader in readers {
+                    try reader.sync { db in try db.checkClosable() }
+                }
+                try writerDB.checkClosable()
                 for reader in readers {
                     try reader.sync { db in try db.close() }
                 }

@@ -93,8 +93,11 @@ public final class DatabaseQueue: DatabaseWriter {
     /// Closes the connection. Later accesses throw a ``DatabaseError``
     /// ("Connection is closed").
     ///
-    /// - Throws: A ``DatabaseError`` if the connection cannot be closed
-    ///   because statements or cursors prepared by your code are still alive.
+    /// - Throws: A ``DatabaseError`` with code `SQLITE_BUSY` if the
+    ///   connection cannot be closed because statements or cursors prepared
+    ///   by your code are still alive. Each of them is reported to
+    ///   ``Database/logError`` ("unfinalized statement: …"), and the queue
+    ///   remains open and usable.
     ///
     /// The corresponding C function is `sqlite3_close`.
     public func close() throws {

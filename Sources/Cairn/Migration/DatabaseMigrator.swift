@@ -1,3 +1,4 @@
+import Foundation
 /// Runs the migrations of a database, each once, in order.
 ///
 /// ```swift
@@ -240,12 +241,28 @@ public struct DatabaseMigrator: Sendable {
         if try hasBeenSuperseded(db) { return true }
         let applied = try appliedMigrations(db)
         guard let last = applied.last else { return false }
-        // Replay the applied migrations on an empty in-memory database.
-        let reference = try DatabaseQueue(configuration: db.configuration.forReplayedMigrations)
-        var replay = self
-        replay.eraseDatabaseOnSchemaChange = false
-        try replay.migrate(reference, upTo: last)
-        let referenceSchema = try reference.read { try Self.schema($0) }
+        // Replay the applied migrations on an empty temporary database. It
+        // is a file, not an in-memory database: migrations may copy much
+        // data, and the setups of the configuration may need a file (such
+        // as `SQLITE_FCNTL_PERSIST_WAL`, which a database without an open
+        // file refuses, as SQLite's private temporary databases do until
+        // they spill to disk).
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cairn-migrations-\(UUID().uuidString).sqlite").path
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
+        }
+        let referenceSchema: Set<String>
+        do {
+            let reference = try DatabaseQueue(path: path, configuration: db.configuration.forReplayedMigrations)
+            var replay = self
+            replay.eraseDatabaseOnSchemaChange = false
+            try replay.migrate(reference, upTo: last)
+            referenceSchema = try reference.read { try Self.schema($0) }
+            try reference.close()
+        }
         return try Self.schema(db) != referenceSchema
     }
 
@@ -259,7 +276,7 @@ public struct DatabaseMigrator: Sendable {
 }
 
 extension Configuration {
-    /// The configuration of an in-memory database that replays migrations:
+    /// The configuration of the temporary database that replays migrations:
     /// same setups, no WAL, writable.
     var forReplayedMigrations: Configuration {
         var configuration = self

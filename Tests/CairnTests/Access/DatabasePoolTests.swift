@@ -258,6 +258,60 @@ import Cairn
         #expect(throws: DatabaseError.self) { try dbPool.write { db throws in try count(db) } }
     }
 
+    /// A close that fails because a statement of a reader or of the writer
+    /// is alive closes no connection: the pool stays usable.
+    @Test(arguments: [true, false])
+    func failedCloseLeavesThePoolOpen(statementOfReader: Bool) throws {
+        ErrorLogRecorder.install()
+        let marker = statementOfReader ? "kept by a pool reader" : "kept by the pool writer"
+        // Two readers exist, so that a failure on one does not hide a close
+        // of the other.
+        let bothReading = DispatchGroup()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: bothReading) {
+                try? dbPool.read { db throws in
+                    started.signal()
+                    proceed.wait()
+                    _ = try count(db)
+                }
+            }
+        }
+        started.wait()
+        started.wait()
+        proceed.signal()
+        proceed.signal()
+        bothReading.wait()
+
+        try {
+            let statement: Statement
+            if statementOfReader {
+                statement = try dbPool.read { db throws in try db.makeStatement(sql: "SELECT '\(marker)'") }
+            } else {
+                statement = try dbPool.write { db throws in try db.makeStatement(sql: "SELECT '\(marker)'") }
+            }
+            #expect {
+                try dbPool.close()
+            } throws: { error in
+                (error as? DatabaseError)?.resultCode == .SQLITE_BUSY
+            }
+            #expect(!ErrorLogRecorder.messages(containing: "unfinalized statement: SELECT '\(marker)'").isEmpty)
+            // Every connection is still open.
+            try dbPool.write { db throws in try db.execute(sql: "INSERT INTO player (name) VALUES ('after')") }
+            let concurrentCounts = Locked<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                if let value = try? dbPool.read({ db throws in try count(db) }) {
+                    concurrentCounts.withLock { $0.append(value) }
+                }
+            }
+            #expect(concurrentCounts.withLock { $0 } == [3, 3, 3, 3])
+            _ = statement
+        }()
+        try dbPool.close()
+        #expect(throws: DatabaseError.self) { try dbPool.read { db throws in try count(db) } }
+    }
+
     @Test func asyncAccesses() async throws {
         try await dbPool.write { db throws in try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')") }
         #expect(try await dbPool.read { db throws in try count(db) } == 3)

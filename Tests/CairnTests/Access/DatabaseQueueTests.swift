@@ -66,9 +66,23 @@ import Cairn
 
     @Test func closeFailsWhileStatementsAreAlive() throws {
         let dbQueue = try makeQueue()
-        let statement = try dbQueue.inDatabase { db throws in try db.makeStatement(sql: "SELECT 1") }
-        #expect(throws: DatabaseError.self) { try dbQueue.close() }
-        _ = statement
+        ErrorLogRecorder.install()
+        try {
+            let statement = try dbQueue.inDatabase { db throws in try db.makeStatement(sql: "SELECT 'kept by the queue test'") }
+            #expect {
+                try dbQueue.close()
+            } throws: { error in
+                (error as? DatabaseError)?.resultCode == .SQLITE_BUSY
+            }
+            // The statement is named in the error log.
+            #expect(!ErrorLogRecorder.messages(containing: "unfinalized statement: SELECT 'kept by the queue test'").isEmpty)
+            // The queue is still open.
+            try dbQueue.write { db throws in try db.execute(sql: "INSERT INTO player (name) VALUES ('after')") }
+            #expect(try dbQueue.read { _ throws in try String.fetchOne(statement) } == "kept by the queue test")
+        }()
+        // Once the statement is gone, the queue closes.
+        try dbQueue.close()
+        #expect(throws: DatabaseError.self) { try dbQueue.write { _ in } }
     }
 
     @Test func asyncAccesses() async throws {

@@ -99,17 +99,13 @@ import Cairn
     }
 
     @Test func errorLogReceivesSQLiteMessages() throws {
-        let messages = Locked<[(ResultCode, String)]>([])
-        Database.logError = { code, message in
-            messages.withLock { $0.append((code, message)) }
-        }
-        defer { Database.logError = nil }
+        ErrorLogRecorder.install()
         let dbQueue = try DatabaseQueue()
         try? dbQueue.inDatabase { db throws in
             try db.execute(sql: "SELECT * FROM tableThatDoesNotExistForTheLog")
         }
-        let logged = messages.withLock { $0 }
-        #expect(logged.contains { $0.0 == .SQLITE_ERROR && $0.1.contains("tableThatDoesNotExistForTheLog") })
+        let logged = ErrorLogRecorder.messages(containing: "tableThatDoesNotExistForTheLog")
+        #expect(logged.contains { $0.code == .SQLITE_ERROR })
     }
 }
 

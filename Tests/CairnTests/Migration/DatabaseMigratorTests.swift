@@ -144,6 +144,29 @@ import Cairn
         }
     }
 
+    /// The migrations are replayed on a database that has a file, so that
+    /// setups that need one (persistent WAL) do not fail.
+    @Test func eraseDatabaseOnSchemaChangeWithSetupThatNeedsAFile() throws {
+        let directory = try TemporaryDirectory()
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            var flag: CInt = 0
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &flag)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.eraseDatabaseOnSchemaChange = true
+        migrator.registerMigration("v1") { db throws in
+            try db.create(table: "player") { t in t.column("name", .text) }
+        }
+        try migrator.migrate(dbQueue)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
+        // The comparison replays v1 with the same setup.
+        try migrator.migrate(dbQueue)
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 1)
+    }
+
     @Test func asyncMigration() async throws {
         let dbQueue = try DatabaseQueue()
         try await makeMigrator().migrate(dbQueue)

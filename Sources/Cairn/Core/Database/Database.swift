@@ -293,8 +293,8 @@ public final class Database {
     /// The corresponding C function is `sqlite3_close`.
     func close() throws {
         guard let connection = sqliteConnection else { return }
+        try checkClosable()
         observationBroker.databaseWillClose(self)
-        clearStatementCache()
         interruptHandle.withLock { $0 = nil }
         let code = sqlite3_close(connection)
         guard code == SQLITE_OK else {
@@ -306,6 +306,38 @@ public final class Database {
                 sql: nil, arguments: nil)
         }
         sqliteConnection = nil
+    }
+
+    /// Releases the cached statements and throws `SQLITE_BUSY` if statements
+    /// prepared by the user are still alive, so that ``close()`` would fail.
+    /// Each of them is reported to ``logError`` ("unfinalized statement:
+    /// SQL"). The connection stays open and usable.
+    ///
+    /// A pool checks all its connections before it closes any, so that a
+    /// close that fails leaves the pool as it was.
+    ///
+    /// The corresponding C function is `sqlite3_next_stmt`.
+    func checkClosable() throws {
+        guard let connection = sqliteConnection else { return }
+        clearStatementCache()
+        var unfinalized: [String] = []
+        var statement = sqlite3_next_stmt(connection, nil)
+        while let current = statement {
+            unfinalized.append(sqlite3_sql(current).map { String(cString: $0) } ?? "")
+            statement = sqlite3_next_stmt(connection, current)
+        }
+        guard !unfinalized.isEmpty else { return }
+        if let log = Database.logError {
+            for sql in unfinalized {
+                log(.SQLITE_BUSY, "unfinalized statement: \(sql)")
+            }
+        }
+        throw makeError(
+            resultCode: .SQLITE_BUSY,
+            message: "unable to close due to unfinalized statements: "
+                + unfinalized.map { "`\($0)`" }.joined(separator: ", ")
+                + " (release the statements and cursors you keep before closing)",
+            sql: nil, arguments: nil)
     }
 
     /// Whether the connection is closed.
