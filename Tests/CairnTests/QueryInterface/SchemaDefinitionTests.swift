@@ -64,6 +64,92 @@ import Cairn
         }
     }
 
+    /// `belongsTo` finds the referenced table (as named, its plural, or the
+    /// table being created) and gets one column per column of its primary
+    /// key, with the declared types.
+    @Test func belongsToResolvesTablesAndKeys() throws {
+        try dbQueue.inDatabase { db throws in
+            try db.create(table: "teams") { t in t.column("name", .text) }
+            try db.create(table: "COUNTRY") { t in t.primaryKey("code", .text) }
+            try db.create(table: "citizenship") { t in
+                t.primaryKey {
+                    t.column("countryCode", .text)
+                    t.column("personId", .integer)
+                }
+            }
+        }
+        let statements = try sql { db throws in
+            try db.create(table: "employees") { t in
+                t.column("name", .text)
+                t.belongsTo("team")                 // plural table, hidden rowid
+                t.belongsTo("country").notNull()    // case of the existing table, TEXT key
+                t.belongsTo("manager", inTable: "employees")
+                t.belongsTo("employee")             // the table itself, by its singular
+                t.belongsTo("citizenship", onDelete: .cascade).unique()
+                t.belongsTo("badge", inTable: "teams").unique()
+            }
+        }
+        #expect(statements == [
+            #"CREATE TABLE "employees" ("name" TEXT, "teamId" INTEGER REFERENCES "teams"("rowid"), "# +
+            #""countryCode" TEXT NOT NULL REFERENCES "country"("code"), "# +
+            #""managerId" INTEGER REFERENCES "employees"("rowid"), "employeeId" INTEGER REFERENCES "employees"("rowid"), "# +
+            #""citizenshipCountryCode" TEXT, "citizenshipPersonId" INTEGER, "# +
+            #""badgeId" INTEGER UNIQUE REFERENCES "teams"("rowid"), "# +
+            #"FOREIGN KEY ("citizenshipCountryCode", "citizenshipPersonId") REFERENCES "citizenship"("countryCode", "personId") ON DELETE CASCADE)"#,
+            #"CREATE INDEX "employees_on_teamId" ON "employees"("teamId")"#,
+            #"CREATE INDEX "employees_on_countryCode" ON "employees"("countryCode")"#,
+            #"CREATE INDEX "employees_on_managerId" ON "employees"("managerId")"#,
+            #"CREATE INDEX "employees_on_employeeId" ON "employees"("employeeId")"#,
+            #"CREATE UNIQUE INDEX "index_employees_on_citizenshipCountryCode_citizenshipPersonId" ON "employees"("citizenshipCountryCode", "citizenshipPersonId")"#,
+        ])
+        try dbQueue.inDatabase { db throws in
+            let foreignKeys = try db.foreignKeys(on: "employees")
+            #expect(foreignKeys.count == 6)
+            #expect(foreignKeys.contains { $0.destinationTable.lowercased() == "citizenship" && $0.originColumns == ["citizenshipCountryCode", "citizenshipPersonId"] })
+        }
+    }
+
+    /// A foreign key in the primary key is NOT NULL and not indexed; a
+    /// foreign key to the table being created can not be part of its
+    /// primary key; a missing table is an error. Failed definitions create
+    /// nothing.
+    @Test func belongsToInPrimaryKeysAndErrors() throws {
+        let statements = try sql { db throws in
+            try db.create(table: "pair") { t in
+                t.primaryKey {
+                    t.column("a", .text)
+                    t.column("b", .text)
+                }
+            }
+            try db.create(table: "simple") { t in t.autoIncrementedPrimaryKey("id") }
+            try db.create(table: "child") { t in
+                t.primaryKey {
+                    t.column("rank", .integer)
+                    t.belongsTo("pair")
+                    t.belongsTo("simple")
+                }
+            }
+        }
+        #expect(statements.last == #"CREATE TABLE "child" ("rank" INTEGER NOT NULL, "pairA" TEXT NOT NULL, "pairB" TEXT NOT NULL, "simpleId" INTEGER NOT NULL REFERENCES "simple"("id"), PRIMARY KEY ("rank", "pairA", "pairB", "simpleId"), FOREIGN KEY ("pairA", "pairB") REFERENCES "pair"("a", "b"))"#)
+        try dbQueue.inDatabase { db throws in
+            #expect(try db.primaryKey("child").columns == ["rank", "pairA", "pairB", "simpleId"])
+            #expect {
+                try db.create(table: "node") { t in
+                    t.primaryKey { t.belongsTo("node") }
+                }
+            } throws: { error in
+                (error as? DatabaseError)?.message?.contains("can not be part of its primary key") == true
+            }
+            #expect {
+                try db.create(table: "book") { t in t.belongsTo("author") }
+            } throws: { error in
+                (error as? DatabaseError)?.message?.contains("no such table: author (nor authors)") == true
+            }
+            #expect(try !db.tableExists("node"))
+            #expect(try !db.tableExists("book"))
+        }
+    }
+
     @Test func tableOptionsAndCompositeKeys() throws {
         let statements = try sql { db throws in
             try db.create(table: "membership", options: [.withoutRowID, .strict]) { t in

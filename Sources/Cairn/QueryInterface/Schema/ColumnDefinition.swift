@@ -7,9 +7,7 @@
 /// ```
 public final class ColumnDefinition {
     /// The column name.
-    /// The name of the column; a `belongsTo` column is renamed after the
-    /// primary key it refers to (`countryCode`), when the table is created.
-    private(set) var name: String
+    let name: String
     let type: Database.ColumnType?
     private var primaryKey: (conflictResolution: Database.ConflictResolution?, autoincrement: Bool)?
     private var notNullConflictResolution: Database.ConflictResolution??
@@ -21,13 +19,9 @@ public final class ColumnDefinition {
     private var generated: (expression: SQLExpression, qualification: GeneratedColumnQualification)?
     private(set) var isIndexed = false
 
-    /// A reference to resolve when the table is created (`belongsTo`):
-    /// table, delete action, update action, deferred.
-    var pendingReference: (String, Database.ForeignKeyAction?, Database.ForeignKeyAction?, Bool)?
-
-    /// The name given to `belongsTo`, for a column named after the primary
-    /// key it refers to.
-    var belongsToName: String?
+    /// Whether the column is the primary key (`PRIMARY KEY` in the column
+    /// definition).
+    var isPrimaryKey: Bool { primaryKey != nil }
 
     init(name: String, type: Database.ColumnType?) {
         self.name = name
@@ -177,53 +171,10 @@ public final class ColumnDefinition {
 
     // MARK: SQL
 
-    /// Resolves a `belongsTo` reference: the type and primary key of the
-    /// referenced table.
-    func resolveReference(_ db: Database, tableName: String, columns: [ColumnDefinition]) throws {
-        guard let (declaredTable, deleteAction, updateAction, deferred) = pendingReference else { return }
-        pendingReference = nil
-        var table = declaredTable
-        if table.lowercased() == tableName.lowercased() {
-            // The table refers to itself.
-            let primaryKey = columns.first { $0.primaryKey != nil }
-            if let belongsToName, let primaryKey {
-                name = belongsToName + Inflections.capitalizingFirstLetter(primaryKey.name)
-            }
-            resolvedType = primaryKey?.type ?? .integer
-            reference = ForeignKeyConstraint(
-                columns: [name], table: table, destinationColumns: primaryKey.map { [$0.name] },
-                deleteAction: deleteAction, updateAction: updateAction, deferred: deferred)
-            return
-        }
-        if belongsToName != nil, try !db.tableExists(table) {
-            // `belongsTo("parent")` refers to "parents" when there is no
-            // "parent" table.
-            let plural = Inflections.pluralize(table)
-            if try db.tableExists(plural) { table = plural }
-        }
-        let primaryKey = try db.primaryKey(table)
-        guard primaryKey.columns.count == 1, let column = primaryKey.columns.first else {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "belongsTo(\"\(table)\") needs a table with a single-column primary key: use foreignKey(_:references:columns:) instead")
-        }
-        if let belongsToName {
-            // `belongsTo("country")` refers to `country.code` with `countryCode`.
-            name = belongsToName + Inflections.capitalizingFirstLetter(column == "rowid" ? "id" : column)
-        }
-        let declaredType = try db.columns(in: table).first { $0.name.lowercased() == column.lowercased() }?.type
-        resolvedType = primaryKey.isRowID ? .integer : declaredType.map { Database.ColumnType(rawValue: $0) }
-        reference = ForeignKeyConstraint(
-            columns: [name], table: table, destinationColumns: [column],
-            deleteAction: deleteAction, updateAction: updateAction, deferred: deferred)
-    }
-
-    private var resolvedType: Database.ColumnType?
-
     /// The column definition SQL.
     func sql(_ context: SQLGenerationContext) throws -> String {
         var sql = name.quotedDatabaseIdentifier
-        if let type = type ?? resolvedType, !type.rawValue.isEmpty {
+        if let type, !type.rawValue.isEmpty {
             sql += " " + type.rawValue
         }
         if let primaryKey {

@@ -20,17 +20,23 @@
 public final class TableDefinition {
     let name: String
     let options: TableOptions
-    private(set) var columns: [ColumnDefinition] = []
-    private var primaryKeyConstraint: (columns: [String], conflictResolution: Database.ConflictResolution?)?
+    /// The columns and `belongsTo` foreign keys, in the order of
+    /// their definition.
+    private var elements: [Element] = []
+    private var primaryKeyConstraint: (members: [Element], conflictResolution: Database.ConflictResolution?)?
     private var uniqueKeyConstraints: [(columns: [String], conflictResolution: Database.ConflictResolution?)] = []
     private var foreignKeyConstraints: [ForeignKeyConstraint] = []
     private var checkConstraints: [SQLExpression] = []
     private var literalConstraints: [SQL] = []
-    /// Columns created by `belongsTo` that need an index.
-    private var indexedForeignKeys: [[String]] = []
-    /// The indexed `belongsTo` columns, whose names are known when the
-    /// table is created.
-    private var indexedBelongsToColumns: [ColumnDefinition] = []
+
+    /// A column, or the columns of a foreign key that are known when the
+    /// table is created. In a primary key constraint, a column is only
+    /// named: `.name`.
+    private enum Element {
+        case column(ColumnDefinition)
+        case name(String)
+        case foreignKey(ForeignKeyDefinition)
+    }
 
     init(name: String, options: TableOptions) {
         self.name = name
@@ -79,11 +85,12 @@ public final class TableDefinition {
     /// t.primaryKey(["userId", "groupId"])
     /// ```
     public func primaryKey(_ columns: [String], onConflict conflictResolution: Database.ConflictResolution? = nil) {
-        primaryKeyConstraint = (columns, conflictResolution)
+        primaryKeyConstraint = (columns.map(Element.name), conflictResolution)
     }
 
-    /// Sets the primary key on the columns that `body` adds, as a table
-    /// constraint; the columns are NOT NULL.
+    /// Sets the primary key on the columns and foreign keys that `body`
+    /// adds, as a table constraint; the columns are NOT NULL, and foreign
+    /// keys of the primary key are not indexed.
     ///
     /// ```swift
     /// try db.create(table: "membership") { t in
@@ -94,6 +101,13 @@ public final class TableDefinition {
     /// }
     /// // CREATE TABLE "membership" ("userId" INTEGER NOT NULL, "groupId" INTEGER NOT NULL,
     /// //   PRIMARY KEY ("userId", "groupId"))
+    ///
+    /// try db.create(table: "membership") { t in
+    ///     t.primaryKey {
+    ///         t.belongsTo("user")
+    ///         t.belongsTo("group")
+    ///     }
+    /// }
     /// ```
     ///
     /// - Parameters:
@@ -104,11 +118,21 @@ public final class TableDefinition {
         onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ body: () throws -> Void) rethrows
     {
-        let start = columns.count
+        let start = elements.count
         try body()
-        let keyColumns = columns[start...]
-        for column in keyColumns { column.notNull() }
-        primaryKey(keyColumns.map(\.name), onConflict: conflictResolution)
+        let members = elements[start...]
+        for member in members {
+            switch member {
+            case .column(let column):
+                column.notNull()
+            case .foreignKey(let foreignKey):
+                foreignKey.isInPrimaryKey = true
+                if foreignKey.notNullConflictResolution == nil { foreignKey.notNull() }
+            case .name:
+                break
+            }
+        }
+        primaryKeyConstraint = (Array(members), conflictResolution)
     }
 
     /// Adds a column.
@@ -123,7 +147,7 @@ public final class TableDefinition {
     @discardableResult
     public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
         let column = ColumnDefinition(name: name, type: type)
-        columns.append(column)
+        elements.append(.column(column))
         return column
     }
 
@@ -138,29 +162,47 @@ public final class TableDefinition {
 
     private var literalColumns: [SQL] = []
 
-    /// Adds a foreign key column to the table of another record, named after
-    /// it and the primary key it refers to, and indexes it.
+    /// Adds a foreign key to the table of another record: one column per
+    /// column of its primary key, named after the relation and that column,
+    /// with an index.
     ///
     /// ```swift
     /// t.belongsTo("team", onDelete: .cascade)
     /// // "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE
-    /// t.belongsTo("author", inTable: "person")
-    /// // "authorId" INTEGER REFERENCES "person"("id")
-    /// t.belongsTo("country")   // country has the primary key "code"
+    /// // CREATE INDEX "player_on_teamId" ON "player"("teamId")
+    /// t.belongsTo("author", inTable: "person").notNull()
+    /// // "authorId" INTEGER NOT NULL REFERENCES "person"("id")
+    /// t.belongsTo("country")   // country has the primary key "code" TEXT
     /// // "countryCode" TEXT REFERENCES "country"("code")
+    /// t.belongsTo("citizenship")   // primary key ("countryCode", "personId")
+    /// // "citizenshipCountryCode" TEXT, "citizenshipPersonId" INTEGER,
+    /// // FOREIGN KEY ("citizenshipCountryCode", "citizenshipPersonId")
+    /// //   REFERENCES "citizenship"("countryCode", "personId")
+    /// // CREATE INDEX "index_…_on_citizenshipCountryCode_citizenshipPersonId" …
     /// ```
     ///
-    /// The referenced table must have a single-column primary key, whose
-    /// type the new column takes; a table that refers to itself may be
-    /// created this way too.
+    /// The referenced table is `table` when given. Otherwise it is `name`,
+    /// or its plural when there is no such table (`belongsTo("team")`
+    /// refers to "teams"); a relation named after the table being created,
+    /// singular or plural, refers to it (`belongsTo("employee")` in
+    /// "employees"). A table without an explicit primary key is referred to
+    /// by its `rowid` (`"teamId" INTEGER REFERENCES "team"("rowid")`).
+    ///
+    /// A unique single-column foreign key is not indexed (its UNIQUE
+    /// constraint is); neither is one that belongs to the primary key.
     ///
     /// - Parameters:
     ///   - name: The name of the relation, such as "team".
-    ///   - table: The referenced table; nil when it is `name`.
-    ///   - onDelete: The action when the referenced row is deleted.
-    ///   - onUpdate: The action when the referenced key changes.
+    ///   - table: The referenced table; nil to derive it from `name`.
+    ///   - deleteAction: The action when the referenced row is deleted.
+    ///   - updateAction: The action when the referenced key changes.
     ///   - deferred: Whether the constraint is checked at commit.
-    ///   - indexed: Whether to index the column (default true).
+    ///   - indexed: Whether to index the columns (default true).
+    /// - Returns: The foreign key, for `notNull()` and `unique()`.
+    ///
+    /// When the table is created, a ``DatabaseError`` is thrown if the
+    /// referenced table does not exist, or if a foreign key to the table
+    /// being created is part of its primary key.
     @discardableResult
     public func belongsTo(
         _ name: String,
@@ -168,17 +210,13 @@ public final class TableDefinition {
         onDelete deleteAction: Database.ForeignKeyAction? = nil,
         onUpdate updateAction: Database.ForeignKeyAction? = nil,
         deferred: Bool = false,
-        indexed: Bool = true) -> ColumnDefinition
+        indexed: Bool = true) -> ForeignKeyDefinition
     {
-        let table = table ?? name
-        let column = ColumnDefinition(name: name + "Id", type: nil)
-        column.pendingReference = (table, deleteAction, updateAction, deferred)
-        column.belongsToName = name
-        columns.append(column)
-        if indexed {
-            indexedBelongsToColumns.append(column)
-        }
-        return column
+        let foreignKey = ForeignKeyDefinition(
+            name: name, table: table, deleteAction: deleteAction, updateAction: updateAction,
+            deferred: deferred, indexed: indexed)
+        elements.append(.foreignKey(foreignKey))
+        return foreignKey
     }
 
     // MARK: Table constraints
@@ -244,6 +282,18 @@ public final class TableDefinition {
     /// indexed columns.
     func sql(_ db: Database) throws -> [String] {
         let context = SQLGenerationContext(db, inlinesArguments: true)
+        let foreignKeys = try resolveForeignKeys(db)
+        func columnNames(_ element: Element) -> [String] {
+            switch element {
+            case .column(let column): [column.name]
+            case .name(let name): [name]
+            case .foreignKey(let foreignKey): foreignKeys[ObjectIdentifier(foreignKey)]?.columnNames ?? []
+            }
+        }
+        func quotedList(_ names: [String]) -> String {
+            "(" + names.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+        }
+
         var sql = "CREATE"
         if options.contains(.temporary) { sql += " TEMPORARY" }
         sql += " TABLE"
@@ -251,24 +301,48 @@ public final class TableDefinition {
         sql += " " + name.quotedDatabaseIdentifier + " ("
 
         var items: [String] = []
-        for column in columns {
-            try column.resolveReference(db, tableName: name, columns: columns)
-            items.append(try column.sql(context))
+        var compositeForeignKeys: [(ForeignKeyDefinition, ForeignKeyDefinition.Resolved)] = []
+        for element in elements {
+            switch element {
+            case .column(let column):
+                items.append(try column.sql(context))
+            case .foreignKey(let foreignKey):
+                guard let resolved = foreignKeys[ObjectIdentifier(foreignKey)] else { continue }
+                items += try resolved.columns.map { try $0.sql(context) }
+                if resolved.columns.count > 1 { compositeForeignKeys.append((foreignKey, resolved)) }
+            case .name:
+                break
+            }
         }
         items += try literalColumns.map { try $0.sql(context) }
         if let primaryKeyConstraint {
-            var item = "PRIMARY KEY (" + primaryKeyConstraint.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+            var item = "PRIMARY KEY " + quotedList(primaryKeyConstraint.members.flatMap(columnNames))
             if let resolution = primaryKeyConstraint.conflictResolution { item += " ON CONFLICT " + resolution.rawValue }
             items.append(item)
         }
-        for unique in uniqueKeyConstraints {
-            var item = "UNIQUE (" + unique.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+        var uniqueKeys = uniqueKeyConstraints
+        for (foreignKey, resolved) in compositeForeignKeys {
+            // An index has no conflict clause: a unique foreign key with one
+            // is a table constraint.
+            if case .some(.some(let resolution)) = foreignKey.uniqueConflictResolution {
+                uniqueKeys.append((resolved.columnNames, resolution))
+            }
+        }
+        for unique in uniqueKeys {
+            var item = "UNIQUE " + quotedList(unique.columns)
             if let resolution = unique.conflictResolution { item += " ON CONFLICT " + resolution.rawValue }
             items.append(item)
         }
+        var foreignKeyConstraints = self.foreignKeyConstraints
+        for (foreignKey, resolved) in compositeForeignKeys {
+            foreignKeyConstraints.append(ForeignKeyConstraint(
+                columns: resolved.columnNames, table: resolved.destinationTable,
+                destinationColumns: resolved.destinationColumns,
+                deleteAction: foreignKey.deleteAction, updateAction: foreignKey.updateAction,
+                deferred: foreignKey.deferred))
+        }
         for foreignKey in foreignKeyConstraints {
-            items.append("FOREIGN KEY (" + foreignKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ") "
-                + foreignKey.referenceSQL)
+            items.append("FOREIGN KEY " + quotedList(foreignKey.columns) + " " + foreignKey.referenceSQL)
         }
         for check in checkConstraints {
             items.append("CHECK (" + (try check.sql(context)) + ")")
@@ -282,17 +356,85 @@ public final class TableDefinition {
         if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
 
         var statements = [sql]
-        var indexedColumns = indexedBelongsToColumns.map { [$0.name] } + indexedForeignKeys
-        indexedColumns += columns.filter(\.isIndexed).map { [$0.name] }
-        for columns in indexedColumns {
-            var index = "CREATE INDEX"
+        func addIndex(_ indexName: String, on columns: [String], unique: Bool) {
+            var index = unique ? "CREATE UNIQUE INDEX" : "CREATE INDEX"
             if options.contains(.ifNotExists) { index += " IF NOT EXISTS" }
-            let indexName = name + "_on_" + columns.joined(separator: "_")
-            index += " " + indexName.quotedDatabaseIdentifier + " ON " + name.quotedDatabaseIdentifier
-                + "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+            index += " " + indexName.quotedDatabaseIdentifier + " ON " + name.quotedDatabaseIdentifier + quotedList(columns)
             statements.append(index)
         }
+        for case .foreignKey(let foreignKey) in elements where foreignKey.indexed && !foreignKey.isInPrimaryKey {
+            guard let columns = foreignKeys[ObjectIdentifier(foreignKey)]?.columnNames else { continue }
+            if columns.count == 1 {
+                // A UNIQUE column has its own index.
+                if foreignKey.uniqueConflictResolution == nil {
+                    addIndex(name + "_on_" + columns[0], on: columns, unique: false)
+                }
+            } else {
+                switch foreignKey.uniqueConflictResolution {
+                case .none:
+                    addIndex("index_" + name + "_on_" + columns.joined(separator: "_"), on: columns, unique: false)
+                case .some(.none):
+                    addIndex("index_" + name + "_on_" + columns.joined(separator: "_"), on: columns, unique: true)
+                case .some(.some):
+                    break // the UNIQUE table constraint has its own index
+                }
+            }
+        }
+        for case .column(let column) in elements where column.isIndexed {
+            addIndex(name + "_on_" + column.name, on: [column.name], unique: false)
+        }
         return statements
+    }
+
+    /// The columns of the `belongsTo` foreign keys, from the primary keys
+    /// of the referenced tables. Foreign keys to the table being created
+    /// use its own primary key, resolved last.
+    private func resolveForeignKeys(_ db: Database) throws -> [ObjectIdentifier: ForeignKeyDefinition.Resolved] {
+        var resolved: [ObjectIdentifier: ForeignKeyDefinition.Resolved] = [:]
+        var selfReferences: [(ForeignKeyDefinition, String)] = []
+        for case .foreignKey(let foreignKey) in elements {
+            let (table, isSelf) = try foreignKey.destination(db, definedTable: name)
+            if isSelf {
+                selfReferences.append((foreignKey, table))
+            } else {
+                resolved[ObjectIdentifier(foreignKey)] = foreignKey.resolve(
+                    destinationTable: table,
+                    primaryKey: try ForeignKeyDefinition.primaryKey(db, of: table))
+            }
+        }
+        guard !selfReferences.isEmpty else { return resolved }
+
+        // The primary key of the table being created.
+        var ownKey: [ForeignKeyDefinition.KeyColumn] = []
+        if case .column(let column)? = elements.first(where: { if case .column(let c) = $0 { c.isPrimaryKey } else { false } }) {
+            ownKey = [.init(name: column.name, type: column.type)]
+        } else if let primaryKeyConstraint {
+            for member in primaryKeyConstraint.members {
+                switch member {
+                case .column(let column):
+                    ownKey.append(.init(name: column.name, type: column.type))
+                case .name(let memberName):
+                    let column = elements.lazy.compactMap { element -> ColumnDefinition? in
+                        if case .column(let column) = element, column.name.lowercased() == memberName.lowercased() { column } else { nil }
+                    }.first
+                    ownKey.append(.init(name: memberName, type: column?.type))
+                case .foreignKey(let foreignKey):
+                    guard let columns = resolved[ObjectIdentifier(foreignKey)]?.columns else {
+                        throw DatabaseError(
+                            resultCode: .SQLITE_ERROR,
+                            message: "belongsTo(\"\(foreignKey.name)\") refers to the table \"\(name)\" "
+                                + "and can not be part of its primary key")
+                    }
+                    ownKey += columns.map { .init(name: $0.name, type: $0.type) }
+                }
+            }
+        } else {
+            ownKey = [.init(name: "rowid", type: .integer)]
+        }
+        for (foreignKey, table) in selfReferences {
+            resolved[ObjectIdentifier(foreignKey)] = foreignKey.resolve(destinationTable: table, primaryKey: ownKey)
+        }
+        return resolved
     }
 }
 
