@@ -21,6 +21,8 @@ final class TransactionObservation {
     let identifier: ObjectIdentifier
     /// Set by `stopObservingDatabaseChangesUntilNextTransaction()`.
     var isDisabled = false
+    /// Whether the observer received an event during the current statement.
+    var receivedStatementEvent = false
 
     init(observer: any TransactionObserver, extent: TransactionObservationExtent) {
         self.extent = extent
@@ -59,6 +61,9 @@ final class TransactionObservation {
 private enum BufferedEvent {
     case didChange(DatabaseEvent)
     case willChange(DatabasePreUpdateEvent)
+    /// A change that SQLite reports on other tables (see
+    /// `statementDidExecute`).
+    case didChangeUnspecified
 }
 
 /// Tells the transaction observers of a connection about its changes,
@@ -78,6 +83,10 @@ final class DatabaseObservationBroker {
     /// The observations that want the events of the current statement, with
     /// the kinds of events they want.
     @exclusivity(unchecked) private var statementObservations: [(observation: TransactionObservation, eventKinds: [DatabaseEventKind])] = []
+
+    /// `sqlite3_total_changes64` when the current statement started, while
+    /// `statementObservations` is not empty.
+    @exclusivity(unchecked) private var totalChangesBeforeStatement: Int64 = 0
 
     /// Open savepoints (lowercased names), each with the number of events
     /// buffered when it began.
@@ -192,8 +201,12 @@ final class DatabaseObservationBroker {
             for observation in observations {
                 let kinds = observation.observedEventKinds(among: eventKinds)
                 if !kinds.isEmpty {
+                    observation.receivedStatementEvent = false
                     statementObservations.append((observation, kinds))
                 }
+            }
+            if !statementObservations.isEmpty {
+                totalChangesBeforeStatement = sqlite3_total_changes64(database.sqliteConnection)
             }
         }
         setRowHooks(installed: !statementObservations.isEmpty, database.sqliteConnection)
@@ -201,6 +214,9 @@ final class DatabaseObservationBroker {
 
     func statementDidExecute(_ statement: Statement, in database: Database) {
         setRowHooks(installed: false, database.sqliteConnection)
+        if !statementObservations.isEmpty {
+            notifyUnreportedChanges(database)
+        }
         statementObservations.removeAll(keepingCapacity: true)
         switch statement.transactionEffect {
         case .beginSavepoint(let name)?:
@@ -234,6 +250,31 @@ final class DatabaseObservationBroker {
             break
         }
         notifyTransactionCompletion(database)
+    }
+
+    /// Tells the observations that wanted the changes of the statement, but
+    /// received no event, that the database changed in an unspecified way,
+    /// if the statement changed rows.
+    ///
+    /// SQLite reports the changes of a virtual table on the tables that
+    /// store it: an INSERT into an FTS table changes its shadow tables
+    /// (`document_content`…), and the update hook never names the virtual
+    /// table that the observed region holds. The observer may then hear of
+    /// a change that did not touch its region (a trigger that changed
+    /// other tables): observers may be told of more changes than happened,
+    /// never of fewer.
+    private func notifyUnreportedChanges(_ database: Database) {
+        guard sqlite3_total_changes64(database.sqliteConnection) != totalChangesBeforeStatement else { return }
+        let isBuffering = !savepoints.isEmpty
+        // Observers may remove observers: iterate a copy.
+        let entries = statementObservations
+        for (observation, _) in entries where !observation.receivedStatementEvent && !observation.isDisabled {
+            if isBuffering {
+                bufferedEvents.append((observation, .didChangeUnspecified))
+            } else if let observer = observation.observer {
+                withCurrentBroker { observer.databaseDidChange() }
+            }
+        }
     }
 
     /// Called after a statement failed.
@@ -288,6 +329,7 @@ final class DatabaseObservationBroker {
         let isBuffering = !savepoints.isEmpty
         for (observation, eventKinds) in statementObservations where !observation.isDisabled {
             guard Self.matches(event.kind, event.hasTableName, eventKinds) else { continue }
+            observation.receivedStatementEvent = true
             if isBuffering {
                 bufferedEvents.append((observation, .didChange(event.copy())))
             } else if let observer = observation.observer {
@@ -309,6 +351,7 @@ final class DatabaseObservationBroker {
         var event: DatabasePreUpdateEvent?
         for (observation, eventKinds) in statementObservations where !observation.isDisabled {
             guard Self.matches(kind, { $0.withCString { sqlite3_stricmp(tableName, $0) } == 0 }, eventKinds) else { continue }
+            observation.receivedStatementEvent = true
             let currentEvent = event ?? DatabasePreUpdateEvent(
                 connection: connection, kind: kind,
                 databaseName: databaseName, tableName: tableName,
@@ -351,6 +394,7 @@ final class DatabaseObservationBroker {
                 switch event {
                 case .didChange(let event): observer.databaseDidChange(with: event)
                 case .willChange(let event): observer.databaseWillChange(with: event)
+                case .didChangeUnspecified: observer.databaseDidChange()
                 }
             }
         }

@@ -346,6 +346,35 @@ import Cairn
         }
     }
 
+    /// An optional type tells "no row" (nil) from "a NULL value"
+    /// (`.some(nil)`), on the fast path and on the general one.
+    @Test func fetchingAnOptionalTellsNullFromNoRow() throws {
+        struct Name: DatabaseValueConvertible, Equatable {
+            var rawValue: String
+            var databaseValue: DatabaseValue { rawValue.databaseValue }
+            static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Name? {
+                String.fromDatabaseValue(dbValue).map(Name.init)
+            }
+        }
+        func isNullValue<T>(_ value: T??) -> Bool {
+            if case .some(.none) = value { true } else { false }
+        }
+        func isNoRow<T>(_ value: T??) -> Bool {
+            if case .none = value { true } else { false }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db throws -> Void in
+            #expect(isNullValue(try Int?.fetchOne(db, sql: "SELECT NULL")))
+            #expect(isNullValue(try Name?.fetchOne(db, sql: "SELECT NULL")))
+            #expect(isNullValue(try SQLRequest<Name?>(sql: "SELECT NULL").fetchOne(db)))
+            #expect(isNullValue(try SQLRequest<Int?>(sql: "SELECT NULL").fetchOne(db)))
+            #expect(isNoRow(try Int?.fetchOne(db, sql: "SELECT 1 WHERE 0")))
+            #expect(isNoRow(try SQLRequest<Name?>(sql: "SELECT 'a' WHERE 0").fetchOne(db)))
+            #expect(try Name?.fetchOne(db, sql: "SELECT 'a'") == .some(Name(rawValue: "a")))
+            #expect(try Int?.fetchOne(db, sql: "SELECT 2") == .some(2))
+        }
+    }
+
     @Test func urlsFromTextAndBlobs() {
         #expect(URL.fromDatabaseValue("https://example.com/a".databaseValue)?.absoluteString == "https://example.com/a")
         #expect(URL.fromDatabaseValue(Data("bar".utf8).databaseValue)?.absoluteString == "bar")

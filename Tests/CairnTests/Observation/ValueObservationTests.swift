@@ -640,6 +640,50 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
         #expect(log.withLock { $0 } == [2, 0])
     }
 
+    /// SQLite reports the changes of virtual tables on their shadow tables:
+    /// observers of a full-text table still hear of its changes, direct or
+    /// made by the triggers of a synchronized table, and of nothing else.
+    @Test func changesOfVirtualTablesAreNotified() throws {
+        let writer = try DatabaseQueue(path: directory.filePath())
+        try writer.write { db in
+            try db.create(virtualTable: "note", using: FTS5()) { t in t.column("body") }
+            try db.create(table: "document") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("content", .text)
+            }
+            try db.create(virtualTable: "document_ft", using: FTS4()) { t in
+                t.synchronize(withTable: "document")
+                t.column("content")
+            }
+            try db.execute(sql: "CREATE TABLE other (a)")
+        }
+        let log = Locked<[String]>([])
+        func observe(_ table: String) -> AnyDatabaseCancellable {
+            DatabaseRegionObservation(tracking: Table(table)).start(in: writer, onError: { _ in }, onChange: { db in
+                let count = (try? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)")) ?? -1
+                log.withLock { $0.append("\(table) \(count)") }
+            })
+        }
+        let cancellables = [observe("note"), observe("document_ft")]
+        try writer.write { db in try db.execute(sql: "INSERT INTO note (body) VALUES ('hello')") }
+        try writer.write { db in try db.execute(sql: "INSERT INTO document (content) VALUES ('world')") }
+        try writer.write { db in try db.execute(sql: "INSERT INTO other VALUES (1)") }
+        try writer.write { db in try db.execute(sql: "DELETE FROM note WHERE note MATCH 'nothing'") }
+        try writer.write { db in try db.execute(sql: "DELETE FROM note") }
+        try writer.write { db in
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO note (body) VALUES ('rolled back')")
+                return .rollback
+            }
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO note (body) VALUES ('kept')")
+                return .commit
+            }
+        }
+        #expect(log.withLock { $0 } == ["note 1", "document_ft 1", "note 0", "note 1"])
+        withExtendedLifetime(cancellables) {}
+    }
+
     @Test func requestRegionsAndAsyncSequence() async throws {
         let writer = try DatabaseQueue(path: directory.filePath())
         try await writer.write { db in

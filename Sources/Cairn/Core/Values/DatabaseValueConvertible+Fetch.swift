@@ -52,8 +52,8 @@ extension DatabaseValueConvertible {
 
     /// Returns the value of the first column of the first row of a prepared
     /// statement, or nil when there is no row or the value is NULL (a
-    /// ``DatabaseValue`` is ``DatabaseValue/null``: nil only when there is
-    /// no row).
+    /// ``DatabaseValue`` is ``DatabaseValue/null``, and an optional type
+    /// `.some(nil)`: nil only when there is no row).
     ///
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
@@ -66,9 +66,10 @@ extension DatabaseValueConvertible {
         guard try state.step() else { return nil }
         let dbValue = DatabaseValue(sqliteStatement: state.sqliteStatement, index: column)
         if dbValue.isNull {
-            // nil means "no row": a DatabaseValue is NULL itself. (The
-            // comparison of types folds away once specialized.)
-            if Self.self == DatabaseValue.self, let value = dbValue as? Self { return value }
+            // nil means "no row" for types that represent NULL themselves:
+            // `DatabaseValue.null`, and `.some(nil)` for an optional. (The
+            // test of the type folds away once specialized.)
+            if Self.self is any NullRepresentable.Type, let value = Self.fromDatabaseValue(dbValue) { return value }
             return nil
         }
         guard let value = Self.fromDatabaseValue(dbValue) else {
@@ -222,7 +223,9 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     }
 
     /// Returns the value of the first column of the first row of a prepared
-    /// statement, or nil when there is no row or the value is NULL.
+    /// statement, or nil when there is no row or the value is NULL (an
+    /// optional type returns `.some(nil)` for NULL: nil only when there is
+    /// no row).
     ///
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
@@ -233,7 +236,11 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         defer { state.finish() }
         let column = try RowLayout.firstBaseColumn(statement, adapter)
         guard try state.step() else { return nil }
-        if sqlite3_column_type(state.sqliteStatement, column) == SQLITE_NULL { return nil }
+        if sqlite3_column_type(state.sqliteStatement, column) == SQLITE_NULL {
+            // `.some(nil)` for an optional: nil means "no row".
+            if Self.self is any NullRepresentable.Type, let value = Self.fromDatabaseValue(.null) { return value }
+            return nil
+        }
         guard let value = Self.fromStatement(state.sqliteStatement, atUncheckedIndex: column) else {
             throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: Int(column))
         }

@@ -129,6 +129,15 @@ extension StatementColumnConvertible {
 
 // MARK: - Optional
 
+/// The types whose values represent NULL themselves (``DatabaseValue`` and
+/// `Optional`): their `fetchOne` returns that value for a NULL, so that nil
+/// only means "no row".
+@usableFromInline
+protocol NullRepresentable {}
+
+extension Optional: NullRepresentable {}
+extension DatabaseValue: NullRepresentable {}
+
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     /// NULL for nil, and the wrapped value's database value otherwise.
     @inlinable
