@@ -118,21 +118,21 @@ public struct FTS5Pattern: Hashable, Sendable {
     /// `string`; nil when `string` has no token.
     public init?(matchingAnyTokenIn string: String) {
         guard let tokens = FTS5Pattern.tokens(string) else { return nil }
-        self.init(checkedPattern: tokens.map(\.quotedFTSPhrase).joined(separator: " OR "))
+        self.init(checkedPattern: tokens.map(\.fts5Term).joined(separator: " OR "))
     }
 
     /// A pattern that matches documents that contain all the tokens of
     /// `string`; nil when `string` has no token.
     public init?(matchingAllTokensIn string: String) {
         guard let tokens = FTS5Pattern.tokens(string) else { return nil }
-        self.init(checkedPattern: tokens.map(\.quotedFTSPhrase).joined(separator: " "))
+        self.init(checkedPattern: tokens.map(\.fts5Term).joined(separator: " "))
     }
 
     /// A pattern that matches documents that contain words that start with
     /// each of the tokens of `string`; nil when `string` has no token.
     public init?(matchingAllPrefixesIn string: String) {
         guard let tokens = FTS5Pattern.tokens(string) else { return nil }
-        self.init(checkedPattern: tokens.map { $0.quotedFTSPhrase + " *" }.joined(separator: " "))
+        self.init(checkedPattern: tokens.map { $0.isPlainFTS5Token ? $0 + "*" : $0.quotedFTSPhrase + " *" }.joined(separator: " "))
     }
 
     /// A pattern that matches documents that contain the tokens of `string`
@@ -146,7 +146,7 @@ public struct FTS5Pattern: Hashable, Sendable {
     /// of `string`, as a phrase; nil when `string` has no token.
     public init?(matchingPrefixPhrase string: String) {
         guard let tokens = FTS5Pattern.tokens(string) else { return nil }
-        self.init(checkedPattern: "^ " + tokens.joined(separator: " ").quotedFTSPhrase)
+        self.init(checkedPattern: "^" + tokens.joined(separator: " ").quotedFTSPhrase)
     }
 
     /// The tokens of the ascii tokenizer (ASCII alphanumeric characters,
@@ -233,6 +233,22 @@ extension String {
     /// phrase otherwise.
     var fts3Term: String {
         isPlainFTS3Token ? self : quotedFTSPhrase
+    }
+
+    /// Whether the string is a token that FTS5 reads as a plain term (a
+    /// "bareword"): lowercase ASCII letters, digits, underscores, and
+    /// characters beyond ASCII. Uppercase ASCII could spell an operator
+    /// (`AND`, `NOT`, `NEAR`), and punctuation is query syntax.
+    var isPlainFTS5Token: Bool {
+        !isEmpty && utf8.allSatisfy { byte in
+            byte >= 0x80 || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
+        }
+    }
+
+    /// The token as an FTS5 term: as is when it is plain, as a quoted
+    /// string otherwise.
+    var fts5Term: String {
+        isPlainFTS5Token ? self : quotedFTSPhrase
     }
 
     /// The string with its double quotes doubled, for a quoted FTS string.

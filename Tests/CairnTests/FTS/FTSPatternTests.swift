@@ -56,11 +56,14 @@ let hostilePatternInputs: [String] = [
 
     @Test func fts5PatternInitializers() throws {
         let query = "SQLite database"
-        #expect(FTS5Pattern(matchingAnyTokenIn: query)?.rawPattern == #""sqlite" OR "database""#)
-        #expect(FTS5Pattern(matchingAllTokensIn: query)?.rawPattern == #""sqlite" "database""#)
-        #expect(FTS5Pattern(matchingAllPrefixesIn: query)?.rawPattern == #""sqlite" * "database" *"#)
+        // Plain tokens are barewords; only phrases are quoted.
+        #expect(FTS5Pattern(matchingAnyTokenIn: query)?.rawPattern == "sqlite OR database")
+        #expect(FTS5Pattern(matchingAllTokensIn: query)?.rawPattern == "sqlite database")
+        #expect(FTS5Pattern(matchingAllPrefixesIn: query)?.rawPattern == "sqlite* database*")
         #expect(FTS5Pattern(matchingPhrase: query)?.rawPattern == #""sqlite database""#)
-        #expect(FTS5Pattern(matchingPrefixPhrase: query)?.rawPattern == #"^ "sqlite database""#)
+        #expect(FTS5Pattern(matchingPrefixPhrase: query)?.rawPattern == #"^"sqlite database""#)
+        #expect(FTS5Pattern(matchingAllTokensIn: "Écarlates NEAR and")?.rawPattern == "Écarlates near and")
+        #expect(FTS5Pattern(matchingAllPrefixesIn: "Snake_case")?.rawPattern == "snake* case*")
         #expect(FTS5Pattern(matchingAnyTokenIn: "") == nil)
         #expect(FTS5Pattern(matchingAnyTokenIn: "*") == nil)
 
