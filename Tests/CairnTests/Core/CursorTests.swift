@@ -72,10 +72,46 @@ import Cairn
         try dbQueue.inDatabase { db throws in
             try db.execute(sql: "CREATE TABLE t(a INT CHECK (a < 3))")
             let cursor = try Row.fetchCursor(db, sql: "INSERT INTO t VALUES (5) RETURNING a")
-            #expect { try cursor.next() } throws: { error in
-                (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_CHECK
+            // The failure is never mistaken for the end of the rows: the
+            // cursor throws again.
+            for _ in 0..<2 {
+                #expect { try cursor.next() } throws: { error in
+                    (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_CHECK
+                }
             }
-            #expect(try cursor.next() == nil)
+        }
+    }
+
+    /// A Swift function that throws in the middle of the rows fails the
+    /// step; every later step of every kind of cursor throws the same error.
+    @Test func failedCursorsKeepThrowing() throws {
+        struct Item: FetchableRecord {
+            var x: Int
+            init(row: Row) { x = row[0] }
+        }
+        try dbQueue.inDatabase { db throws in
+            db.add(function: DatabaseFunction("failAt3", argumentCount: 1, pure: true) { values in
+                guard let x = Int.fromDatabaseValue(values[0]), x != 3 else {
+                    throw DatabaseError(message: "three")
+                }
+                return x
+            })
+            let failingSQL = "SELECT failAt3(x) FROM (\(sql))"
+            func check<C: Cursor>(_ cursor: C) throws {
+                #expect(try cursor.next() != nil)
+                #expect(try cursor.next() != nil)
+                for _ in 0..<2 {
+                    #expect { try cursor.next() } throws: { error in
+                        (error as? DatabaseError)?.message == "three"
+                    }
+                }
+            }
+            try check(Row.fetchCursor(db, sql: failingSQL))
+            try check(Int.fetchCursor(db, sql: failingSQL))
+            try check(Item.fetchCursor(db, sql: failingSQL))
+            try check(DatabaseValue.fetchCursor(db, sql: failingSQL))
+            // The statement can run again afterwards.
+            #expect(try Int.fetchAll(db, sql: sql).count == 10)
         }
     }
 }

@@ -30,6 +30,9 @@ extension DatabaseCursor {
 @usableFromInline
 enum DatabaseCursorPhase: UInt8 {
     case notStarted, running, done
+    /// The statement failed: later steps throw its error again, so that a
+    /// caller that goes on never takes the failure for the end of the rows.
+    case failed
 }
 
 /// The state that all database cursors share: the statement, whether it is
@@ -49,9 +52,11 @@ struct DatabaseCursorState {
     /// Where the iteration is: the first step and the end take the slow
     /// path of ``step()``, the other rows one comparison.
     @usableFromInline var phase = DatabaseCursorPhase.notStarted
+    /// The error of a failed statement (phase `.failed`).
+    @usableFromInline var failure: (any Error)?
 
     /// Whether the statement is done (or failed).
-    @usableFromInline var isDone: Bool { phase == .done }
+    @usableFromInline var isDone: Bool { phase == .done || phase == .failed }
 
     /// Resets the statement and sets its arguments; nothing runs yet.
     ///
@@ -88,6 +93,7 @@ struct DatabaseCursorState {
     @usableFromInline
     mutating func firstOrFinalStep() throws -> Bool {
         if phase == .done { return false }
+        if phase == .failed, let failure { throw failure }
         if !accessToken.isCurrent { Database.cursorAccessFailure() }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
@@ -104,10 +110,16 @@ struct DatabaseCursorState {
     mutating func didFinish(_ code: CInt) throws -> Bool {
         phase = .done
         statement.isIteratedByCursor = false
-        guard code == SQLITE_DONE else {
-            try database.statementDidFail(statement, withResultCode: code)
+        do {
+            guard code == SQLITE_DONE else {
+                try database.statementDidFail(statement, withResultCode: code)
+            }
+            try database.statementDidExecute(statement)
+        } catch {
+            phase = .failed
+            failure = error
+            throw error
         }
-        try database.statementDidExecute(statement)
         return false
     }
 
@@ -122,14 +134,16 @@ struct DatabaseCursorState {
     @usableFromInline
     mutating func checkColumns() throws {
         guard statement.columnsChangedByReprepare() else { return }
-        phase = .done
+        phase = .failed
         statement.isIteratedByCursor = false
         sqlite3_reset(sqliteStatement)
-        throw database.makeError(
+        let error = database.makeError(
             resultCode: .SQLITE_SCHEMA,
             message: "the columns of the statement changed with the database schema since the cursor was created: "
                 + "run the statement again",
             sql: statement.sql, arguments: statement.arguments)
+        failure = error
+        throw error
     }
 
     /// Releases the statement when the cursor is dropped before its end.
