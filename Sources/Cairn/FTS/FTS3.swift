@@ -30,7 +30,7 @@ public struct FTS3: VirtualTableModule, Sendable {
     public var moduleName: String { "fts3" }
 
     /// Returns an empty table definition.
-    public func makeTableDefinition() -> FTS3TableDefinition {
+    public func makeTableDefinition(configuration: VirtualTableConfiguration) -> FTS3TableDefinition {
         FTS3TableDefinition()
     }
 
@@ -100,8 +100,8 @@ public struct FTS4: VirtualTableModule, Sendable {
     public var moduleName: String { "fts4" }
 
     /// Returns an empty table definition.
-    public func makeTableDefinition() -> FTS4TableDefinition {
-        FTS4TableDefinition()
+    public func makeTableDefinition(configuration: VirtualTableConfiguration) -> FTS4TableDefinition {
+        FTS4TableDefinition(configuration: configuration)
     }
 
     /// The columns and options of the table.
@@ -151,17 +151,18 @@ public struct FTS4: VirtualTableModule, Sendable {
         let ftsColumns = (["docid"] + indexedColumns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let newValues = ([rowIDColumn] + indexedColumns).map { "new." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
         let oldRowID = "old." + rowIDColumn.quotedDatabaseIdentifier
+        let createTrigger = definition.configuration.ifNotExists ? "CREATE TRIGGER IF NOT EXISTS" : "CREATE TRIGGER"
         try db.execute(sql: """
-            CREATE TRIGGER \(FTS4.triggerName(tableName, "bu")) BEFORE UPDATE ON \(content) BEGIN
+            \(createTrigger) \(FTS4.triggerName(tableName, "bu")) BEFORE UPDATE ON \(content) BEGIN
                 DELETE FROM \(ftsTable) WHERE docid = \(oldRowID);
             END;
-            CREATE TRIGGER \(FTS4.triggerName(tableName, "bd")) BEFORE DELETE ON \(content) BEGIN
+            \(createTrigger) \(FTS4.triggerName(tableName, "bd")) BEFORE DELETE ON \(content) BEGIN
                 DELETE FROM \(ftsTable) WHERE docid = \(oldRowID);
             END;
-            CREATE TRIGGER \(FTS4.triggerName(tableName, "au")) AFTER UPDATE ON \(content) BEGIN
+            \(createTrigger) \(FTS4.triggerName(tableName, "au")) AFTER UPDATE ON \(content) BEGIN
                 INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES (\(newValues));
             END;
-            CREATE TRIGGER \(FTS4.triggerName(tableName, "ai")) AFTER INSERT ON \(content) BEGIN
+            \(createTrigger) \(FTS4.triggerName(tableName, "ai")) AFTER INSERT ON \(content) BEGIN
                 INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES (\(newValues));
             END;
             INSERT INTO \(ftsTable)(\(ftsTable)) VALUES ('rebuild');
@@ -198,7 +199,12 @@ public final class FTS4TableDefinition {
     /// The prefix indexes (`prefix` option).
     public var prefixes: Set<Int>?
 
-    init() { }
+    /// How the table is created.
+    let configuration: VirtualTableConfiguration
+
+    init(configuration: VirtualTableConfiguration) {
+        self.configuration = configuration
+    }
 
     /// Appends a column.
     ///

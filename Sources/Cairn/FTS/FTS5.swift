@@ -32,8 +32,8 @@ public struct FTS5: VirtualTableModule, Sendable {
     public var moduleName: String { "fts5" }
 
     /// Returns an empty table definition.
-    public func makeTableDefinition() -> FTS5TableDefinition {
-        FTS5TableDefinition()
+    public func makeTableDefinition(configuration: VirtualTableConfiguration) -> FTS5TableDefinition {
+        FTS5TableDefinition(configuration: configuration)
     }
 
     /// The columns and options of the table.
@@ -51,9 +51,6 @@ public struct FTS5: VirtualTableModule, Sendable {
             // tokenize='''porter'' ''ascii'''.
             arguments.append("tokenize=" + tokenizer.components.map(\.sqlStringLiteral).joined(separator: " ").sqlStringLiteral)
         }
-        if let prefixes = definition.prefixes {
-            arguments.append("prefix=" + prefixes.sorted().map(String.init).joined(separator: " ").sqlStringLiteral)
-        }
         if let contentTable = definition.contentTable {
             arguments.append("content=" + contentTable.sqlStringLiteral)
             let rowIDColumn = try db.primaryKey(contentTable).rowIDColumn ?? "rowid"
@@ -65,6 +62,9 @@ public struct FTS5: VirtualTableModule, Sendable {
             if let contentRowID = definition.contentRowID {
                 arguments.append("content_rowid=" + contentRowID.sqlStringLiteral)
             }
+        }
+        if let prefixes = definition.prefixes {
+            arguments.append("prefix=" + prefixes.sorted().map(String.init).joined(separator: " ").sqlStringLiteral)
         }
         if let columnSize = definition.columnSize {
             arguments.append("columnSize=" + String(columnSize))
@@ -86,14 +86,15 @@ public struct FTS5: VirtualTableModule, Sendable {
         let ftsColumns = (["rowid"] + indexedColumns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let newValues = ([rowIDColumn] + indexedColumns).map { "new." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
         let oldValues = ([rowIDColumn] + indexedColumns).map { "old." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
+        let createTrigger = definition.configuration.ifNotExists ? "CREATE TRIGGER IF NOT EXISTS" : "CREATE TRIGGER"
         try db.execute(sql: """
-            CREATE TRIGGER \(FTS5.triggerName(tableName, "ai")) AFTER INSERT ON \(content) BEGIN
+            \(createTrigger) \(FTS5.triggerName(tableName, "ai")) AFTER INSERT ON \(content) BEGIN
                 INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES (\(newValues));
             END;
-            CREATE TRIGGER \(FTS5.triggerName(tableName, "ad")) AFTER DELETE ON \(content) BEGIN
+            \(createTrigger) \(FTS5.triggerName(tableName, "ad")) AFTER DELETE ON \(content) BEGIN
                 INSERT INTO \(ftsTable)(\(ftsTable), \(ftsColumns)) VALUES ('delete', \(oldValues));
             END;
-            CREATE TRIGGER \(FTS5.triggerName(tableName, "au")) AFTER UPDATE ON \(content) BEGIN
+            \(createTrigger) \(FTS5.triggerName(tableName, "au")) AFTER UPDATE ON \(content) BEGIN
                 INSERT INTO \(ftsTable)(\(ftsTable), \(ftsColumns)) VALUES ('delete', \(oldValues));
                 INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES (\(newValues));
             END;
@@ -137,7 +138,12 @@ public final class FTS5TableDefinition {
     /// The `detail` option: `full`, `column` or `none`.
     public var detail: String?
 
-    init() { }
+    /// How the table is created.
+    let configuration: VirtualTableConfiguration
+
+    init(configuration: VirtualTableConfiguration) {
+        self.configuration = configuration
+    }
 
     /// Appends a column.
     ///

@@ -104,8 +104,8 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
                 t.detail = "column"
             }
             #expect(try sql(db, "options") == """
-                CREATE VIRTUAL TABLE "options" USING fts5(content, uuid UNINDEXED, prefix='2 4', \
-                content='source', content_rowid='id', columnSize=0, detail=column)
+                CREATE VIRTUAL TABLE "options" USING fts5(content, uuid UNINDEXED, \
+                content='source', content_rowid='id', prefix='2 4', columnSize=0, detail=column)
                 """)
 
             // An FTS5 table needs a column.
@@ -356,6 +356,40 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
             }
             try db.execute(sql: "INSERT INTO book (title) VALUES ('x')")
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger'") == 0)
+        }
+    }
+
+    /// With `IF NOT EXISTS`, the synchronization triggers are created the
+    /// same way: creating the table twice, or after its triggers survived a
+    /// drop of the full-text table, is not an error.
+    @Test(arguments: ["fts4", "fts5"])
+    func synchronizationWithIfNotExists(engine: String) throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.create(table: "note") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("body", .text)
+            }
+            func create() throws {
+                if engine == "fts4" {
+                    try db.create(virtualTable: "note_ft", options: .ifNotExists, using: FTS4()) { t in
+                        t.synchronize(withTable: "note")
+                        t.column("body")
+                    }
+                } else {
+                    try db.create(virtualTable: "note_ft", options: .ifNotExists, using: FTS5()) { t in
+                        t.synchronize(withTable: "note")
+                        t.column("body")
+                    }
+                }
+            }
+            try create()
+            // Without IF NOT EXISTS, the triggers would already exist.
+            try create()
+            let triggers = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger'")
+            #expect(triggers == (engine == "fts4" ? 4 : 3))
+            try db.execute(sql: "INSERT INTO note (body) VALUES ('hello')")
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note_ft WHERE note_ft MATCH 'hello'") == 1)
         }
     }
 }

@@ -233,7 +233,8 @@ extension Database {
         using module: Module,
         _ body: ((Module.TableDefinition) throws -> Void)?) throws
     {
-        let definition = module.makeTableDefinition()
+        let definition = module.makeTableDefinition(
+            configuration: VirtualTableConfiguration(ifNotExists: ifNotExists, isTemporary: temporary))
         try body?(definition)
         let arguments = try module.moduleArguments(for: definition, in: self)
         var sql = "CREATE VIRTUAL TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + (temporary ? "temp." : "")
@@ -247,6 +248,27 @@ extension Database {
             try module.database(self, didCreate: name, using: definition)
             return .commit
         }
+    }
+}
+
+/// How a virtual table is created, given to
+/// ``VirtualTableModule/makeTableDefinition(configuration:)``.
+public struct VirtualTableConfiguration: Sendable {
+    /// Whether the table is created with `IF NOT EXISTS`: the objects
+    /// created with it should be created the same way.
+    public let ifNotExists: Bool
+
+    /// Whether the table is created in the `temp` schema.
+    public let isTemporary: Bool
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - ifNotExists: Whether the table is created with `IF NOT EXISTS`.
+    ///   - isTemporary: Whether the table is temporary.
+    public init(ifNotExists: Bool = false, isTemporary: Bool = false) {
+        self.ifNotExists = ifNotExists
+        self.isTemporary = isTemporary
     }
 }
 
@@ -309,7 +331,11 @@ public protocol VirtualTableModule {
     var moduleName: String { get }
 
     /// Returns a new table definition.
-    func makeTableDefinition() -> TableDefinition
+    ///
+    /// - Parameter configuration: How the table is created: keep it in the
+    ///   definition when the objects that the module creates with the
+    ///   table depend on it (`CREATE TRIGGER IF NOT EXISTS`…).
+    func makeTableDefinition(configuration: VirtualTableConfiguration) -> TableDefinition
 
     /// Returns the module arguments of a table definition.
     ///
