@@ -51,6 +51,36 @@ struct DecodableItem: Decodable, FetchableRecord, TableRecord {
     var sum: Int { i0 &+ i1 &+ i2 &+ i3 &+ i4 &+ i5 &+ i6 &+ i7 &+ i8 &+ i9 }
 }
 
+/// A record of the `item` table fetched by primary key (the hidden rowid),
+/// with a hand-written `init(row:)`.
+struct KeyedItem: FetchableRecord, TableRecord {
+    static let databaseTableName = "item"
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+
+    init(row: Row) {
+        i0 = row[0]; i1 = row[1]; i2 = row[2]; i3 = row[3]; i4 = row[4]
+        i5 = row[5]; i6 = row[6]; i7 = row[7]; i8 = row[8]; i9 = row[9]
+    }
+
+    var sum: Int { i0 &+ i1 &+ i2 &+ i3 &+ i4 &+ i5 &+ i6 &+ i7 &+ i8 &+ i9 }
+}
+
+/// The rowids of the point lookups of workloads 11 and 12: 100,000 ids
+/// spread over the table in a fixed pseudo-random order.
+let lookupIDs: [Int] = {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    return (0..<100_000).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(options.rows)) + 1
+    }
+}()
+
+/// The number of rows the cursor of the memory workload iterates.
+let generatedRowCount = 2_000_000
+let generatedRowsSQL = """
+    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < \(generatedRowCount)) SELECT x FROM n
+    """
+
 /// A record of the `item` table, whose values a workload sums.
 protocol ItemSum {
     var sum: Int { get }
@@ -114,6 +144,37 @@ do {
         return values.reduce(0, &+)
     }
 
+    // Raw C: 100,000 lookups by rowid with one prepared statement, in one
+    // read transaction as `dbQueue.read` does (outside a transaction, each
+    // lookup would lock and unlock the file).
+    func rawPointLookups() throws -> Int {
+        let statement = try rawPrepare(rawDB, "SELECT * FROM item WHERE rowid = ?")
+        defer { sqlite3_finalize(statement) }
+        try rawExec(rawDB, "BEGIN")
+        defer { try? rawExec(rawDB, "COMMIT") }
+        var sum = 0
+        for id in lookupIDs {
+            sqlite3_bind_int64(statement, 1, Int64(id))
+            guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchmarkError("no row \(id)") }
+            for column in Int32(0)..<10 {
+                sum &+= Int(sqlite3_column_int64(statement, column))
+            }
+            sqlite3_reset(statement)
+        }
+        return sum
+    }
+
+    // Raw C: a cursor over 2,000,000 generated rows.
+    func rawGeneratedRows() throws -> Int {
+        let statement = try rawPrepare(rawDB, generatedRowsSQL)
+        defer { sqlite3_finalize(statement) }
+        var sum = 0
+        while sqlite3_step(statement) == SQLITE_ROW {
+            sum &+= Int(sqlite3_column_int64(statement, 0))
+        }
+        return sum
+    }
+
     let workloads = [
         Workload("1 positional", budget: 1.10, raw: rawSumOfAllColumns) {
             try dbQueue.read { db in
@@ -145,7 +206,7 @@ do {
                 try totalSum(ItemRecord.fetchAll(db, sql: selectAll))
             }
         },
-        Workload("4 Decodable fetchAll", budget: 2.0, raw: rawArrayOfRecords) {
+        Workload("4 Decodable fetchAll", budget: 2.2, raw: rawArrayOfRecords) {
             try dbQueue.read { db in
                 try totalSum(DecodableItem.fetchAll(db))
             }
@@ -163,6 +224,42 @@ do {
         Workload("5 values Int.fetchAll", budget: nil, raw: rawArrayOfValues) {
             try dbQueue.read { db in
                 try Int.fetchAll(db, sql: "SELECT i0 FROM item").reduce(0, &+)
+            }
+        },
+        // What people write for a lookup: the SQL string at each call.
+        Workload("11 Row.fetchOne(sql:) by rowid", budget: 1.3, units: lookupIDs.count, raw: rawPointLookups) {
+            try dbQueue.read { db in
+                var sum = 0
+                for id in lookupIDs {
+                    guard let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE rowid = ?", arguments: [id]) else {
+                        throw BenchmarkError("no row \(id)")
+                    }
+                    sum &+= row[0] as Int; sum &+= row[1] as Int; sum &+= row[2] as Int; sum &+= row[3] as Int
+                    sum &+= row[4] as Int; sum &+= row[5] as Int; sum &+= row[6] as Int; sum &+= row[7] as Int
+                    sum &+= row[8] as Int; sum &+= row[9] as Int
+                }
+                return sum
+            }
+        },
+        Workload("12 Record.fetchOne(key:)", budget: 1.5, units: lookupIDs.count, raw: rawPointLookups) {
+            try dbQueue.read { db in
+                var sum = 0
+                for id in lookupIDs {
+                    guard let item = try KeyedItem.fetchOne(db, key: id) else { throw BenchmarkError("no row \(id)") }
+                    sum &+= item.sum
+                }
+                return sum
+            }
+        },
+        // Memory: a cursor keeps one row at a time (see the peak column).
+        Workload("cursor over 2,000,000 rows", budget: nil, units: generatedRowCount, raw: rawGeneratedRows) {
+            try dbQueue.read { db in
+                var sum = 0
+                let rows = try Row.fetchCursor(db, sql: generatedRowsSQL)
+                while let row = try rows.next() {
+                    sum &+= row[0] as Int
+                }
+                return sum
             }
         },
     ]

@@ -1,3 +1,4 @@
+import Cairn
 import Foundation
 
 // The benchmark harness: runs workloads written twice, against Cairn and
@@ -62,6 +63,9 @@ public struct BenchmarkOptions: Sendable {
 public struct Workload {
     public var name: String
     public var budget: Double?
+    /// The units of work of an iteration (rows, lookups…), for the
+    /// throughput column; nil for the `--rows` option.
+    public var units: Int?
     public var raw: () throws -> Int
     public var cairn: () throws -> Int
     /// Turns the result of an implementation into its checksum, outside the
@@ -76,14 +80,18 @@ public struct Workload {
     ///   - checksum: Turns the value returned by the timed work into the
     ///     checksum both implementations must agree on; it is not timed.
     ///     By default, the returned value is the checksum.
+    ///   - units: The units of work of an iteration, when they are not the
+    ///     `--rows` option.
     public init(
         _ name: String, budget: Double?,
+        units: Int? = nil,
         raw: @escaping () throws -> Int,
         checksum: @escaping (Int) throws -> Int = { $0 },
         cairn: @escaping () throws -> Int)
     {
         self.name = name
         self.budget = budget
+        self.units = units
         self.raw = raw
         self.cairn = cairn
         self.checksum = checksum
@@ -113,6 +121,10 @@ public struct WorkloadResult {
     public var rows: Int
     public var raw: Timings
     public var cairn: Timings
+    /// The peak resident memory of the process during the raw C and the
+    /// Cairn runs, in bytes (nil when the system does not tell).
+    public var rawPeakMemory: Int?
+    public var cairnPeakMemory: Int?
 
     /// Cairn's median over raw C's median.
     public var ratio: Double { cairn.median / raw.median }
@@ -143,7 +155,14 @@ public final class BenchmarkRunner {
         var results: [WorkloadResult] = []
         do {
             for workload in selected {
-                results.append(try measure(workload))
+                let result = try measure(workload)
+                results.append(result)
+                if !isTerminal {
+                    // Logs show the progress of long runs.
+                    print("\(title) — \(result.name): ratio \(format(result.ratio))"
+                        + (result.budget.map { " (budget \(format($0)))" } ?? ""))
+                    fflush(nil)
+                }
             }
         } catch {
             progress(nil)
@@ -184,14 +203,21 @@ public final class BenchmarkRunner {
         }
         var rawSamples: [Double] = []
         var cairnSamples: [Double] = []
+        var rawPeak: Int?
+        var cairnPeak: Int?
         for iteration in 1...options.iterations {
             progress("\(workload.name): iteration \(iteration)/\(options.iterations)")
+            PeakMemory.reset()
             rawSamples.append(try time(workload.raw, checksum: workload.checksum, expecting: expected, name: workload.name))
+            rawPeak = PeakMemory.maximum(rawPeak, PeakMemory.current())
+            PeakMemory.reset()
             cairnSamples.append(try time(workload.cairn, checksum: workload.checksum, expecting: expected, name: workload.name))
+            cairnPeak = PeakMemory.maximum(cairnPeak, PeakMemory.current())
         }
         return WorkloadResult(
-            name: workload.name, budget: workload.budget, rows: options.rows,
-            raw: Timings(rawSamples), cairn: Timings(cairnSamples))
+            name: workload.name, budget: workload.budget, rows: workload.units ?? options.rows,
+            raw: Timings(rawSamples), cairn: Timings(cairnSamples),
+            rawPeakMemory: rawPeak, cairnPeakMemory: cairnPeak)
     }
 
     private func time(
@@ -219,7 +245,10 @@ public final class BenchmarkRunner {
 
     private func printTable(_ results: [WorkloadResult]) {
         print("\(title): \(options.rows) rows, \(options.iterations) iterations, medians in seconds")
-        let header = ["workload", "raw C min/med/max", "Cairn min/med/max", "Cairn rows/s", "ratio", "budget"]
+        let header = [
+            "workload", "raw C min/med/max", "Cairn min/med/max", "Cairn units/s", "ratio", "budget",
+            "peak MB raw/Cairn",
+        ]
         var lines = [header]
         for result in results {
             lines.append([
@@ -229,6 +258,7 @@ public final class BenchmarkRunner {
                 String(Int(Double(result.rows) / result.cairn.median)),
                 format(result.ratio),
                 result.budget.map { (result.isOverBudget ? "> " : "≤ ") + format($0) } ?? "-",
+                "\(megabytes(result.rawPeakMemory))/\(megabytes(result.cairnPeakMemory))",
             ])
         }
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
@@ -243,23 +273,47 @@ public final class BenchmarkRunner {
         struct Entry: Codable {
             var workload: String
             var library: String
+            var units: Int
             var min: Double
             var median: Double
             var max: Double
-            var rowsPerSecond: Double
+            var unitsPerSecond: Double
             var ratio: Double
             var budget: Double?
+            var peakMemoryBytes: Int?
+        }
+        struct Context: Codable {
+            var benchmark: String
+            var rows: Int
+            var iterations: Int
+            var sqliteVersion: String
+            var cairnRevision: String?
+            var date: String
+            var processorCount: Int
+        }
+        struct Report: Codable {
+            var context: Context
+            var results: [Entry]
         }
         let entries = results.flatMap { result in [
-            Entry(workload: result.name, library: "raw C", min: result.raw.min, median: result.raw.median,
-                  max: result.raw.max, rowsPerSecond: Double(result.rows) / result.raw.median, ratio: 1, budget: nil),
-            Entry(workload: result.name, library: "Cairn", min: result.cairn.min, median: result.cairn.median,
-                  max: result.cairn.max, rowsPerSecond: Double(result.rows) / result.cairn.median,
-                  ratio: result.ratio, budget: result.budget),
+            Entry(workload: result.name, library: "raw C", units: result.rows, min: result.raw.min,
+                  median: result.raw.median, max: result.raw.max,
+                  unitsPerSecond: Double(result.rows) / result.raw.median, ratio: 1, budget: nil,
+                  peakMemoryBytes: result.rawPeakMemory),
+            Entry(workload: result.name, library: "Cairn", units: result.rows, min: result.cairn.min,
+                  median: result.cairn.median, max: result.cairn.max,
+                  unitsPerSecond: Double(result.rows) / result.cairn.median,
+                  ratio: result.ratio, budget: result.budget, peakMemoryBytes: result.cairnPeakMemory),
         ] }
+        let context = Context(
+            benchmark: title, rows: options.rows, iterations: options.iterations,
+            sqliteVersion: String(cString: sqlite3_libversion()),
+            cairnRevision: gitRevision(),
+            date: ISO8601DateFormatter().string(from: Date()),
+            processorCount: ProcessInfo.processInfo.activeProcessorCount)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(entries).write(to: URL(fileURLWithPath: path))
+        try encoder.encode(Report(context: context, results: entries)).write(to: URL(fileURLWithPath: path))
     }
 
     private func writeChart(_ results: [WorkloadResult], to path: String) throws {
@@ -286,11 +340,15 @@ func svgChart(title: String, results: [WorkloadResult]) -> String {
         """
     for (index, result) in results.enumerated() {
         let y = top + Double(index) * (barHeight + gap)
-        let color = result.isOverBudget ? "#d9534f" : "#4a90d9"
+        // Red over budget, blue within, grey without a budget.
+        let color = result.budget == nil ? "#9a9a9a" : (result.isOverBudget ? "#d9534f" : "#4a90d9")
+        // The label goes after the bar and after the budget mark, so that
+        // the mark never crosses it.
+        let labelX = max(x(result.ratio), result.budget.map(x) ?? 0) + 6
         svg += """
             <text x="\(left - 8)" y="\(y + barHeight * 0.7)" text-anchor="end">\(escape(result.name))</text>
             <rect x="\(left)" y="\(y)" width="\(max(1, x(result.ratio) - left))" height="\(barHeight)" fill="\(color)"/>
-            <text x="\(x(result.ratio) + 6)" y="\(y + barHeight * 0.7)">\(format(result.ratio))</text>
+            <text x="\(labelX)" y="\(y + barHeight * 0.7)">\(format(result.ratio))</text>
 
             """
         if let budget = result.budget {
@@ -300,12 +358,77 @@ func svgChart(title: String, results: [WorkloadResult]) -> String {
                 """
         }
     }
-    svg += "<text x=\"10\" y=\"\(height - 14)\" fill=\"#555\">black marks: budgets</text>\n</svg>\n"
+    svg += "<text x=\"10\" y=\"\(height - 14)\" fill=\"#555\">black marks: budgets; grey bars: no budget</text>\n</svg>\n"
     return svg
 }
 
 func format(_ value: Double, _ digits: Int = 2) -> String {
     String(format: "%.\(digits)f", value)
+}
+
+/// Bytes in megabytes, or "?" when unknown.
+func megabytes(_ bytes: Int?) -> String {
+    bytes.map { String(format: "%.0f", Double($0) / 1_048_576) } ?? "?"
+}
+
+/// The git revision of the working directory, if it is a checkout.
+func gitRevision() -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["git", "rev-parse", "--short", "HEAD"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    do {
+        try process.run()
+        process.waitUntilExit()
+    } catch {
+        return nil
+    }
+    guard process.terminationStatus == 0 else { return nil }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let revision = output.trimmingCharacters(in: .whitespacesAndNewlines)
+    return revision.isEmpty ? nil : revision
+}
+
+/// The peak resident memory of the process.
+///
+/// On Linux, the peak (`VmHWM` of `/proc/self/status`) is reset before each
+/// run by writing 5 to `/proc/self/clear_refs`, so that each run reports its
+/// own peak. Elsewhere, the peak of the process so far (`ru_maxrss`).
+enum PeakMemory {
+    static func reset() {
+        #if os(Linux)
+        if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
+            handle.write(Data("5".utf8))
+            try? handle.close()
+        }
+        #endif
+    }
+
+    static func current() -> Int? {
+        #if os(Linux)
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            // "VmHWM:     12345 kB"
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
+        }
+        return nil
+        #else
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+        return Int(usage.ru_maxrss)  // bytes on Apple systems
+        #endif
+    }
+
+    static func maximum(_ a: Int?, _ b: Int?) -> Int? {
+        switch (a, b) {
+        case let (a?, b?): max(a, b)
+        case let (a?, nil): a
+        case let (nil, b): b
+        }
+    }
 }
 
 /// An error that stops a benchmark.
