@@ -240,7 +240,7 @@ extension FetchableRecord {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self>
     {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchCursor(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the records of an SQL query.
@@ -257,7 +257,7 @@ extension FetchableRecord {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchAll(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns the first record of an SQL query, or nil.
@@ -270,7 +270,7 @@ extension FetchableRecord {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchOne(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -291,6 +291,6 @@ extension FetchableRecord where Self: Hashable {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchSet(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }

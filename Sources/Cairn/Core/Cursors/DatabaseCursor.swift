@@ -110,6 +110,7 @@ struct DatabaseCursorState {
     mutating func didFinish(_ code: CInt) throws -> Bool {
         phase = .done
         statement.isIteratedByCursor = false
+        defer { statement.releaseArgumentsAfterImplicitUse() }
         do {
             guard code == SQLITE_DONE else {
                 try database.statementDidFail(statement, withResultCode: code)
@@ -137,6 +138,7 @@ struct DatabaseCursorState {
         phase = .failed
         statement.isIteratedByCursor = false
         sqlite3_reset(sqliteStatement)
+        statement.releaseArgumentsAfterImplicitUse()
         let error = database.makeError(
             resultCode: .SQLITE_SCHEMA,
             message: "the columns of the statement changed with the database schema since the cursor was created: "
@@ -153,6 +155,9 @@ struct DatabaseCursorState {
             statement.isIteratedByCursor = false
             if accessToken.isCurrent {
                 sqlite3_reset(sqliteStatement)
+                if statement.releasesArgumentsAfterUse {
+                    statement.releaseArgumentsAfterImplicitUse()
+                }
             }
         }
     }

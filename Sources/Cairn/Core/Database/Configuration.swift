@@ -117,6 +117,24 @@ public struct Configuration: Sendable {
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/busy_timeout.html>
     public var busyMode = BusyMode.immediateError
 
+    // MARK: Statements
+
+    /// The number of statements that each connection keeps prepared for the
+    /// SQL strings your code runs (``Database/execute(sql:arguments:)``,
+    /// `fetchOne(db, sql:)`, SQL and query interface requests), so that the
+    /// same SQL is not parsed again at each call. When more SQL strings are
+    /// in use, the least recently used statement is finalized.
+    /// Default: 64. Zero prepares every statement anew.
+    ///
+    /// The statements of ``Database/cachedStatement(sql:)`` are kept apart,
+    /// without a limit.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.implicitStatementCacheCapacity = 256  // many distinct queries
+    /// ```
+    public var implicitStatementCacheCapacity = 64
+
     // MARK: Concurrency
 
     /// The maximum number of reader connections of a database pool.

@@ -117,11 +117,12 @@ extension Database {
     /// Removes the cached statements, so that they are finalized.
     public func clearStatementCache() {
         statementCache.removeAll()
+        implicitStatementCache.removeAll()
         internalStatementCache.removeAll()
         insertStatements.removeAll()
     }
 
-    private func makeStatement(sql: String, prepareFlags: UInt32) throws -> Statement {
+    func makeStatement(sql: String, prepareFlags: UInt32) throws -> Statement {
         var statements = try prepareStatements(sql: sql, prepareFlags: prepareFlags, limit: 2)
         guard statements.count == 1, let statement = statements.popLast() else {
             throw makeError(
@@ -257,6 +258,13 @@ extension Database {
     ///   do not fit, or a statement fails; an error thrown by an SQL function
     ///   called by a statement is rethrown.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        // A single statement that ran before: from the implicit cache.
+        if let statement = reusableImplicitStatement(sql: sql) {
+            defer { statement.releaseArgumentsAfterImplicitUse() }
+            try statement.execute(arguments: arguments)
+            return
+        }
+
         // Phase 1: prepare everything and check the arguments, then run.
         var statements: [Statement] = []
         var preparationFailed = false
@@ -292,6 +300,16 @@ extension Database {
                     resultCode: .SQLITE_MISUSE,
                     message: "wrong number of statement arguments: the SQL holds no statement, got \(arguments.values.count)",
                     sql: sql, arguments: arguments)
+            }
+            if statements.count == 1, let statement = statements.first, implicitStatementCache.capacity > 0 {
+                // A single statement: cached for the next execution of the
+                // same SQL. Strings of several statements are not cached.
+                statement.releasesArgumentsAfterUse = true
+                implicitStatementCache.insert(statement, sql: sql)
+                defer { statement.releaseArgumentsAfterImplicitUse() }
+                try statement.setBindings(bindings[0], arguments: arguments)
+                try statement.execute()
+                return
             }
             for (statement, statementBindings) in zip(statements, bindings) {
                 try statement.setBindings(statementBindings, arguments: arguments)

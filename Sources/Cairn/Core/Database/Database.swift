@@ -51,6 +51,10 @@ public final class Database {
     /// state: dynamic exclusivity checks are not needed.
     @exclusivity(unchecked) var statementCache: [String: Statement] = [:]
 
+    /// The bounded cache of the statements that Cairn prepares for SQL
+    /// strings (see ``implicitStatement(sql:)``).
+    @exclusivity(unchecked) var implicitStatementCache: StatementCache
+
     /// The prepared statements of ``internalCachedStatement(sql:)``, which
     /// users do not reach.
     @exclusivity(unchecked) var internalStatementCache: [String: Statement] = [:]
@@ -170,6 +174,7 @@ public final class Database {
         self.path = path
         self.description = description
         self.configuration = configuration
+        self.implicitStatementCache = StatementCache(capacity: configuration.implicitStatementCacheCapacity)
 
         var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraOpenFlags

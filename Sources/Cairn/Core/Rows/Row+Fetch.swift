@@ -83,7 +83,7 @@ extension Row {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> RowCursor
     {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchCursor(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the rows of an SQL query.
@@ -100,7 +100,7 @@ extension Row {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> [Row]
     {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchAll(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns a set of the rows of an SQL query.
@@ -113,7 +113,7 @@ extension Row {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Set<Row>
     {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchSet(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns the first row of an SQL query, or nil if there is none.
@@ -130,6 +130,6 @@ extension Row {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Row?
     {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchOne(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }

@@ -54,6 +54,15 @@ public final class Statement {
     @usableFromInline
     var isIteratedByCursor = false
 
+    /// Whether the statement belongs to the implicit statement cache (see
+    /// ``Database/implicitStatement(sql:)``): it releases its arguments
+    /// after each use.
+    @usableFromInline
+    var releasesArgumentsAfterUse = false
+
+    /// When the implicit statement cache last returned the statement.
+    var lastCacheUse: UInt64 = 0
+
     /// The cache of column indexes, keyed by the names that were looked up.
     ///
     /// Unchecked exclusivity (as all hot per-row state): a statement is used
@@ -475,6 +484,23 @@ public final class Statement {
                 try database.statementDidFail(self, withResultCode: code)
             }
         }
+    }
+
+    /// Releases the arguments of a statement of the implicit statement
+    /// cache, once its execution or iteration is over, so that the cache
+    /// keeps no value alive (a large blob, for instance): the Swift values,
+    /// and SQLite's copies of them. The next user binds its own arguments.
+    ///
+    /// Call it during the access of the statement's connection only.
+    ///
+    /// The corresponding C function is `sqlite3_clear_bindings`.
+    @usableFromInline
+    func releaseArgumentsAfterImplicitUse() {
+        guard releasesArgumentsAfterUse, !parameterNames.isEmpty else { return }
+        sqlite3_reset(sqliteStatement)
+        sqlite3_clear_bindings(sqliteStatement)
+        _arguments = StatementArguments()
+        argumentsNeedValidation = true
     }
 
     /// The message of arguments whose count does not fit the parameters.

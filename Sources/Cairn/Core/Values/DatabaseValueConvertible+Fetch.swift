@@ -101,7 +101,7 @@ extension DatabaseValueConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self>
     {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchCursor(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the values of the first column of an SQL query.
@@ -122,7 +122,7 @@ extension DatabaseValueConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchAll(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns the value of the first column of the first row of an SQL
@@ -142,7 +142,7 @@ extension DatabaseValueConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchOne(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -170,7 +170,7 @@ extension DatabaseValueConvertible where Self: Hashable {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchSet(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -270,7 +270,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self>
     {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchCursor(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns an array of the values of the first column of an SQL query.
@@ -291,7 +291,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> [Self]
     {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchAll(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// Returns the value of the first column of the first row of an SQL
@@ -311,7 +311,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Self?
     {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchOne(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -339,6 +339,6 @@ extension DatabaseValueConvertible where Self: Hashable & StatementColumnConvert
         arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil) throws -> Set<Self>
     {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        try fetchSet(db.implicitStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }

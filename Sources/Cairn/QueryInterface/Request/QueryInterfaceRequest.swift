@@ -141,7 +141,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             try prefetchingRelation.formPrefetchRegion(db, into: &region)
             statement.databaseRegion = region
         } else {
-            statement = try db.cachedStatement(sql: sql)
+            statement = try db.implicitStatement(sql: sql)
         }
         try statement.setArguments(context.arguments)
         var prepared = PreparedRequest(statement: statement, adapter: try query.rowAdapter(columnCount: statement.columnCount))

@@ -61,7 +61,9 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     /// is used as is: no `LIMIT` is added for single results.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
         let (sql, arguments) = try sqlLiteral.build(db)
-        let statement = isCached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        // Not cached: the bounded cache of the connection, as other SQL
+        // strings (see `Configuration.implicitStatementCacheCapacity`).
+        let statement = isCached ? try db.cachedStatement(sql: sql) : try db.implicitStatement(sql: sql)
         try statement.setArguments(arguments)
         return PreparedRequest(statement: statement, adapter: adapter)
     }

@@ -1,0 +1,102 @@
+import CairnSQLite
+
+/// The bounded cache of the statements that Cairn prepares for SQL strings
+/// (``Database/execute(sql:arguments:)``, `fetchOne(db, sql:)`, SQL and query
+/// interface requests), keyed by their SQL. When it is full, the least
+/// recently used statement leaves it.
+///
+/// The capacity is ``Configuration/implicitStatementCacheCapacity``; zero
+/// turns the cache off. Lookups cost one hash of the SQL; the eviction scans
+/// the entries, and only happens when a statement is prepared, which costs
+/// far more.
+///
+/// The cache is used on the thread of the current access only, as the rest
+/// of the connection's state.
+struct StatementCache {
+    private var entries: [String: Statement] = [:]
+    /// Counts the uses, to tell the least recently used entry.
+    private var clock: UInt64 = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    var count: Int { entries.count }
+
+    /// The cached statement of `sql`, marked as used.
+    @inline(__always)
+    mutating func statement(sql: String) -> Statement? {
+        guard let statement = entries[sql] else { return nil }
+        clock &+= 1
+        statement.lastCacheUse = clock
+        return statement
+    }
+
+    /// Caches a statement, in place of the former statement of the same SQL;
+    /// evicts the least recently used statement when the cache is full.
+    mutating func insert(_ statement: Statement, sql: String) {
+        guard capacity > 0 else { return }
+        if entries.count >= capacity && entries[sql] == nil {
+            if let oldest = entries.min(by: { $0.value.lastCacheUse < $1.value.lastCacheUse })?.key {
+                entries[oldest] = nil
+            }
+        }
+        clock &+= 1
+        statement.lastCacheUse = clock
+        entries[sql] = statement
+    }
+
+    mutating func removeAll() {
+        entries.removeAll()
+    }
+}
+
+extension Database {
+    /// Returns a statement for `sql` from the bounded cache of statements
+    /// that Cairn prepares on its own, preparing and caching it the first
+    /// time (see ``StatementCache``).
+    ///
+    /// A cached statement is never given to two users at once: when the
+    /// cached one is running (a cursor iterates it, or a Swift function
+    /// called by it runs the same SQL), a new statement is prepared, and not
+    /// cached. A statement prepared before a schema change is prepared again.
+    /// Statements of this cache release their arguments after each use
+    /// (``Statement/releaseArgumentsAfterImplicitUse()``), so that the cache
+    /// does not keep large values alive.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    /// The cached statement of `sql`, if it can be used now: not running,
+    /// and prepared with the current schema.
+    @inline(__always)
+    func reusableImplicitStatement(sql: String) -> Statement? {
+        guard let statement = implicitStatementCache.statement(sql: sql),
+              !statement.isIteratedByCursor,
+              sqlite3_stmt_busy(statement.sqliteStatement) == 0,
+              statement.schemaGeneration == schemaCache.generation
+        else { return nil }
+        return statement
+    }
+
+    @usableFromInline
+    func implicitStatement(sql: String) throws -> Statement {
+        if let statement = implicitStatementCache.statement(sql: sql) {
+            if statement.isIteratedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
+                return try makeStatement(sql: sql)
+            }
+            if statement.schemaGeneration == schemaCache.generation {
+                return statement
+            }
+            // Prepared before a schema change: prepared again below, so that
+            // what Cairn read from it (columns, region, effects) is current.
+        }
+        guard implicitStatementCache.capacity > 0 else {
+            return try makeStatement(sql: sql)
+        }
+        let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        statement.releasesArgumentsAfterUse = true
+        implicitStatementCache.insert(statement, sql: sql)
+        return statement
+    }
+}
