@@ -57,11 +57,19 @@ public final class Statement {
     /// Whether the statement belongs to the implicit statement cache (see
     /// ``Database/implicitStatement(sql:)``): it releases its arguments
     /// after each use.
-    @usableFromInline
+    ///
+    /// Unchecked exclusivity, as all per-execution state: a statement is
+    /// used by one thread at a time.
+    @usableFromInline @exclusivity(unchecked)
     var releasesArgumentsAfterUse = false
 
+    /// Whether SQLite may hold a copy of a text or blob argument (set by the
+    /// bindings of anything but integers and NULL): then
+    /// ``releaseArgumentsAfterImplicitUse()`` clears the bindings.
+    @exclusivity(unchecked) private var mayHoldCopiedValues = false
+
     /// When the implicit statement cache last returned the statement.
-    var lastCacheUse: UInt64 = 0
+    @exclusivity(unchecked) var lastCacheUse: UInt64 = 0
 
     /// The cache of column indexes, keyed by the names that were looked up.
     ///
@@ -309,15 +317,18 @@ public final class Statement {
                 // The values of an array literal are bound without being
                 // converted into an array of database values.
                 sqlite3_reset(sqliteStatement)
+                var bindsCopiedValues = false
                 let code = elements.withUnsafeBufferPointer { buffer in
                     for index in 0..<buffer.count {
                         let code = bindLiteralValue(
                             at: buffer.baseAddress.unsafelyUnwrapped + index,
-                            to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
+                            to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1),
+                            bindsCopiedValue: &bindsCopiedValues)
                         if code != SQLITE_OK { return code }
                     }
                     return SQLITE_OK
                 }
+                if bindsCopiedValues { mayHoldCopiedValues = true }
                 if code != SQLITE_OK {
                     argumentsNeedValidation = true
                     throw bindError(code: code, arguments: arguments)
@@ -328,6 +339,7 @@ public final class Statement {
             // takes its value, bound without an intermediate array. Without
             // positional parameters, every parameter name is non-nil.
             sqlite3_reset(sqliteStatement)
+            mayHoldCopiedValues = true
             // The names are read in place, without copies of the strings.
             let failure = namedParameterNames.withUnsafeBufferPointer { names in
                 arguments.namedValues.bind(parameters: names, to: sqliteStatement)
@@ -393,6 +405,7 @@ public final class Statement {
         // A statement cannot be rebound while it is running. Every parameter
         // is bound below: there is no need to clear the previous bindings.
         sqlite3_reset(sqliteStatement)
+        var bindsCopiedValues = false
         let code = bindings.withUnsafeBufferPointer { buffer in
             for index in 0..<buffer.count {
                 let parameter = CInt(truncatingIfNeeded: index + 1)
@@ -402,12 +415,14 @@ public final class Statement {
                 if case .int64(let int64) = buffer[index].storage {
                     code = sqlite3_bind_int64(sqliteStatement, parameter, int64)
                 } else {
+                    bindsCopiedValues = true
                     code = buffer[index].bind(to: sqliteStatement, at: parameter)
                 }
                 if code != SQLITE_OK { return code }
             }
             return SQLITE_OK
         }
+        if bindsCopiedValues { mayHoldCopiedValues = true }
         if code != SQLITE_OK {
             // Some parameters hold the new values: bind the current
             // arguments again before the next execution.
@@ -497,8 +512,11 @@ public final class Statement {
     @usableFromInline
     func releaseArgumentsAfterImplicitUse() {
         guard releasesArgumentsAfterUse, !parameterNames.isEmpty else { return }
-        sqlite3_reset(sqliteStatement)
-        sqlite3_clear_bindings(sqliteStatement)
+        if mayHoldCopiedValues {
+            sqlite3_reset(sqliteStatement)
+            sqlite3_clear_bindings(sqliteStatement)
+            mayHoldCopiedValues = false
+        }
         _arguments = StatementArguments()
         argumentsNeedValidation = true
     }

@@ -14,6 +14,10 @@ import CairnSQLite
 /// of the connection's state.
 struct StatementCache {
     private var entries: [String: Statement] = [:]
+    /// The entry returned last: a loop that runs the same SQL string finds
+    /// it by comparing strings, which is immediate for the same literal,
+    /// without hashing the SQL.
+    private var mostRecent: (sql: String, statement: Statement)?
     /// Counts the uses, to tell the least recently used entry.
     private var clock: UInt64 = 0
     let capacity: Int
@@ -27,9 +31,15 @@ struct StatementCache {
     /// The cached statement of `sql`, marked as used.
     @inline(__always)
     mutating func statement(sql: String) -> Statement? {
+        if let mostRecent, mostRecent.sql == sql {
+            clock &+= 1
+            mostRecent.statement.lastCacheUse = clock
+            return mostRecent.statement
+        }
         guard let statement = entries[sql] else { return nil }
         clock &+= 1
         statement.lastCacheUse = clock
+        mostRecent = (sql, statement)
         return statement
     }
 
@@ -45,10 +55,12 @@ struct StatementCache {
         clock &+= 1
         statement.lastCacheUse = clock
         entries[sql] = statement
+        mostRecent = (sql, statement)
     }
 
     mutating func removeAll() {
         entries.removeAll()
+        mostRecent = nil
     }
 }
 
