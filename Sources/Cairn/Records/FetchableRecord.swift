@@ -220,7 +220,12 @@ extension FetchableRecord {
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
-        try RecordCursor<Self>(statement: statement, arguments: arguments, adapter: adapter).next()
+        // A cursor without the cursor object: one step.
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        defer { state.finish() }
+        let row = try Row.cursorRow(statement: statement, adapter: adapter)
+        guard try state.step() else { return nil }
+        return try Self(row: row)
     }
 
     /// Returns a cursor over the records of an SQL query.

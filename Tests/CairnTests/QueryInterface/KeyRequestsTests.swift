@@ -164,6 +164,75 @@ import Cairn
         }
     }
 
+    /// `fetchOne(db, key:)` runs the statement of the request
+    /// `filter(key:)`, whatever path it takes: the same SQL, the same
+    /// record, the same errors; selections, encoding strategies, and schema
+    /// changes are honored.
+    @Test func lookupsByKeyAgreeWithTheirRequests() throws {
+        struct Item: FetchableRecord, TableRecord {
+            var name: String
+            init(row: Row) { name = row["name"] }
+        }
+        struct PlayerName: FetchableRecord, TableRecord {
+            static let databaseTableName = "player"
+            static var databaseSelection: [any SQLSelectable] { [Column("name")] }
+            var name: String
+            var columnCount: Int
+            init(row: Row) {
+                name = row["name"]
+                columnCount = row.count
+            }
+        }
+        struct Event: Codable, FetchableRecord, PersistableRecord {
+            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
+            var date: Date
+            var label: String
+        }
+        try dbQueue.write { db throws -> Void in
+            try db.execute(sql: "CREATE TABLE event (date PRIMARY KEY, label TEXT)")
+            try Event(date: Date(timeIntervalSince1970: 1000), label: "thousand").insert(db)
+            var statements: [String] = []
+            db.trace { statements.append($0.expandedDescription) }
+            #expect(try Player.fetchOne(db, key: 2)?.name == "Barbara")
+            let viaRequest = try Player.filter(key: 2).fetchOne(db)
+            #expect(try Player.fetchOne(db, key: 2) == viaRequest)
+            #expect(try Player.fetchOne(db, key: 99) == nil)
+            #expect(try Player.fetchOne(db, key: Int?.none) == nil)
+            // The hidden rowid.
+            #expect(try Item.fetchOne(db, key: 2)?.name == "Chair")
+            // A selection of the record type.
+            let name = try #require(try PlayerName.fetchOne(db, key: 1))
+            #expect(name.name == "Arthur" && name.columnCount == 1)
+            // A date key encoded as the record encodes its dates.
+            #expect(try Event.fetchOne(db, key: Date(timeIntervalSince1970: 1000))?.label == "thousand")
+            db.trace(options: [], nil)
+            let selects = statements.filter { $0.hasPrefix("SELECT") && !$0.contains("sqlite_master") && !$0.contains("pragma_") }
+            #expect(selects == [
+                #"SELECT * FROM "player" WHERE "id" = 2"#,
+                #"SELECT * FROM "player" WHERE "id" = 2"#,
+                #"SELECT * FROM "player" WHERE "id" = 2"#,
+                #"SELECT * FROM "player" WHERE "id" = 99"#,
+                #"SELECT * FROM "player" WHERE 0"#,
+                #"SELECT * FROM "item" WHERE "rowid" = 2"#,
+                #"SELECT "name" FROM "player" WHERE "id" = 1"#,
+                #"SELECT * FROM "event" WHERE "date" = 1000.0"#,
+            ])
+
+            // Errors: a composite primary key, a missing table.
+            #expect(throws: RecordError.self) { try Citizenship.fetchOne(db, key: 1) }
+            struct Missing: FetchableRecord, TableRecord {
+                init(row: Row) { }
+            }
+            #expect(throws: DatabaseError.self) { try Missing.fetchOne(db, key: 1) }
+
+            // The primary key changes with the schema.
+            try db.execute(sql: "DROP TABLE item; CREATE TABLE item (code TEXT PRIMARY KEY, name TEXT)")
+            try db.execute(sql: "INSERT INTO item VALUES ('T', 'Table')")
+            #expect(try Item.fetchOne(db, key: "T")?.name == "Table")
+            #expect(try Item.fetchOne(db, key: 1) == nil)
+        }
+    }
+
     @Test func tablesOfRecords() throws {
         try dbQueue.write { db throws -> Void in
             let players = Table<Player>("player")

@@ -21,6 +21,10 @@ final class SchemaCache {
     var foreignKeys: [String: [ForeignKeyInfo]] = [:]
     /// Whether a name is the name of a view, keyed by lowercased name.
     var isView: [String: Bool] = [:]
+    /// The SQL of the lookup of a row by primary key, keyed by table name
+    /// as written; nil for a primary key of several columns (see
+    /// `Database.primaryKeyLookupSQL(_:)`).
+    @exclusivity(unchecked) var primaryKeyLookupSQL: [String: String?] = [:]
     /// The schema version the cache was filled with, when checked.
     var schemaVersion: Int?
     /// Whether the schema version must be checked before the cache is used.
@@ -34,6 +38,7 @@ final class SchemaCache {
         selectedColumnNames.removeAll()
         foreignKeys.removeAll()
         isView.removeAll()
+        primaryKeyLookupSQL.removeAll()
         schemaVersion = nil
         generation &+= 1
     }

@@ -54,8 +54,16 @@ extension Row {
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Row? {
-        let cursor = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
-        return try cursor.next()?.copy()
+        guard adapter == nil else {
+            let cursor = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
+            return try cursor.next()?.copy()
+        }
+        // Without an adapter, the values of the first row are copied from
+        // the statement: no cursor and no row view are built.
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        defer { state.finish() }
+        guard try state.step() else { return nil }
+        return Row(fetchedValuesOf: statement, sqliteStatement: state.sqliteStatement)
     }
 
     // MARK: From SQL

@@ -57,7 +57,10 @@ public final class Row: @unchecked Sendable {
     ///
     /// A ``Record`` created from a fetched row remembers it, to tell which
     /// of its columns changed since (see ``Record/hasDatabaseChanges``).
-    public internal(set) var isFetched: Bool
+    ///
+    /// Unchecked exclusivity: set once, when the row is made, and read
+    /// without any other access to the row in flight.
+    @exclusivity(unchecked) public internal(set) var isFetched: Bool
 
     /// For a row adapted from a cursor row: the raw statement of its base,
     /// which the subscripts read directly (see `Row+Decoding.swift`). Nil
@@ -225,6 +228,19 @@ public final class Row: @unchecked Sendable {
         self.statementAccess = StatementAccess(database: statement.database)
         self.adaptedSQLiteStatement = nil
         self.isFetched = true
+    }
+
+    /// Creates a fetched row from the values of the current row of a
+    /// statement, copied.
+    convenience init(fetchedValuesOf statement: Statement, sqliteStatement: SQLiteStatement) {
+        let count = Int(sqlite3_column_count(sqliteStatement))
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(count)
+        for index in 0..<count {
+            values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index)))
+        }
+        self.init(columnNames: statement.columnNames, values: values)
+        isFetched = true
     }
 
     /// Creates a row from copied values.

@@ -51,7 +51,11 @@ public final class Statement {
 
     /// Whether a cursor iterates the statement: ``Database/cachedStatement(sql:)``
     /// then prepares a new statement rather than disturb the cursor.
-    @usableFromInline
+    ///
+    /// Unchecked exclusivity: a statement is used by the thread of its
+    /// connection's access only, and the flag is set and read without any
+    /// other access to it in flight.
+    @usableFromInline @exclusivity(unchecked)
     var isIteratedByCursor = false
 
     /// Whether the statement belongs to the implicit statement cache (see

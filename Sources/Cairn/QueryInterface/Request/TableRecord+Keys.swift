@@ -218,7 +218,10 @@ extension FetchableRecord where Self: TableRecord {
     /// - Throws: A ``DatabaseError``, a ``RecordError`` for a composite
     ///   primary key, and the errors of decoding.
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
-        try filter(key: key).fetchOne(db)
+        if let (statement, value) = try primaryKeyLookup(db, key: key) {
+            return try fetchOne(statement, arguments: StatementArguments(values: [value]))
+        }
+        return try filter(key: key).fetchOne(db)
     }
 
     /// Returns the record with the given unique key, or nil.
@@ -435,6 +438,48 @@ extension FetchableRecord where Self: TableRecord & Identifiable & Hashable, ID:
 /// A key of a request: its database value, and, for the types that the
 /// encoding strategies of records change (Date, UUID, Data), the value
 /// itself, until the request knows the record type's strategies.
+extension TableRecord {
+    /// The statement of the lookup of one record by primary key, and its
+    /// argument, for the common case: the default selection (`*`), a
+    /// single-column primary key, and a key value that no encoding strategy
+    /// of the record changes. The statement is the one the request
+    /// `filter(key:)` would run (`SELECT * FROM "player" WHERE "id" = ?`),
+    /// without building the request and its SQL; nil in other cases, which
+    /// take the request.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    static func primaryKeyLookup(_ db: Database, key: some DatabaseValueConvertible) throws -> (Statement, DatabaseValue)? {
+        let keyValue = RecordKeyValue(key)
+        guard keyValue.strategyValue == nil, !keyValue.databaseValue.isNull else { return nil }
+        let selection = databaseSelection
+        guard selection.count == 1, selection[0] is AllColumns else { return nil }
+        guard let sql = try db.primaryKeyLookupSQL(databaseTableName) else { return nil }
+        return (try db.implicitStatement(sql: sql), keyValue.databaseValue)
+    }
+}
+
+extension Database {
+    /// `SELECT * FROM "table" WHERE "id" = ?`: the lookup of a row by its
+    /// single-column primary key (the hidden `rowid` when there is no
+    /// explicit one), kept in the schema cache; nil when the primary key has
+    /// several columns.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    func primaryKeyLookupSQL(_ tableName: String) throws -> String? {
+        try checkSchemaCacheVersion()
+        if let sql = schemaCache.primaryKeyLookupSQL[tableName] {
+            return sql
+        }
+        let primaryKey = try primaryKey(tableName)
+        var sql: String?
+        if primaryKey.columns.count == 1, let column = primaryKey.columns.first {
+            sql = "SELECT * FROM " + tableName.quotedDatabaseIdentifier + " WHERE " + column.quotedDatabaseIdentifier + " = ?"
+        }
+        schemaCache.primaryKeyLookupSQL[tableName] = .some(sql)
+        return sql
+    }
+}
+
 private struct RecordKeyValue: Sendable {
     enum StrategyValue: Sendable {
         case date(Date), uuid(UUID), data(Data)
@@ -443,9 +488,13 @@ private struct RecordKeyValue: Sendable {
     let databaseValue: DatabaseValue
     let strategyValue: StrategyValue?
 
-    init(_ value: some DatabaseValueConvertible) {
+    init<Value: DatabaseValueConvertible>(_ value: Value) {
         databaseValue = value.databaseValue
-        if let date = value as? Date {
+        // The common key types first: a comparison of metatypes, where the
+        // casts below cost a dynamic cast each in generic code.
+        if Value.self == Int.self || Value.self == Int64.self || Value.self == String.self {
+            strategyValue = nil
+        } else if let date = value as? Date {
             strategyValue = .date(date)
         } else if let uuid = value as? UUID {
             strategyValue = .uuid(uuid)
