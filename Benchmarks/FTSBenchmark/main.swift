@@ -122,16 +122,16 @@ func cairnIndex(_ tokenizer: FTS5TokenizerDescriptor) throws -> Int {
 }
 
 let workloads = [
-    Workload("10 index, Swift pass-through tokenizer", budget: 2.0, raw: rawIndex, checksum: checksum(pathIndex:)) {
+    Workload("17 index, Swift pass-through tokenizer", budget: 2.0, raw: rawIndex, checksum: checksum(pathIndex:)) {
         try cairnIndex(PassThroughTokenizer.tokenizerDescriptor())
     },
-    Workload("11 index, Latin-ASCII folding", budget: nil, raw: rawIndex, checksum: checksum(pathIndex:)) {
+    Workload("18 index, Latin-ASCII folding", budget: nil, raw: rawIndex, checksum: checksum(pathIndex:)) {
         try cairnIndex(FTS5LatinASCIITokenizer.tokenizerDescriptor())
     },
-    Workload("12 index, synonyms", budget: nil, raw: rawIndex, checksum: checksum(pathIndex:)) {
+    Workload("19 index, synonyms", budget: nil, raw: rawIndex, checksum: checksum(pathIndex:)) {
         try cairnIndex(FTS5SynonymTokenizer.tokenizerDescriptor(synonyms: [["first", "1st"], ["second", "2nd"], ["third", "3rd"]]))
     },
-    Workload("13 index, stop words", budget: nil, raw: rawIndex, checksum: checksum(pathIndex:)) {
+    Workload("20 index, stop words", budget: nil, raw: rawIndex, checksum: checksum(pathIndex:)) {
         try cairnIndex(FTS5StopWordTokenizer.tokenizerDescriptor(stopWords: ["the", "a", "of", "and", "to", "in", "is"]))
     },
 ]

@@ -359,6 +359,26 @@ struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
         }
     }
 
+    /// FTS5 prepares statements of its own on the connection, which SQLite
+    /// finalizes when it closes: they do not prevent the close, as the
+    /// statements of the user do.
+    @Test func connectionsThatUsedFTS5TablesClose() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath("queue.sqlite"))
+        let dbPool = try DatabasePool(path: directory.filePath("pool.sqlite"))
+        for writer in [dbQueue as any DatabaseWriter, dbPool] {
+            try writer.write { db in
+                try db.create(virtualTable: "doc", using: FTS5()) { t in t.column("body") }
+                try db.execute(sql: "INSERT INTO doc (body) VALUES ('hello world')")
+            }
+            #expect(try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH 'hello'") } == 1)
+        }
+        try dbQueue.close()
+        try dbPool.close()
+        #expect(throws: DatabaseError.self) { try dbQueue.read { _ in } }
+        #expect(throws: DatabaseError.self) { try dbPool.read { _ in } }
+    }
+
     /// With `IF NOT EXISTS`, the synchronization triggers are created the
     /// same way: creating the table twice, or after its triggers survived a
     /// drop of the full-text table, is not an error.

@@ -51,6 +51,13 @@ public final class Database {
     /// state: dynamic exclusivity checks are not needed.
     @exclusivity(unchecked) var statementCache: [String: Statement] = [:]
 
+    /// The SQLite handles of the live ``Statement`` objects of the
+    /// connection, so that ``checkClosable()`` tells the statements of the
+    /// user from those that SQLite and its virtual tables (FTS5) prepare
+    /// for themselves, which `sqlite3_close` finalizes. Statements may be
+    /// released on any thread: a lock protects the set.
+    let liveStatementHandles = Locked<Set<SQLiteStatement>>([])
+
     /// The bounded cache of the statements that Cairn prepares for SQL
     /// strings (see ``implicitStatement(sql:)``).
     @exclusivity(unchecked) var implicitStatementCache: StatementCache
@@ -325,10 +332,16 @@ public final class Database {
     func checkClosable() throws {
         guard let connection = sqliteConnection else { return }
         clearStatementCache()
+        // Statements that no Statement object owns are SQLite's own (the
+        // shadow-table statements of FTS5 tables): sqlite3_close finalizes
+        // them.
+        let live = liveStatementHandles.load()
         var unfinalized: [String] = []
         var statement = sqlite3_next_stmt(connection, nil)
         while let current = statement {
-            unfinalized.append(sqlite3_sql(current).map { String(cString: $0) } ?? "")
+            if live.contains(current) {
+                unfinalized.append(sqlite3_sql(current).map { String(cString: $0) } ?? "")
+            }
             statement = sqlite3_next_stmt(connection, current)
         }
         guard !unfinalized.isEmpty else { return }

@@ -107,8 +107,15 @@ public final class Statement {
     /// execution: cheaper to test than ``transactionEffect``.
     let endsTransaction: Bool
 
+    /// The set of live statement handles of the connection (see
+    /// `Database.liveStatementHandles`), kept alive by the statement, which
+    /// may outlive its connection.
+    private let liveHandles: Locked<Set<SQLiteStatement>>
+
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorizer: AuthorizerBox) {
         self.database = database
+        self.liveHandles = database.liveStatementHandles
+        liveHandles.withLock { _ = $0.insert(sqliteStatement) }
         self.schemaGeneration = database.schemaCache.generation
         self.invalidatesSchemaCache = authorizer.changesSchema || authorizer.isRollback
         self.databaseRegion = authorizer.readRegion
@@ -146,6 +153,7 @@ public final class Statement {
     }
 
     deinit {
+        liveHandles.withLock { _ = $0.remove(sqliteStatement) }
         sqlite3_finalize(sqliteStatement)
     }
 
