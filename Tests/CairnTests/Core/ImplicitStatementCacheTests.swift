@@ -32,12 +32,18 @@ import Cairn
             for value in 0..<10 {
                 try db.execute(sql: "INSERT INTO t (a) VALUES (?)", arguments: [value])
                 _ = try Int.fetchOne(db, sql: "SELECT a FROM t WHERE id = ?", arguments: [value + 1])
-                _ = try Row.fetchAll(db, SQLRequest(sql: "SELECT * FROM t WHERE a > ?", arguments: [value]))
+                _ = try Table("t").filter(Column("a") > value).fetchAll(db)
             }
             let prepared = preparedSQL(db)
             #expect(prepared.filter { $0 == "INSERT INTO t (a) VALUES (?)" }.count == 1)
             #expect(prepared.filter { $0 == "SELECT a FROM t WHERE id = ?" }.count == 1)
-            #expect(prepared.filter { $0 == "SELECT * FROM t WHERE a > ?" }.count == 1)
+            #expect(prepared.filter { $0 == #"SELECT * FROM "t" WHERE "a" > ?"# }.count == 1)
+            // A prepared SQL request hands its statement out, with its
+            // arguments: not shared with another one.
+            let request = SQLRequest<Row>(sql: "SELECT ?", arguments: [1])
+            let first = try request.makePreparedRequest(db, forSingleResult: false)
+            let second = try request.makePreparedRequest(db, forSingleResult: false)
+            #expect(first.statement !== second.statement)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 10)
         }
     }

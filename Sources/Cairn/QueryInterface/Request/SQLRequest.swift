@@ -61,9 +61,10 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     /// is used as is: no `LIMIT` is added for single results.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
         let (sql, arguments) = try sqlLiteral.build(db)
-        // Not cached: the bounded cache of the connection, as other SQL
-        // strings (see `Configuration.implicitStatementCacheCapacity`).
-        let statement = isCached ? try db.cachedStatement(sql: sql) : try db.implicitStatement(sql: sql)
+        // Not cached: a statement of its own. The prepared request hands its
+        // statement, with its arguments bound, to the caller: two prepared
+        // requests of the same SQL must not share one statement.
+        let statement = isCached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
         return PreparedRequest(statement: statement, adapter: adapter)
     }
