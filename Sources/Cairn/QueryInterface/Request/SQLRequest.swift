@@ -34,7 +34,11 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     ///   - sql: An SQL query.
     ///   - arguments: The statement arguments.
     ///   - adapter: The adapter of the fetched rows.
-    ///   - cached: Whether the statement is cached (default false).
+    ///   - cached: Whether the statement comes from the cache of
+    ///     ``Database/cachedStatement(sql:)`` (default false: each prepared
+    ///     request gets a statement of its own, since
+    ///     ``makePreparedRequest(_:forSingleResult:)`` hands the statement
+    ///     out with its arguments). Use it for a request that runs often.
     public init(
         sql: String,
         arguments: StatementArguments = StatementArguments(),
