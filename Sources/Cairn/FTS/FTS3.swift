@@ -154,10 +154,10 @@ public struct FTS4: VirtualTableModule, Sendable {
         let createTrigger = definition.configuration.ifNotExists ? "CREATE TRIGGER IF NOT EXISTS" : "CREATE TRIGGER"
         try db.execute(sql: """
             \(createTrigger) \(FTS4.triggerName(tableName, "bu")) BEFORE UPDATE ON \(content) BEGIN
-                DELETE FROM \(ftsTable) WHERE docid = \(oldRowID);
+                DELETE FROM \(ftsTable) WHERE docid=\(oldRowID);
             END;
             \(createTrigger) \(FTS4.triggerName(tableName, "bd")) BEFORE DELETE ON \(content) BEGIN
-                DELETE FROM \(ftsTable) WHERE docid = \(oldRowID);
+                DELETE FROM \(ftsTable) WHERE docid=\(oldRowID);
             END;
             \(createTrigger) \(FTS4.triggerName(tableName, "au")) AFTER UPDATE ON \(content) BEGIN
                 INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES (\(newValues));

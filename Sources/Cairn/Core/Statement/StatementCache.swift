@@ -65,6 +65,18 @@ struct StatementCache {
 }
 
 extension Database {
+    /// The cached statement of `sql`, if it can be used now: not running,
+    /// and prepared with the current schema.
+    @inline(__always)
+    func reusableImplicitStatement(sql: String) -> Statement? {
+        guard let statement = implicitStatementCache.statement(sql: sql),
+              !statement.isIteratedByCursor,
+              sqlite3_stmt_busy(statement.sqliteStatement) == 0,
+              statement.schemaGeneration == schemaCache.generation
+        else { return nil }
+        return statement
+    }
+
     /// Returns a statement for `sql` from the bounded cache of statements
     /// that Cairn prepares on its own, preparing and caching it the first
     /// time (see ``StatementCache``).
@@ -79,18 +91,6 @@ extension Database {
     ///
     /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
     ///   several statements.
-    /// The cached statement of `sql`, if it can be used now: not running,
-    /// and prepared with the current schema.
-    @inline(__always)
-    func reusableImplicitStatement(sql: String) -> Statement? {
-        guard let statement = implicitStatementCache.statement(sql: sql),
-              !statement.isIteratedByCursor,
-              sqlite3_stmt_busy(statement.sqliteStatement) == 0,
-              statement.schemaGeneration == schemaCache.generation
-        else { return nil }
-        return statement
-    }
-
     @usableFromInline
     func implicitStatement(sql: String) throws -> Statement {
         if let statement = implicitStatementCache.statement(sql: sql) {

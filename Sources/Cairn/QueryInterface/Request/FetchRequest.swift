@@ -21,6 +21,12 @@ public protocol FetchRequest<RowDecoder>: SQLSubqueryable, DatabaseRegionConvert
     /// print(statement.arguments)  // ["O'Brien"]
     /// ```
     ///
+    /// The statement of a query interface request comes from the
+    /// connection's cache of implicit statements
+    /// (``Configuration/implicitStatementCacheCapacity``), which releases its
+    /// arguments once it has run: run it once, during the access that
+    /// prepared it, and prepare the request again for another run.
+    ///
     /// - Parameters:
     ///   - db: A connection.
     ///   - singleResult: A hint that only one row is needed: query interface
