@@ -190,22 +190,6 @@ func bindLiteralValue(
     to sqliteStatement: SQLiteStatement,
     at index: CInt) -> CInt
 {
-    var bindsCopiedValue = false
-    return bindLiteralValue(at: pointer, to: sqliteStatement, at: index, bindsCopiedValue: &bindsCopiedValue)
-}
-
-/// Binds the value of a literal element to a statement parameter, and sets
-/// `bindsCopiedValue` when the value is neither NULL nor an `Int` (SQLite
-/// may then keep a copy of a text or a blob).
-///
-/// - Returns: The result code of `sqlite3_bind_*`.
-@inline(__always)
-func bindLiteralValue(
-    at pointer: UnsafePointer<(any DatabaseValueConvertible)?>,
-    to sqliteStatement: SQLiteStatement,
-    at index: CInt,
-    bindsCopiedValue: inout Bool) -> CInt
-{
     let word = literalTypeWord(at: pointer)
     if word == 0 {
         return sqlite3_bind_null(sqliteStatement, index)
@@ -213,8 +197,15 @@ func bindLiteralValue(
     if word == typeWord(Int.self) {
         return sqlite3_bind_int64(sqliteStatement, index, Int64(UnsafeRawPointer(pointer).load(as: Int.self)))
     }
-    bindsCopiedValue = true
     return databaseValue(at: pointer).bind(to: sqliteStatement, at: index)
+}
+
+/// Whether binding the value of a literal element may leave SQLite with a
+/// copy of it: any value but NULL and `Int` (a text or a blob is copied).
+@inline(__always)
+func literalBindsCopiedValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> Bool {
+    let word = literalTypeWord(at: pointer)
+    return word != 0 && word != typeWord(Int.self)
 }
 
 // MARK: - 3. String bits

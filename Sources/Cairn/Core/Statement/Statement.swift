@@ -329,18 +329,23 @@ public final class Statement {
                 // The values of an array literal are bound without being
                 // converted into an array of database values.
                 sqlite3_reset(sqliteStatement)
-                var bindsCopiedValues = false
                 let code = elements.withUnsafeBufferPointer { buffer in
                     for index in 0..<buffer.count {
                         let code = bindLiteralValue(
                             at: buffer.baseAddress.unsafelyUnwrapped + index,
-                            to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1),
-                            bindsCopiedValue: &bindsCopiedValues)
+                            to: sqliteStatement, at: CInt(truncatingIfNeeded: index + 1))
                         if code != SQLITE_OK { return code }
                     }
                     return SQLITE_OK
                 }
-                if bindsCopiedValues { mayHoldCopiedValues = true }
+                // Only the statements of the implicit cache need to know
+                // whether SQLite holds copies of the values: a second pass
+                // for them, outside the binding loop.
+                if releasesArgumentsAfterUse && !mayHoldCopiedValues {
+                    mayHoldCopiedValues = elements.withUnsafeBufferPointer { buffer in
+                        (0..<buffer.count).contains { literalBindsCopiedValue(at: buffer.baseAddress.unsafelyUnwrapped + $0) }
+                    }
+                }
                 if code != SQLITE_OK {
                     argumentsNeedValidation = true
                     throw bindError(code: code, arguments: arguments)
