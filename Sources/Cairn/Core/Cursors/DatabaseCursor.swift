@@ -155,6 +155,7 @@ struct DatabaseCursorState {
             statement.isIteratedByCursor = false
             if accessToken.isCurrent {
                 sqlite3_reset(sqliteStatement)
+                // Tested here, inlined: other statements make no call.
                 if statement.releasesArgumentsAfterUse {
                     statement.releaseArgumentsAfterImplicitUse()
                 }

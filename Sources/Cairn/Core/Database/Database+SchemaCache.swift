@@ -24,6 +24,10 @@ final class SchemaCache {
     /// The SQL of the lookup of a row by primary key, keyed by table name
     /// as written; nil for a primary key of several columns (see
     /// `Database.primaryKeyLookupSQL(_:)`).
+    ///
+    /// Unchecked exclusivity, as `primaryKeys`: the schema cache is used on
+    /// the thread of its connection's access only, and no lookup calls code
+    /// that could reach the dictionary while it is accessed.
     @exclusivity(unchecked) var primaryKeyLookupSQL: [String: String?] = [:]
     /// The schema version the cache was filled with, when checked.
     var schemaVersion: Int?

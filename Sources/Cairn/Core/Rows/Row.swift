@@ -58,8 +58,10 @@ public final class Row: @unchecked Sendable {
     /// A ``Record`` created from a fetched row remembers it, to tell which
     /// of its columns changed since (see ``Record/hasDatabaseChanges``).
     ///
-    /// Unchecked exclusivity: set once, when the row is made, and read
-    /// without any other access to the row in flight.
+    /// Unchecked exclusivity: only written by the code that has just made
+    /// or fetched the row, before the row is returned to anyone (no other
+    /// thread can see it yet); read-only afterwards, so concurrent reads of
+    /// a row shared between tasks never meet a write.
     @exclusivity(unchecked) public internal(set) var isFetched: Bool
 
     /// For a row adapted from a cursor row: the raw statement of its base,
@@ -233,12 +235,7 @@ public final class Row: @unchecked Sendable {
     /// Creates a fetched row from the values of the current row of a
     /// statement, copied.
     convenience init(fetchedValuesOf statement: Statement, sqliteStatement: SQLiteStatement) {
-        let count = Int(sqlite3_column_count(sqliteStatement))
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(count)
-        for index in 0..<count {
-            values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index)))
-        }
+        let values = Row.copiedValues(of: sqliteStatement, count: Int(sqlite3_column_count(sqliteStatement)))
         self.init(columnNames: statement.columnNames, values: values)
         isFetched = true
     }
@@ -354,6 +351,13 @@ public final class Row: @unchecked Sendable {
     /// - Precondition: a statement row whose access was checked.
     private func copiedStatementValues() -> [DatabaseValue] {
         guard let sqliteStatement else { return [] }
+        return Row.copiedValues(of: sqliteStatement, count: count)
+    }
+
+    /// The values of the first `count` columns of the current row of a
+    /// statement, copied.
+    @inline(__always)
+    private static func copiedValues(of sqliteStatement: SQLiteStatement, count: Int) -> [DatabaseValue] {
         // reserveCapacity and append are specialized here; the initializer
         // with an uninitialized buffer looks the array's metadata up at
         // each call.

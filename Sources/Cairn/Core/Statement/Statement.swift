@@ -342,6 +342,8 @@ public final class Statement {
                 // whether SQLite holds copies of the values: a second pass
                 // for them, outside the binding loop.
                 if releasesArgumentsAfterUse && !mayHoldCopiedValues {
+                    // As in the loop above, the base address is only read
+                    // for a non-empty buffer, which always has one.
                     mayHoldCopiedValues = elements.withUnsafeBufferPointer { buffer in
                         (0..<buffer.count).contains { literalBindsCopiedValue(at: buffer.baseAddress.unsafelyUnwrapped + $0) }
                     }

@@ -26,8 +26,6 @@ struct StatementCache {
         self.capacity = max(0, capacity)
     }
 
-    var count: Int { entries.count }
-
     /// The cached statement of `sql`, marked as used.
     @inline(__always)
     mutating func statement(sql: String) -> Statement? {
