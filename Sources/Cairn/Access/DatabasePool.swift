@@ -29,6 +29,9 @@ public final class DatabasePool: DatabaseWriter {
     private let readerPool: Pool<SerializedDatabase>
     let readerConfiguration: Configuration
     let state = Locked(PoolState())
+    /// The writer and the readers: a thread that accesses one of them
+    /// cannot start another access to the pool.
+    private let accessGroup = AccessGroup()
 
     struct PoolState {
         var isClosed = false
@@ -83,7 +86,7 @@ public final class DatabasePool: DatabaseWriter {
         }
         writer = try SerializedDatabase(
             path: path, configuration: writerConfiguration,
-            defaultLabel: "Cairn.DatabasePool", purpose: "writer")
+            defaultLabel: "Cairn.DatabasePool", purpose: "writer", accessGroup: accessGroup)
 
         if !configuration.readonly {
             // SQLite cannot take a WAL snapshot of a WAL file without frames,
@@ -105,6 +108,7 @@ public final class DatabasePool: DatabaseWriter {
         self.readerConfiguration = readerConfiguration
 
         let state = self.state
+        let accessGroup = self.accessGroup
         let readerConfigurationCopy = readerConfiguration
         readerPool = Pool(maximumCount: configuration.maximumReaderCount) {
             let number = state.withLock { state -> Int in
@@ -113,7 +117,7 @@ public final class DatabasePool: DatabaseWriter {
             }
             let reader = try SerializedDatabase(
                 path: path, configuration: readerConfigurationCopy,
-                defaultLabel: "Cairn.DatabasePool", purpose: "reader.\(number)")
+                defaultLabel: "Cairn.DatabasePool", purpose: "reader.\(number)", accessGroup: accessGroup)
             let setups = state.withLock { $0.readerSetups }
             if !setups.isEmpty {
                 reader.sync { db in setups.forEach { $0(db) } }
@@ -127,8 +131,7 @@ public final class DatabasePool: DatabaseWriter {
     /// Stops when the current thread runs an access to this pool: a nested
     /// access could wait for itself, or see another state than its caller.
     private func preconditionNotReentrant(_ method: String) {
-        let isReentrant = writer.isCurrentAccess || readerPool.contains { $0.isCurrentAccess }
-        precondition(!isReentrant,
+        precondition(!SchedulingWatchdog.isAccessing(accessGroup),
             "Database methods are not reentrant: \(method) was called from an access to the same database pool. "
             + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
     }
@@ -227,9 +230,9 @@ public final class DatabasePool: DatabaseWriter {
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         preconditionNotReentrant("read")
         try checkNotClosed()
-        let (reader, release) = try readerPool.get()
-        defer { release() }
-        return try reader.sync { db in
+        let reader = try readerPool.get()
+        defer { readerPool.release(reader) }
+        return try reader.syncGranted { db in
             try db.isolated {
                 db.clearSchemaCacheIfNeeded()
                 return try value(db)
@@ -240,8 +243,8 @@ public final class DatabasePool: DatabaseWriter {
     /// See ``DatabaseReader/read(_:)-(Database)async->T``.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try checkNotClosed()
-        let (reader, release) = try await readerPool.get()
-        defer { release() }
+        let reader = try await readerPool.get()
+        defer { readerPool.release(reader) }
         return try await reader.execute { db in
             try db.isolated {
                 db.clearSchemaCacheIfNeeded()
@@ -255,9 +258,9 @@ public final class DatabasePool: DatabaseWriter {
         DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
             do {
                 try checkNotClosed()
-                let (reader, release) = try readerPool.get()
-                reader.async { db in
-                    defer { release() }
+                let reader = try readerPool.get()
+                reader.async { [readerPool] db in
+                    defer { readerPool.release(reader) }
                     do {
                         try db.isolated {
                             db.clearSchemaCacheIfNeeded()
@@ -278,16 +281,16 @@ public final class DatabasePool: DatabaseWriter {
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         preconditionNotReentrant("unsafeRead")
         try checkNotClosed()
-        let (reader, release) = try readerPool.get()
-        defer { release() }
-        return try reader.sync { db in try value(db) }
+        let reader = try readerPool.get()
+        defer { readerPool.release(reader) }
+        return try reader.syncGranted { db in try value(db) }
     }
 
     /// See ``DatabaseReader/unsafeRead(_:)-(Database)async->T``.
     public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try checkNotClosed()
-        let (reader, release) = try await readerPool.get()
-        defer { release() }
+        let reader = try await readerPool.get()
+        defer { readerPool.release(reader) }
         return try await reader.execute { db in try value(db) }
     }
 
@@ -296,9 +299,9 @@ public final class DatabasePool: DatabaseWriter {
         DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
             do {
                 try checkNotClosed()
-                let (reader, release) = try readerPool.get()
-                reader.async { db in
-                    defer { release() }
+                let reader = try readerPool.get()
+                reader.async { [readerPool] db in
+                    defer { readerPool.release(reader) }
                     value(.success(db))
                 }
             } catch {
@@ -355,9 +358,9 @@ public final class DatabasePool: DatabaseWriter {
         let isolation = DispatchSemaphore(value: 0)
         do {
             try checkNotClosed()
-            let (reader, release) = try readerPool.get()
-            reader.async { db in
-                defer { release() }
+            let reader = try readerPool.get()
+            reader.async { [readerPool] db in
+                defer { readerPool.release(reader) }
                 do {
                     try db.beginReadTransaction()
                 } catch {

@@ -66,13 +66,27 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {
 
     // MARK: Getting elements
 
-    /// Returns an available element, creating one if needed, and the function
-    /// that gives it back to the pool. Waits while all elements are in use.
+    /// Returns an available element, creating one if needed. Waits while
+    /// all elements are in use. Give the element back with
+    /// ``release(_:)``.
     ///
     /// - Throws: The error of `makeElement`.
-    func get() throws -> (element: T, release: @Sendable () -> Void) {
-        acquireBlocking(isBarrier: false)
-        return try takeElement()
+    func get() throws -> T {
+        // The usual case takes the lock once: the request is granted at
+        // once, and an element is available.
+        lock.lock()
+        if grantImmediately(isBarrier: false) {
+            let element = takeAvailable()
+            lock.unlock()
+            if let element { return element }
+            return try makeGrantedElement()
+        }
+        let semaphore = DispatchSemaphore(value: 0)
+        enqueue(isBarrier: false, wake: .semaphore(semaphore))
+        lock.unlock()
+        semaphore.wait()
+        if let element = lock.withLock({ takeAvailable() }) { return element }
+        return try makeGrantedElement()
     }
 
     /// Like ``get()``, without blocking a thread while all elements are in
@@ -80,49 +94,54 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {
     ///
     /// - Throws: `CancellationError` when the task is cancelled while it
     ///   waits, or the error of `makeElement`.
-    func get() async throws -> (element: T, release: @Sendable () -> Void) {
+    func get() async throws -> T {
         try await acquire(isBarrier: false)
-        return try takeElement()
+        if let element = lock.withLock({ takeAvailable() }) { return element }
+        return try makeGrantedElement()
     }
 
-    /// Marks an available element as used, or creates one; the slot was
-    /// granted already.
-    private func takeElement() throws -> (element: T, release: @Sendable () -> Void) {
-        let available: T? = lock.withLock {
-            guard let index = state.items.firstIndex(where: \.isAvailable) else { return nil }
+    /// Marks an available element as used and returns it, or returns nil.
+    /// Call with the lock held, once the request is granted.
+    private func takeAvailable() -> T? {
+        for index in state.items.indices where state.items[index].isAvailable {
             state.items[index].isAvailable = false
             return state.items[index].element
         }
+        return nil
+    }
+
+    /// Creates an element for a granted request that found none available.
+    private func makeGrantedElement() throws -> T {
         let element: T
-        if let available {
-            element = available
-        } else {
-            do {
-                element = try makeElement()
-            } catch {
-                releaseSlot()
-                throw error
+        do {
+            element = try makeElement()
+        } catch {
+            let woken = lock.withLock { () -> [Wake] in
+                state.inUseCount -= 1
+                return grantWaiters()
             }
-            lock.withLock { state.items.append(Item(element: element, isAvailable: false)) }
+            for wake in woken { wake.resume() }
+            throw error
         }
-        return (element, { [self] in release(element) })
+        lock.withLock { state.items.append(Item(element: element, isAvailable: false)) }
+        return element
     }
 
-    private func release(_ element: T) {
-        lock.withLock {
-            // The element may have been removed by removeAll().
-            if let index = state.items.firstIndex(where: { $0.element === element }) {
-                state.items[index].isAvailable = true
-            }
+    /// Gives back an element returned by ``get()``.
+    func release(_ element: T) {
+        lock.lock()
+        // The element may have been removed by removeAll().
+        for index in state.items.indices where state.items[index].element === element {
+            state.items[index].isAvailable = true
+            break
         }
-        releaseSlot()
-    }
-
-    private func releaseSlot() {
-        let woken = lock.withLock { () -> [Wake] in
-            state.inUseCount -= 1
-            return grantWaiters()
+        state.inUseCount -= 1
+        if state.waiters.isEmpty {
+            lock.unlock()
+            return
         }
+        let woken = grantWaiters()
+        lock.unlock()
         for wake in woken { wake.resume() }
     }
 

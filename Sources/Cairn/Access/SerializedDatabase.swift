@@ -13,6 +13,12 @@ final class SerializedDatabase: @unchecked Sendable {
     /// The queue that runs the accesses.
     let queue: DispatchQueue
 
+    /// Tells whether code runs on `queue`.
+    private let queueMarker: QueueMarker
+
+    /// The group of connections this one belongs to.
+    let accessGroup: AccessGroup
+
     /// The configuration of the connection.
     let configuration: Configuration
 
@@ -34,20 +40,24 @@ final class SerializedDatabase: @unchecked Sendable {
     ///   - defaultLabel: The label used when the configuration has none.
     ///   - purpose: A suffix of the label, such as "writer".
     ///   - openFlags: Extra `SQLITE_OPEN_*` flags.
+    ///   - accessGroup: The group of connections of the connection: a new
+    ///     one by default.
     /// - Throws: The error of the opening.
     init(
         path: String,
         configuration: Configuration,
         defaultLabel: String,
         purpose: String? = nil,
-        openFlags: CInt = 0) throws
+        openFlags: CInt = 0,
+        accessGroup: AccessGroup = AccessGroup()) throws
     {
         var label = configuration.label ?? defaultLabel
         if let purpose { label += ".\(purpose)" }
         self.path = path
         self.configuration = configuration
         db = try Database(path: path, description: label, configuration: configuration, extraOpenFlags: openFlags)
-        queue = SchedulingWatchdog.makeSerializedQueue(allowingDatabase: db, label: label, qos: configuration.qos)
+        (queue, queueMarker) = QueueMarker.makeSerialQueue(label: label, qos: configuration.qos)
+        self.accessGroup = accessGroup
         interruptHandle = db.interruptHandle
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
             taskExecutorStorage = SerialQueueTaskExecutor(queue: queue)
@@ -58,7 +68,7 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Whether the current thread runs an access to this connection.
     var isCurrentAccess: Bool {
-        SchedulingWatchdog.current?.allows(db) == true
+        SchedulingWatchdog.allows(db)
     }
 
     /// Runs `block` on the queue and waits for its result.
@@ -66,23 +76,50 @@ final class SerializedDatabase: @unchecked Sendable {
     /// - Precondition: the current thread is not running an access to this
     ///   connection already (that would wait for itself forever).
     func sync<T>(_ block: (Database) throws -> T) rethrows -> T {
-        let current = SchedulingWatchdog.current
-        if let current, current.allows(db) {
+        let outer = preconditionNotReentrant()
+        return try queue.sync {
+            // The outer frames stay alive: their thread waits here.
+            try SchedulingWatchdog.withFrame(database: db, group: accessGroup, previous: outer) {
+                try db.withAccess { try block(db) }
+            }
+        }
+    }
+
+    /// Runs `block` on the current thread, without the queue, and returns
+    /// its result.
+    ///
+    /// Only for a connection that the caller uses alone, such as the reader
+    /// that a pool granted to it (see `Pool.get()`): the grant, not the
+    /// queue, keeps other accesses out, and the pool's lock orders this
+    /// access after the previous ones. A pool's reader connection takes
+    /// this path for its synchronous reads, which saves the dispatch of
+    /// ``sync(_:)``; its asynchronous accesses still use the queue.
+    ///
+    /// - Precondition: the current thread is not running an access to this
+    ///   connection already.
+    func syncGranted<T>(_ block: (Database) throws -> T) rethrows -> T {
+        let outer = preconditionNotReentrant()
+        return try SchedulingWatchdog.withFrame(database: db, group: accessGroup, previous: outer) {
+            try db.withAccess { try block(db) }
+        }
+    }
+
+    /// Stops when the current thread runs an access to this connection, and
+    /// returns the frames of the current thread's accesses.
+    private func preconditionNotReentrant() -> UnsafePointer<SchedulingWatchdog.Frame>? {
+        let outer = SchedulingWatchdog.currentFrame
+        if SchedulingWatchdog.chain(outer, contains: ObjectIdentifier(db)) {
             preconditionFailure(
                 "Database methods are not reentrant: this access would wait for the access that calls it. "
                 + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
         }
-        return try queue.sync {
-            try SchedulingWatchdog.current?.inheriting(current) {
-                try db.withAccess { try block(db) }
-            } ?? db.withAccess { try block(db) }
-        }
+        return outer
     }
 
     /// Runs `block` at once if the current thread is running an access to
     /// this connection, and like ``sync(_:)`` otherwise.
     func reentrantSync<T>(_ block: (Database) throws -> T) rethrows -> T {
-        if let current = SchedulingWatchdog.current, current.allows(db) {
+        if SchedulingWatchdog.allows(db) {
             return try db.withAccess { try block(db) }
         }
         return try sync(block)
@@ -91,7 +128,9 @@ final class SerializedDatabase: @unchecked Sendable {
     /// Runs `block` on the queue, later.
     func async(_ block: @escaping @Sendable (Database) -> Void) {
         queue.async {
-            self.db.withAccess { block(self.db) }
+            SchedulingWatchdog.withFrame(database: self.db, group: self.accessGroup, previous: nil) {
+                self.db.withAccess { block(self.db) }
+            }
         }
     }
 
@@ -162,7 +201,7 @@ final class SerializedDatabase: @unchecked Sendable {
         _ blockBox: UncheckedSendableBox<@Sendable (Database) throws -> T>,
         state: Locked<AsyncAccessState>) throws -> T
     {
-        guard SchedulingWatchdog.current?.allows(db) == true else {
+        guard queueMarker.isCurrent else {
             // The task did not move to the queue: run there, and wait. This
             // is not expected to happen; it keeps the access serialized.
             return try queue.sync { try runAsyncAccess(blockBox, state: state).get() }
@@ -184,16 +223,18 @@ final class SerializedDatabase: @unchecked Sendable {
         }
         guard shouldRun else { return .failure(CancellationError()) }
         let result = Result {
-            try db.withAccess {
-                let previousCancellation = db.accessCancellation
-                db.accessCancellation = {
-                    state.withLock { state in
-                        if case .cancelled = state { return true }
-                        return false
+            try SchedulingWatchdog.withFrame(database: db, group: accessGroup, previous: SchedulingWatchdog.currentFrame) {
+                try db.withAccess {
+                    let previousCancellation = db.accessCancellation
+                    db.accessCancellation = {
+                        state.withLock { state in
+                            if case .cancelled = state { return true }
+                            return false
+                        }
                     }
+                    defer { db.accessCancellation = previousCancellation }
+                    return try block(db)
                 }
-                defer { db.accessCancellation = previousCancellation }
-                return try block(db)
             }
         }
         let wasCancelled = state.withLock { state -> Bool in

@@ -39,6 +39,9 @@ public final class DatabaseSnapshotPool: DatabaseReader {
     private let holder: SerializedDatabase
 
     private let readerPool: Pool<SerializedDatabase>
+    /// The readers: a thread that accesses one of them cannot start another
+    /// access to the pool.
+    private let accessGroup = AccessGroup()
     private let isClosed = Locked(false)
 
     /// Creates a snapshot pool that sees the current state of a connection:
@@ -101,6 +104,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         let configuration = parts.configuration
         let label = configuration.label ?? "Cairn.DatabaseSnapshotPool"
         let readerCount = Locked(0)
+        let accessGroup = self.accessGroup
         readerPool = Pool(maximumCount: configuration.maximumReaderCount) {
             let number = readerCount.withLock { count -> Int in
                 count += 1
@@ -108,7 +112,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
             }
             return try SerializedDatabase(
                 path: path, configuration: configuration,
-                defaultLabel: label, purpose: "reader.\(number)")
+                defaultLabel: label, purpose: "reader.\(number)", accessGroup: accessGroup)
         }
     }
 
@@ -180,7 +184,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
     }
 
     private func preconditionNotReentrant(_ method: String) {
-        precondition(!readerPool.contains { $0.isCurrentAccess },
+        precondition(!SchedulingWatchdog.isAccessing(accessGroup),
             "Database methods are not reentrant: \(method) was called from an access to the same snapshot pool. "
             + "Use the `db` argument of the current access instead, or unsafeReentrantRead.")
     }
@@ -219,16 +223,16 @@ public final class DatabaseSnapshotPool: DatabaseReader {
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         preconditionNotReentrant("read")
         try checkNotClosed()
-        let (reader, release) = try readerPool.get()
-        defer { release() }
-        return try reader.sync { db in try snapshotAccess(db, value) }
+        let reader = try readerPool.get()
+        defer { readerPool.release(reader) }
+        return try reader.syncGranted { db in try snapshotAccess(db, value) }
     }
 
     /// See ``DatabaseReader/read(_:)-(Database)async->T``.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try checkNotClosed()
-        let (reader, release) = try await readerPool.get()
-        defer { release() }
+        let reader = try await readerPool.get()
+        defer { readerPool.release(reader) }
         return try await reader.execute { db in try self.snapshotAccess(db, value) }
     }
 
@@ -237,9 +241,9 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
             do {
                 try checkNotClosed()
-                let (reader, release) = try readerPool.get()
-                reader.async { db in
-                    defer { release() }
+                let reader = try readerPool.get()
+                reader.async { [readerPool] db in
+                    defer { readerPool.release(reader) }
                     do {
                         try self.snapshotAccess(db) { db in value(.success(db)) }
                     } catch {

@@ -352,4 +352,100 @@ import Cairn
             }
         }
     }
+
+    @Test func readInsideReadStops() async {
+        await #expect(processExitsWith: .failure) {
+            let directory = try TemporaryDirectory()
+            let dbPool = try DatabasePool(path: directory.filePath())
+            try dbPool.read { _ in
+                _ = try dbPool.read { _ in 1 }
+            }
+        }
+    }
+
+    @Test func snapshotPoolReadInsideItsReadStops() async {
+        await #expect(processExitsWith: .failure) {
+            let directory = try TemporaryDirectory()
+            let dbPool = try DatabasePool(path: directory.filePath())
+            let snapshotPool = try dbPool.makeSnapshotPool()
+            try snapshotPool.read { _ in
+                _ = try snapshotPool.read { _ in 1 }
+            }
+        }
+    }
+
+    /// An access that runs inside an access to another connection cannot
+    /// come back to the outer connection: it would wait for itself.
+    @Test func accessToAnOuterConnectionStops() async {
+        await #expect(processExitsWith: .failure) {
+            let directory = try TemporaryDirectory()
+            let dbPool = try DatabasePool(path: directory.filePath())
+            let dbQueue = try DatabaseQueue()
+            try dbPool.write { _ in
+                try dbQueue.read { _ in
+                    dbPool.writeWithoutTransaction { _ in }
+                }
+            }
+        }
+    }
+
+    /// Accesses to other databases nest, from readers and from the writer,
+    /// and each sees its own database.
+    @Test func accessesToOtherDatabasesNest() throws {
+        let otherPool = try DatabasePool(path: directory.filePath("other.sqlite"))
+        try otherPool.write { db throws in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (2), (3)") }
+        let dbQueue = try DatabaseQueue()
+        let counts = try dbPool.read { db throws in
+            let outer = try count(db)
+            let inner = try otherPool.read { db throws in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! + dbQueue.read { db throws in try Int.fetchOne(db, sql: "SELECT 0")! }
+            }
+            let fromWriter = try otherPool.write { db throws in
+                try dbPool.unsafeReentrantRead { db throws in try count(db) } * 10 + Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")!
+            }
+            return [outer, inner, fromWriter]
+        }
+        #expect(counts == [2, 3, 23])
+    }
+
+    /// Reads from many threads share the readers: each read gets a reader
+    /// that no other read uses, and every reader comes back to the pool.
+    @Test func readersAreNotSharedByConcurrentReads() throws {
+        var config = Configuration()
+        config.maximumReaderCount = 3
+        let pool = try DatabasePool(path: directory.filePath(), configuration: config)
+        let inUse = Locked(Set<ObjectIdentifier>())
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<50 {
+                do {
+                    try pool.read { db in
+                        let id = ObjectIdentifier(db)
+                        let isNew = inUse.withLock { $0.insert(id).inserted }
+                        if !isNew { failures.withLock { $0 += 1 } }
+                        _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")
+                        inUse.withLock { _ = $0.remove(id) }
+                    }
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        // Every reader is available again: as many reads as readers run at once.
+        let barrier = DispatchGroup()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        for _ in 0..<3 {
+            DispatchQueue.global().async(group: barrier) {
+                try? pool.read { _ in
+                    started.signal()
+                    release.wait()
+                }
+            }
+        }
+        for _ in 0..<3 { #expect(started.wait(timeout: .now() + 10) == .success) }
+        for _ in 0..<3 { release.signal() }
+        barrier.wait()
+    }
 }

@@ -66,8 +66,8 @@ extension Database {
     /// Returns the statement of a cache, preparing and caching it the first
     /// time; a new statement when the cached one is running (iterated by a
     /// cursor, or executing).
-    private func cachedStatement(sql: String, in cache: inout [String: Statement]) throws -> Statement {
-        if let statement = cache[sql] {
+    private func cachedStatement(sql: String, in cache: inout StatementCache) throws -> Statement {
+        if let statement = cache.statement(sql: sql) {
             if statement.isIteratedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
                 return try makeStatement(sql: sql)
             }
@@ -78,7 +78,7 @@ extension Database {
             // its columns are those of the current schema.
         }
         let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
-        cache[sql] = statement
+        cache.insert(statement, sql: sql)
         return statement
     }
 
@@ -119,6 +119,7 @@ extension Database {
         statementCache.removeAll()
         implicitStatementCache.removeAll()
         internalStatementCache.removeAll()
+        for index in transactionStatements.indices { transactionStatements[index] = nil }
         insertStatements.removeAll()
     }
 

@@ -120,8 +120,48 @@ extension Database {
     /// - Throws: A ``DatabaseError``, for instance when a transaction is
     ///   already open.
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
-        let kind = kind ?? defaultTransactionKind
-        try cachedStatement(sql: "BEGIN \(kind.rawValue) TRANSACTION").execute()
+        let statement: TransactionStatement
+        switch kind ?? defaultTransactionKind {
+        case .deferred: statement = .beginDeferred
+        case .immediate: statement = .beginImmediate
+        case .exclusive: statement = .beginExclusive
+        }
+        try transactionStatement(statement).execute()
+    }
+
+    /// The statements that start and end transactions.
+    enum TransactionStatement: Int, CaseIterable {
+        case beginDeferred, beginImmediate, beginExclusive, commit, rollback
+
+        var sql: String {
+            switch self {
+            case .beginDeferred: "BEGIN DEFERRED TRANSACTION"
+            case .beginImmediate: "BEGIN IMMEDIATE TRANSACTION"
+            case .beginExclusive: "BEGIN EXCLUSIVE TRANSACTION"
+            case .commit: "COMMIT TRANSACTION"
+            case .rollback: "ROLLBACK TRANSACTION"
+            }
+        }
+    }
+
+    /// The statement of `which`, prepared once per connection: transactions
+    /// start and end without looking up a statement by its SQL.
+    ///
+    /// A running one (a COMMIT whose commit hook commits again) is not
+    /// reused: a new statement is prepared for the nested call.
+    ///
+    /// - Throws: A ``DatabaseError`` if the statement cannot be prepared.
+    func transactionStatement(_ which: TransactionStatement) throws -> Statement {
+        if let statement = transactionStatements[which.rawValue],
+           !statement.isIteratedByCursor, sqlite3_stmt_busy(statement.sqliteStatement) == 0
+        {
+            return statement
+        }
+        let statement = try makeStatement(sql: which.sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        if transactionStatements[which.rawValue] == nil {
+            transactionStatements[which.rawValue] = statement
+        }
+        return statement
     }
 
     /// The kind of the transactions that do not say theirs: deferred where
@@ -139,7 +179,7 @@ extension Database {
     /// - Throws: A ``DatabaseError``, for instance when no transaction is
     ///   open or a deferred foreign key constraint fails.
     public func commit() throws {
-        try cachedStatement(sql: "COMMIT TRANSACTION").execute()
+        try transactionStatement(.commit).execute()
     }
 
     /// Rolls back the current transaction.
@@ -147,7 +187,7 @@ extension Database {
     /// - Throws: A ``DatabaseError``, for instance when no transaction is
     ///   open.
     public func rollback() throws {
-        try cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
+        try transactionStatement(.rollback).execute()
     }
 
     /// Rolls back the current transaction, if any, when an error is already

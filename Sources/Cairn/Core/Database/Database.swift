@@ -49,7 +49,7 @@ public final class Database {
     ///
     /// Only the thread of the current access touches the connection's
     /// state: dynamic exclusivity checks are not needed.
-    @exclusivity(unchecked) var statementCache: [String: Statement] = [:]
+    @exclusivity(unchecked) var statementCache = StatementCache(capacity: .max)
 
     /// The SQLite handles of the live ``Statement`` objects of the
     /// connection, so that ``checkClosable()`` tells the statements of the
@@ -62,9 +62,13 @@ public final class Database {
     /// strings (see ``implicitStatement(sql:)``).
     @exclusivity(unchecked) var implicitStatementCache: StatementCache
 
+    /// The statements of BEGIN, COMMIT and ROLLBACK, indexed by
+    /// `TransactionStatement` (see ``transactionStatement(_:)``).
+    @exclusivity(unchecked) var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
+
     /// The prepared statements of ``internalCachedStatement(sql:)``, which
     /// users do not reach.
-    @exclusivity(unchecked) var internalStatementCache: [String: Statement] = [:]
+    @exclusivity(unchecked) var internalStatementCache = StatementCache(capacity: .max)
 
     /// The error thrown by a Swift callback (an SQL function, for instance)
     /// during the current statement, rethrown when the statement fails.

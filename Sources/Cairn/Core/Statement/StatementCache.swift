@@ -6,7 +6,8 @@ import CairnSQLite
 /// recently used statement leaves it.
 ///
 /// The capacity is ``Configuration/implicitStatementCacheCapacity``; zero
-/// turns the cache off. Lookups cost one hash of the SQL; the eviction scans
+/// turns the cache off. The caches of ``Database/cachedStatement(sql:)``
+/// and of Cairn's internal statements are unbounded (`Int.max`). Lookups cost one hash of the SQL; the eviction scans
 /// the entries, and only happens when a statement is prepared, which costs
 /// far more.
 ///
