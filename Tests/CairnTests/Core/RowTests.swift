@@ -112,6 +112,32 @@ import Cairn
         }
     }
 
+    /// A fetched row copies each kind of value, and its subscripts convert
+    /// them as a cursor row does.
+    @Test func fetchedRowsCopyEveryKindOfValue() throws {
+        try dbQueue.read { db throws in
+            let row = try #require(try Row.fetchOne(
+                db, sql: "SELECT 42, -1.5, 'text', x'00ff', NULL, 3.99, 9223372036854775807, '12'"))
+            #expect(row[0] as Int == 42)
+            #expect(row[0] as Double == 42.0)
+            #expect(row[1] as Double == -1.5)
+            #expect(row[1] as Int == -1)   // REAL truncated toward zero
+            #expect(row[2] as String == "text")
+            #expect(row[3] as Data == Data([0x00, 0xff]))
+            #expect(row[4] as Int? == nil)
+            #expect(row[4] as String? == nil)
+            #expect(row[5] as Int == 3)
+            #expect(row[6] as Int64 == Int64.max)
+            #expect(throws: RowDecodingError.self) { try row.decode(Int32.self, atIndex: 6) }   // out of range
+            #expect(row[7] as String == "12")
+            #expect(throws: RowDecodingError.self) { try row.decode(Int?.self, atIndex: 7) }   // text is no Int
+            #expect(row.databaseValues == [42.databaseValue, (-1.5).databaseValue, "text".databaseValue,
+                                           Data([0x00, 0xff]).databaseValue, .null, 3.99.databaseValue,
+                                           Int64.max.databaseValue, "12".databaseValue])
+            #expect(throws: RowDecodingError.self) { try row.decode(Int.self, atIndex: 2) }
+        }
+    }
+
     @Test func dataNoCopy() throws {
         try dbQueue.read { db throws in
             let cursor = try Row.fetchCursor(db, sql: "SELECT x'010203', NULL")

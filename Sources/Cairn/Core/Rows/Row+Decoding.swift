@@ -29,7 +29,11 @@ extension Row {
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
         checkIndex(index)
-        if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
+        if let copiedValues {
+            if let value = Value.fromDatabaseValue(copiedValues[index]) {
+                return value
+            }
+        } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
             return value
         }
         decodingFailure(Value.self, atIndex: index)
@@ -54,6 +58,10 @@ extension Row {
             // request) reads its base statement directly too.
             _checkStatementAccess()
             if let value = Value.fromStatement(adaptedSQLiteStatement, atUncheckedIndex: CInt(layout.baseIndexes[index])) {
+                return value
+            }
+        } else if let copiedValues {
+            if let value = Value.fromDatabaseValue(copiedValues[index]) {
                 return value
             }
         } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {

@@ -39,6 +39,11 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     let storage: Storage
 
+    /// The values of a copied row (`.values` storage), which subscripts
+    /// read without going through `storage`; nil for the other rows.
+    @usableFromInline
+    let copiedValues: [DatabaseValue]?
+
     /// The statement of a cursor row; nil for copied rows, which may leave
     /// the database access (and the thread) of their statement.
     @usableFromInline
@@ -224,6 +229,7 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     init(statement: Statement) {
         self.storage = .statement
+        self.copiedValues = nil
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
         self.count = statement.columnCount
@@ -243,6 +249,7 @@ public final class Row: @unchecked Sendable {
     /// Creates a row from copied values.
     init(columnNames: [String], values: [DatabaseValue]) {
         self.storage = .values(columnNames: columnNames, values: values)
+        self.copiedValues = values
         self.statement = nil
         self.sqliteStatement = nil
         self.count = values.count
@@ -254,6 +261,7 @@ public final class Row: @unchecked Sendable {
     /// Creates a row that presents a base row through a layout.
     init(adaptedBase base: Row, layout: RowLayout) {
         self.storage = .adapted(base: base, layout: layout)
+        self.copiedValues = nil
         self.statement = base.statement
         self.sqliteStatement = nil
         self.count = layout.baseIndexes.count
@@ -363,8 +371,17 @@ public final class Row: @unchecked Sendable {
         // each call.
         var values: [DatabaseValue] = []
         values.reserveCapacity(count)
-        for index in 0..<count {
-            values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index)))
+        for index in 0..<CInt(count) {
+            // Numbers and NULL with one call that gives the type and the
+            // value (see CairnSQLite.c); text and blobs as usual.
+            var int64: Int64 = 0
+            var double: Double = 0
+            switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
+            case SQLITE_INTEGER: values.append(DatabaseValue(storage: .int64(int64)))
+            case SQLITE_FLOAT: values.append(DatabaseValue(storage: .double(double)))
+            case SQLITE_NULL: values.append(.null)
+            default: values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
+            }
         }
         return values
     }
