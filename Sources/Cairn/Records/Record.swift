@@ -116,7 +116,7 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
     /// The columns that requests select by default (all columns by
     /// default).
     open class var databaseSelection: [any SQLSelectable] {
-        [AllColumns()]
+        defaultDatabaseSelection
     }
 
     // MARK: Encoding

@@ -61,8 +61,28 @@ extension TableRecord {
 
     /// All columns.
     public static var databaseSelection: [any SQLSelectable] {
-        [AllColumns()]
+        defaultDatabaseSelection
     }
+}
+
+/// The default selection of records, `[AllColumns()]`, built once: the
+/// default `databaseSelection` allocates no array, and code that receives it
+/// recognizes it by its storage (see ``selectsAllColumns(_:)``).
+///
+/// `nonisolated(unsafe)`: the array is never mutated (a copy that a caller
+/// mutates gets storage of its own), and `AllColumns` is an empty value.
+nonisolated(unsafe) let defaultDatabaseSelection: [any SQLSelectable] = [AllColumns()]
+
+/// Whether a selection is the selection of all columns, `[AllColumns()]`.
+///
+/// The default selection is recognized by the identity of its storage,
+/// without a dynamic cast.
+func selectsAllColumns(_ selection: [any SQLSelectable]) -> Bool {
+    let isDefault = selection.withUnsafeBufferPointer { buffer in
+        defaultDatabaseSelection.withUnsafeBufferPointer { $0.baseAddress == buffer.baseAddress }
+    }
+    if isDefault { return true }
+    return selection.count == 1 && selection[0] is AllColumns
 }
 
 /// The default table names of record types.

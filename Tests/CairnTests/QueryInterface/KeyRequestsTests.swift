@@ -173,6 +173,12 @@ import Cairn
             var name: String
             init(row: Row) { name = row["name"] }
         }
+        struct ExplicitItem: FetchableRecord, TableRecord {
+            static let databaseTableName = "item"
+            static var databaseSelection: [any SQLSelectable] { [AllColumns()] }
+            var name: String
+            init(row: Row) { name = row["name"] }
+        }
         struct PlayerName: FetchableRecord, TableRecord {
             static let databaseTableName = "player"
             static var databaseSelection: [any SQLSelectable] { [Column("name")] }
@@ -200,6 +206,8 @@ import Cairn
             #expect(try Player.fetchOne(db, key: Int?.none) == nil)
             // The hidden rowid.
             #expect(try Item.fetchOne(db, key: 2)?.name == "Chair")
+            // An explicit selection of all columns.
+            #expect(try ExplicitItem.fetchOne(db, key: 2)?.name == "Chair")
             // A selection of the record type.
             let name = try #require(try PlayerName.fetchOne(db, key: 1))
             #expect(name.name == "Arthur" && name.columnCount == 1)
@@ -213,6 +221,7 @@ import Cairn
                 #"SELECT * FROM "player" WHERE "id" = 2"#,
                 #"SELECT * FROM "player" WHERE "id" = 99"#,
                 #"SELECT * FROM "player" WHERE 0"#,
+                #"SELECT * FROM "item" WHERE "rowid" = 2"#,
                 #"SELECT * FROM "item" WHERE "rowid" = 2"#,
                 #"SELECT "name" FROM "player" WHERE "id" = 1"#,
                 #"SELECT * FROM "event" WHERE "date" = 1000.0"#,

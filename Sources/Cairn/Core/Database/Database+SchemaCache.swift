@@ -29,6 +29,10 @@ final class SchemaCache {
     /// the thread of its connection's access only, and no lookup calls code
     /// that could reach the dictionary while it is accessed.
     @exclusivity(unchecked) var primaryKeyLookupSQL: [String: String?] = [:]
+    /// The last entry of `primaryKeyLookupSQL` that was read: a loop of
+    /// lookups in one table finds it by comparing the table name, which is
+    /// immediate for the same string, without hashing it.
+    @exclusivity(unchecked) var lastPrimaryKeyLookup: (tableName: String, sql: String?)?
     /// The schema version the cache was filled with, when checked.
     var schemaVersion: Int?
     /// Whether the schema version must be checked before the cache is used.
@@ -43,6 +47,7 @@ final class SchemaCache {
         foreignKeys.removeAll()
         isView.removeAll()
         primaryKeyLookupSQL.removeAll()
+        lastPrimaryKeyLookup = nil
         schemaVersion = nil
         generation &+= 1
     }

@@ -451,8 +451,7 @@ extension TableRecord {
     static func primaryKeyLookup(_ db: Database, key: some DatabaseValueConvertible) throws -> (Statement, DatabaseValue)? {
         let keyValue = RecordKeyValue(key)
         guard keyValue.strategyValue == nil, !keyValue.databaseValue.isNull else { return nil }
-        let selection = databaseSelection
-        guard selection.count == 1, selection[0] is AllColumns else { return nil }
+        guard selectsAllColumns(databaseSelection) else { return nil }
         guard let sql = try db.primaryKeyLookupSQL(databaseTableName) else { return nil }
         return (try db.implicitStatement(sql: sql), keyValue.databaseValue)
     }
@@ -467,7 +466,11 @@ extension Database {
     /// - Throws: A ``DatabaseError`` when the table does not exist.
     func primaryKeyLookupSQL(_ tableName: String) throws -> String? {
         try checkSchemaCacheVersion()
+        if let last = schemaCache.lastPrimaryKeyLookup, last.tableName == tableName {
+            return last.sql
+        }
         if let sql = schemaCache.primaryKeyLookupSQL[tableName] {
+            schemaCache.lastPrimaryKeyLookup = (tableName, sql)
             return sql
         }
         let primaryKey = try primaryKey(tableName)
@@ -476,6 +479,7 @@ extension Database {
             sql = "SELECT * FROM " + tableName.quotedDatabaseIdentifier + " WHERE " + column.quotedDatabaseIdentifier + " = ?"
         }
         schemaCache.primaryKeyLookupSQL[tableName] = .some(sql)
+        schemaCache.lastPrimaryKeyLookup = (tableName, sql)
         return sql
     }
 }
