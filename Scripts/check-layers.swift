@@ -1,0 +1,200 @@
+// Checks that the layers of Sources/Cairn depend downwards only (see
+// ARCHITECTURE.md, "Layers"): a file of a layer must not name a type that a
+// higher layer declares.
+//
+// Usage: swift Scripts/check-layers.swift [--update-baseline]
+//
+// The check reads type references, not imports: it removes comments and
+// string literals, collects the types that each layer declares at top level
+// (classes, structs, enums, protocols, actors, type aliases), and reports
+// each identifier of a file that names a type of a higher layer, with its
+// file and line. Nested types are reached through their parent's name, which
+// the check sees.
+//
+// Known violations, which the architecture work removes one by one, are
+// listed in Scripts/layer-baseline.txt ("path: Type" per line): the check
+// fails on any violation that is not listed, and on listed entries that no
+// longer occur (so that the list only shrinks). `--update-baseline` rewrites
+// the list from the current sources.
+
+import Foundation
+
+/// The layers, lowest first (ARCHITECTURE.md lists them highest first).
+let layers = ["Core", "Access", "Snapshots", "Records", "QueryInterface", "Migration", "Observation", "FTS"]
+
+let root = URL(fileURLWithPath: CommandLine.arguments[0])
+    .deletingLastPathComponent().deletingLastPathComponent()
+let sourcesPath = root.appendingPathComponent("Sources/Cairn").path
+let baselinePath = root.appendingPathComponent("Scripts/layer-baseline.txt").path
+let updateBaseline = CommandLine.arguments.dropFirst().contains("--update-baseline")
+
+/// The rank of the layer of a file path relative to Sources/Cairn, or nil
+/// for files outside the layers (Cairn.swift re-exports the C module).
+func layerRank(_ relativePath: String) -> Int? {
+    guard let first = relativePath.split(separator: "/").first else { return nil }
+    return layers.firstIndex(of: String(first))
+}
+
+/// The code of a Swift file with comments and string literals blanked out
+/// (line breaks are kept, so that line numbers stay right).
+func strippedCode(_ source: String) -> [Character] {
+    let text = Array(source)
+    var output: [Character] = []
+    output.reserveCapacity(text.count)
+    var index = 0
+    func blank(_ character: Character) { output.append(character == "\n" ? "\n" : " ") }
+    while index < text.count {
+        let character = text[index]
+        let next: Character? = index + 1 < text.count ? text[index + 1] : nil
+        if character == "/" && next == "/" {
+            while index < text.count && text[index] != "\n" { blank(text[index]); index += 1 }
+        } else if character == "/" && next == "*" {
+            var depth = 0
+            repeat {
+                if text[index] == "/" && index + 1 < text.count && text[index + 1] == "*" {
+                    depth += 1; blank(text[index]); blank(text[index + 1]); index += 2
+                } else if text[index] == "*" && index + 1 < text.count && text[index + 1] == "/" {
+                    depth -= 1; blank(text[index]); blank(text[index + 1]); index += 2
+                } else {
+                    blank(text[index]); index += 1
+                }
+            } while depth > 0 && index < text.count
+        } else if character == "\"" || (character == "#" && (next == "\"" || next == "#")) {
+            // A string literal, raw (#"…"#) or not, single or multi-line.
+            var hashes = 0
+            while index < text.count && text[index] == "#" { hashes += 1; blank(text[index]); index += 1 }
+            guard index < text.count, text[index] == "\"" else { continue }
+            let isMultiline = index + 2 < text.count && text[index + 1] == "\"" && text[index + 2] == "\""
+            let quote: [Character] = isMultiline ? ["\"", "\"", "\""] : ["\""]
+            for _ in quote { blank(text[index]); index += 1 }
+            let terminator = quote + Array(repeating: "#", count: hashes)
+            while index < text.count {
+                if hashes == 0 && text[index] == "\\" && index + 1 < text.count {
+                    blank(text[index]); blank(text[index + 1]); index += 2
+                    continue
+                }
+                if Array(text[index..<min(text.count, index + terminator.count)]) == terminator {
+                    for _ in terminator { blank(text[index]); index += 1 }
+                    break
+                }
+                blank(text[index]); index += 1
+            }
+        } else {
+            output.append(character)
+            index += 1
+        }
+    }
+    return output
+}
+
+/// The identifiers of stripped code that start with an uppercase letter,
+/// with their line numbers.
+func typeLikeIdentifiers(_ code: [Character]) -> [(name: String, line: Int)] {
+    var result: [(String, Int)] = []
+    var line = 1
+    var index = 0
+    while index < code.count {
+        let character = code[index]
+        if character == "\n" { line += 1; index += 1; continue }
+        if character.isLetter || character == "_" {
+            let start = index
+            while index < code.count && (code[index].isLetter || code[index].isNumber || code[index] == "_") { index += 1 }
+            let isMember = start > 0 && code[start - 1] == "."
+            let name = String(code[start..<index])
+            if !isMember, let first = name.first, first.isUppercase { result.append((name, line)) }
+            continue
+        }
+        index += 1
+    }
+    return result
+}
+
+/// The types a file declares at top level.
+func topLevelDeclarations(_ code: [Character]) -> [String] {
+    var names: [String] = []
+    var depth = 0
+    var words: [String] = []
+    var index = 0
+    let keywords: Set<String> = ["class", "struct", "enum", "protocol", "actor", "typealias"]
+    while index < code.count {
+        let character = code[index]
+        if character == "{" { depth += 1; words.removeAll() }
+        else if character == "}" { depth -= 1; words.removeAll() }
+        if character.isLetter || character == "_" {
+            let start = index
+            while index < code.count && (code[index].isLetter || code[index].isNumber || code[index] == "_") { index += 1 }
+            let word = String(code[start..<index])
+            if depth == 0, let previous = words.last, keywords.contains(previous), word.first?.isUppercase == true {
+                names.append(word)
+            }
+            words.append(word)
+            continue
+        }
+        index += 1
+    }
+    return names
+}
+
+// MARK: Reading the sources
+
+var files: [(path: String, rank: Int, code: [Character])] = []
+let enumerator = FileManager.default.enumerator(atPath: sourcesPath)
+while let relative = enumerator?.nextObject() as? String {
+    guard relative.hasSuffix(".swift"), let rank = layerRank(relative) else { continue }
+    let source = try String(contentsOfFile: sourcesPath + "/" + relative, encoding: .utf8)
+    files.append((relative, rank, strippedCode(source)))
+}
+files.sort { $0.path < $1.path }
+
+/// The lowest layer that declares each type name (a name that two layers
+/// declare belongs to the lowest: referring to it is never upward for the
+/// higher one).
+var declaringLayer: [String: (rank: Int, path: String)] = [:]
+for file in files {
+    for name in topLevelDeclarations(file.code) {
+        if let existing = declaringLayer[name], existing.rank <= file.rank { continue }
+        declaringLayer[name] = (file.rank, file.path)
+    }
+}
+
+var violations: [(key: String, message: String)] = []
+for file in files {
+    var seen: Set<String> = []
+    for (name, line) in typeLikeIdentifiers(file.code) {
+        guard let declaration = declaringLayer[name], declaration.rank > file.rank else { continue }
+        let message = "Sources/Cairn/\(file.path):\(line): \(layers[file.rank]) names \(name), declared in \(layers[declaration.rank]) (\(declaration.path))"
+        let key = "\(file.path): \(name)"
+        if seen.insert(key).inserted {
+            violations.append((key, message))
+        } else {
+            violations.append((key + "#", message))
+        }
+    }
+}
+
+// MARK: Comparing with the baseline
+
+let currentKeys = Set(violations.map(\.key).filter { !$0.hasSuffix("#") })
+if updateBaseline {
+    let text = "# Known upward dependencies (path: Type), to be removed: see Scripts/check-layers.swift.\n"
+        + currentKeys.sorted().joined(separator: "\n") + (currentKeys.isEmpty ? "" : "\n")
+    try text.write(toFile: baselinePath, atomically: true, encoding: .utf8)
+    print("layer baseline: \(currentKeys.count) known violation(s) written to Scripts/layer-baseline.txt")
+    exit(0)
+}
+
+let baselineText = (try? String(contentsOfFile: baselinePath, encoding: .utf8)) ?? ""
+let baseline = Set(baselineText.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty })
+
+var failed = false
+for violation in violations where !baseline.contains(violation.key.replacingOccurrences(of: "#", with: "")) {
+    print(violation.message)
+    failed = true
+}
+for stale in baseline.subtracting(currentKeys).sorted() {
+    print("Scripts/layer-baseline.txt: \(stale) no longer occurs: remove it from the baseline")
+    failed = true
+}
+print("layers: \(files.count) files, \(currentKeys.count) known upward dependencies (baseline \(baseline.count))"
+    + (failed ? ": FAILED" : ": ok"))
+exit(failed ? 1 : 0)
