@@ -36,7 +36,7 @@ public final class DatabasePool: DatabaseWriter {
     struct PoolState {
         var isClosed = false
         var readerCount = 0
-        /// Setups of ``add(tokenizer:)``, run on each new reader.
+        /// Setups of ``setUpConnections(_:)``, run on each new reader.
         var readerSetups: [@Sendable (Database) -> Void] = []
     }
 
@@ -464,30 +464,15 @@ public final class DatabasePool: DatabaseWriter {
         try writer.reentrantSync { db in try updates(db) }
     }
 
-    // MARK: Full-text search
+    // MARK: Connection setup
 
-    /// Registers a Swift FTS5 tokenizer in all connections of the pool: the
-    /// writer, the current readers, and the readers the pool opens later.
-    ///
-    /// ```swift
-    /// dbPool.add(tokenizer: FTS5LatinASCIITokenizer.self)
-    /// ```
-    ///
-    /// ``Configuration/prepareDatabase(_:)`` is the other way, which
-    /// registers the tokenizer before any access.
-    public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
-        // Unchecked: registering a tokenizer type has no state to protect,
-        // but Swift sees a capture of a metatype that is not Sendable.
-        let registration = UncheckedSendableFunction { db in db.add(tokenizer: Tokenizer.self) }
-        let setup: @Sendable (Database) -> Void = { db in registration.call(db) }
+    /// Runs `setup` on all connections of the pool: the writer, the current
+    /// readers, and the readers the pool opens later. The layers above
+    /// Access (the FTS5 tokenizers of `add(tokenizer:)`) register what they
+    /// need this way.
+    func setUpConnections(_ setup: @escaping @Sendable (Database) -> Void) {
         state.withLock { $0.readerSetups.append(setup) }
         writer.reentrantSync(setup)
         readerPool.forEach { reader in reader.reentrantSync(setup) }
     }
-}
-
-/// A function that Swift cannot prove Sendable, but that is.
-private struct UncheckedSendableFunction: @unchecked Sendable {
-    let call: (Database) -> Void
-    init(_ call: @escaping (Database) -> Void) { self.call = call }
 }

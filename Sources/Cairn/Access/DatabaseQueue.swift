@@ -310,17 +310,12 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
-    // MARK: Full-text search
+    // MARK: Connection setup
 
-    /// Registers a Swift FTS5 tokenizer in the connection.
-    ///
-    /// ```swift
-    /// dbQueue.add(tokenizer: FTS5LatinASCIITokenizer.self)
-    /// ```
-    ///
-    /// ``Configuration/prepareDatabase(_:)`` is the other way, which
-    /// registers the tokenizer before any access.
-    public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
-        writer.reentrantSync { db in db.add(tokenizer: Tokenizer.self) }
+    /// Runs `setup` on the connection now: the layers above Access (the
+    /// FTS5 tokenizers of `add(tokenizer:)`) register what they need this
+    /// way.
+    func setUpConnections(_ setup: @escaping @Sendable (Database) -> Void) {
+        writer.reentrantSync(setup)
     }
 }

@@ -1,18 +1,5 @@
 import Foundation
 
-/// What a statement does to transactions, as SQLite's authorizer reports it
-/// when the statement is prepared.
-enum TransactionEffect: Equatable {
-    case beginTransaction
-    case commitTransaction
-    case rollbackTransaction
-    /// The name is lowercased: savepoint names compare without regard to
-    /// case.
-    case beginSavepoint(String)
-    case releaseSavepoint(String)
-    case rollbackSavepoint(String)
-}
-
 /// A registered transaction observer.
 final class TransactionObservation {
     private weak var weakObserver: (any TransactionObserver)?

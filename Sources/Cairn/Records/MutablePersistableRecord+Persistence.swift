@@ -165,7 +165,7 @@ extension MutablePersistableRecord {
                 insert = CachedInsertStatement(
                     recordType: recordType, tableName: tableName, resolution: resolution, columns: container.columnTemplate,
                     statement: statement, schemaGeneration: db.schemaCache.generation &- 1)
-                db.insertStatements[ObjectIdentifier(recordType)] = insert
+                db.insertStatementCache.statements[ObjectIdentifier(recordType)] = insert
             }
             // Read from the schema cache once per schema generation.
             if insert.schemaGeneration != db.schemaCache.generation {

@@ -120,7 +120,7 @@ extension Database {
         implicitStatementCache.removeAll()
         internalStatementCache.removeAll()
         for index in transactionStatements.indices { transactionStatements[index] = nil }
-        insertStatements.removeAll()
+        recordCaches = nil
     }
 
     func makeStatement(sql: String, prepareFlags: UInt32) throws -> Statement {
@@ -192,7 +192,7 @@ extension Database {
             while current < end {
                 var sqliteStatement: SQLiteStatement?
                 var tail: UnsafePointer<CChar>?
-                authorizerBox.reset()
+                statementAnalysis.reset()
                 if FTS5TokenizerErrors.hasError {
                     _ = FTS5TokenizerErrors.take()
                 }
@@ -213,7 +213,7 @@ extension Database {
                 guard let sqliteStatement else { continue }
                 let statement = Statement(
                     database: self, sqliteStatement: sqliteStatement, sql: statementSQL,
-                    authorizer: authorizerBox)
+                    authorizer: statementAnalysis)
                 index += 1
                 guard try body(statement) else { break }
             }

@@ -128,7 +128,7 @@ public final class Database {
     let schemaCache = SchemaCache()
 
     /// Notes which statements change the schema, while they are prepared.
-    let authorizerBox = AuthorizerBox()
+    let statementAnalysis = StatementAnalysis()
 
     /// Tells transaction observers about changes, commits and rollbacks.
     let observationBroker = DatabaseObservationBroker()
@@ -137,27 +137,13 @@ public final class Database {
     /// nil when no fetch records its region.
     @exclusivity(unchecked) var recordedRegion: DatabaseRegion?
 
-    /// The last INSERT statement of each record type, with what it was built
-    /// for. Cleared with the statement cache.
-    @exclusivity(unchecked) var insertStatements: [ObjectIdentifier: CachedInsertStatement] = [:] {
-        didSet { lastInsertStatement = nil }
-    }
-
-    /// The entry of `insertStatements` that was used last: a loop of
-    /// inserts of one record type finds it without hashing.
-    @exclusivity(unchecked) private var lastInsertStatement: (recordType: ObjectIdentifier, insert: CachedInsertStatement)?
-
-    /// The cached INSERT statement of a record type, if any.
-    func cachedInsertStatement(forRecordType recordType: ObjectIdentifier) -> CachedInsertStatement? {
-        if let lastInsertStatement, lastInsertStatement.recordType == recordType {
-            return lastInsertStatement.insert
-        }
-        let insert = insertStatements[recordType]
-        if let insert {
-            lastInsertStatement = (recordType, insert)
-        }
-        return insert
-    }
+    /// The caches that the records layer keeps on the connection (the
+    /// INSERT statements of record types), opaque to Core. Cleared with the
+    /// statement cache.
+    ///
+    /// Invariant: only `Records/CachedInsertStatement.swift` sets it, always
+    /// to a `RecordInsertCache`, which it reads back with `unsafeDowncast`.
+    @exclusivity(unchecked) var recordCaches: AnyObject?
 
     /// The scope of the current access: a new scope begins at the beginning
     /// and at the end of each access, so that cursors and cursor rows can

@@ -141,7 +141,11 @@ public final class Row: @unchecked Sendable {
     ///
     /// Unchecked exclusivity: a row is used by one thread at a time, and
     /// the lookup calls nothing that could access the caches again.
-    @exclusivity(unchecked) var decodingCaches: [CachedKeyedContainer] = []
+    ///
+    /// Opaque to Core. Invariant: only the record decoder
+    /// (`Records/FetchableRecord+Decodable.swift`) appends to it, always a
+    /// `CachedKeyedContainer`, which it reads back with `unsafeDowncast`.
+    @exclusivity(unchecked) var decodingCaches: [AnyObject] = []
 
     /// The maximum number of ``decodingCaches``: beyond, records decode
     /// without a cache.

@@ -112,7 +112,7 @@ public final class Statement {
     /// may outlive its connection.
     private let liveHandles: Locked<Set<SQLiteStatement>>
 
-    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorizer: AuthorizerBox) {
+    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorizer: StatementAnalysis) {
         self.database = database
         self.liveHandles = database.liveStatementHandles
         liveHandles.withLock { _ = $0.insert(sqliteStatement) }

@@ -177,3 +177,15 @@ extension SQLSubqueryable {
         sqlSubquery.exists()
     }
 }
+
+// MARK: - Region
+
+extension FetchRequest {
+    /// The region that the request reads: the tables and columns its
+    /// statement reads, as SQLite's authorizer reports them.
+    ///
+    /// - Throws: A ``DatabaseError`` when the request cannot be prepared.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
+    }
+}

@@ -213,3 +213,12 @@ extension Table where RowDecoder == Row {
         try all().fetchOne(db)
     }
 }
+
+// MARK: - Observation
+
+extension Table: DatabaseRegionConvertible {
+    /// The whole table.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        DatabaseRegion(table: tableName)
+    }
+}

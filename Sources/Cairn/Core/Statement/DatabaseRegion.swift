@@ -192,16 +192,13 @@ public struct DatabaseRegion: Hashable, Sendable {
         }
     }
 
-    /// Whether a change modified the region.
-    ///
-    /// Call it only for events whose kind modifies the region (see
-    /// ``isModified(byEventsOfKind:)``): this only checks the table and the
-    /// rowid.
-    public func isModified(by event: DatabaseEvent) -> Bool {
+    /// Whether a change of the row `rowID` of `tableName` modified the
+    /// region (see `isModified(by:)`, which transaction observers call).
+    func isModified(table tableName: String, rowID: Int64) -> Bool {
         guard let tableRegions else { return true }
-        guard let region = tableRegions[event.tableName.lowercased()] else { return false }
+        guard let region = tableRegions[tableName.lowercased()] else { return false }
         guard let rowIDs = region.rowIDs else { return true }
-        return rowIDs.contains(event.rowID)
+        return rowIDs.contains(rowID)
     }
 
     /// Removes the rowids, for a region that must cover whole tables.
@@ -278,23 +275,6 @@ extension DatabaseRegionConvertible where Self == DatabaseRegion {
 extension DatabaseCursor {
     /// The region of the database that the statement of the cursor reads.
     public var databaseRegion: DatabaseRegion { statement.databaseRegion }
-}
-
-extension Table: DatabaseRegionConvertible {
-    /// The whole table.
-    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        DatabaseRegion(table: tableName)
-    }
-}
-
-extension FetchRequest {
-    /// The region that the request reads: the tables and columns its
-    /// statement reads, as SQLite's authorizer reports them.
-    ///
-    /// - Throws: A ``DatabaseError`` when the request cannot be prepared.
-    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        try makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
-    }
 }
 
 /// A type-erased ``DatabaseRegionConvertible``.
