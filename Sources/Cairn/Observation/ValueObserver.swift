@@ -158,7 +158,17 @@ where Reducer.Value: Sendable
     // MARK: Transaction observer
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        guard let region = state.withLock({ $0.region }) else { return true }
+        guard let region = state.withLock({ $0.region }) else {
+            // The region is not known yet: the first fetch of a pool runs on
+            // a reader while the writer goes on. The statement counts as a
+            // change: its events, which may arrive once the fetch has set
+            // the region, could otherwise be checked against a region that
+            // they do not name (the content table of a synchronized
+            // full-text table, for instance), and the change would be
+            // missed. At worst, one fetch too many.
+            isChanged = true
+            return true
+        }
         return region.isModified(byEventsOfKind: eventKind)
     }
 

@@ -82,6 +82,82 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
         }
     }
 
+    /// A synchronized full-text table changes through the triggers of its
+    /// content table: observations of the full-text table see each change,
+    /// whatever the moment of the write after the start.
+    @Test(arguments: WriterKind.allCases)
+    func synchronizedFullTextTablesNotifyChanges(kind: WriterKind) throws {
+        for attempt in 0..<20 {
+            let directory = try TemporaryDirectory()
+            let writer = try kind.make(path: directory.filePath())
+            try writer.write { db in
+                try db.create(table: "documents") { t in
+                    t.primaryKey("id", .integer)
+                    t.column("content", .text)
+                }
+                try db.create(virtualTable: "ft_documents", using: FTS4()) { t in
+                    t.synchronize(withTable: "documents")
+                    t.column("content")
+                }
+            }
+            let recorder = Recorder<Int>()
+            let observation = ValueObservation.trackingConstantRegion { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM ft_documents").count
+            }
+            let cancellable = observation.start(
+                in: writer, scheduling: .async(onQueue: queue),
+                onError: recorder.receive(error:), onChange: recorder.receive)
+            if attempt % 2 == 0 {
+                #expect(recorder.wait { $0 == [0] })
+            }
+            try writer.write { db in
+                try db.execute(sql: "INSERT INTO documents (content) VALUES (?)", arguments: ["foo"])
+            }
+            #expect(recorder.wait { $0.last == 1 }, "attempt \(attempt): \(recorder.values)")
+            cancellable.cancel()
+        }
+    }
+
+    /// A pool fetches the first value on a reader, while the writer goes
+    /// on: a write that starts before the first fetch ends, and whose
+    /// events arrive after it ended, is a change all the same (the events
+    /// name the content table, not the full-text table of the region).
+    @Test func changesThatStartBeforeTheFirstFetchEndsAreNotMissed() throws {
+        let writer = try DatabasePool(path: directory.filePath())
+        try writer.write { db in
+            try db.create(table: "documents") { t in
+                t.primaryKey("id", .integer)
+                t.column("content", .text)
+            }
+            try db.create(virtualTable: "ft_documents", using: FTS4()) { t in
+                t.synchronize(withTable: "documents")
+                t.column("content")
+            }
+        }
+        let recorder = Recorder<Int>()
+        let firstFetchMayEnd = DispatchSemaphore(value: 0)
+        let observation = ValueObservation.trackingConstantRegion { db in
+            let count = try Row.fetchAll(db, sql: "SELECT * FROM ft_documents").count
+            if count == 0 { _ = firstFetchMayEnd.wait(timeout: .now() + 10) }
+            return count
+        }
+        let cancellable = observation.start(
+            in: writer, scheduling: .async(onQueue: queue),
+            onError: recorder.receive(error:), onChange: recorder.receive)
+        try writer.write { db in
+            // Runs once the INSERT started: the first fetch ends now, before
+            // the row is inserted and its events arrive.
+            db.add(function: DatabaseFunction("endFirstFetch", argumentCount: 1) { arguments in
+                firstFetchMayEnd.signal()
+                _ = recorder.wait { $0 == [0] }
+                return arguments[0]
+            })
+            try db.execute(sql: "INSERT INTO documents (content) VALUES (endFirstFetch(?))", arguments: ["foo"])
+        }
+        #expect(recorder.wait { $0.last == 1 }, "\(recorder.values)")
+        cancellable.cancel()
+    }
+
     @Test(arguments: WriterKind.allCases)
     func initialValueThenChanges(kind: WriterKind) throws {
         let writer = try makeWriter(kind)
