@@ -64,7 +64,7 @@ private enum BufferedEvent {
 /// that needs it: the broker keeps no reference to it. It is only used on
 /// the thread of the current access of its connection: the state that each
 /// statement reads has unchecked exclusivity.
-final class DatabaseObservationBroker {
+final class DatabaseObservationBroker: StatementHooks {
     @exclusivity(unchecked) private var observations: [TransactionObservation] = []
 
     /// The observations that want the events of the current statement, with
@@ -93,9 +93,9 @@ final class DatabaseObservationBroker {
     private var transactionHooksInstalled = false
     @exclusivity(unchecked) private var rowHooksInstalled = false
 
-    /// Whether some observer is registered: the statements of a connection
-    /// without observers skip the broker.
-    @exclusivity(unchecked) private(set) var isActive = false
+    // `isActive` (see ``StatementHooks``) tells whether some observer is
+    // registered: the statements of a connection without observers skip
+    // the broker.
 
     /// The scope of the event of the current hook call: events that
     /// observers receive read SQLite's memory in place, and stop the
@@ -166,7 +166,7 @@ final class DatabaseObservationBroker {
 
     /// Called when the connection closes: strongly held observers are
     /// released.
-    func databaseWillClose(_ database: Database) {
+    override func databaseWillClose(_ database: Database) {
         for observation in observations {
             (observation.observer as? any DatabaseClosingObserver)?.databaseWillClose()
         }
@@ -180,7 +180,7 @@ final class DatabaseObservationBroker {
 
     // MARK: Statements
 
-    func statementWillExecute(_ statement: Statement, in database: Database) {
+    override func statementWillExecute(_ statement: Statement, in database: Database) {
         let eventKinds = statement.databaseEventKinds
         // The storage of the array is kept from one statement to the next.
         statementObservations.removeAll(keepingCapacity: true)
@@ -199,7 +199,7 @@ final class DatabaseObservationBroker {
         setRowHooks(installed: !statementObservations.isEmpty, database.sqliteConnection)
     }
 
-    func statementDidExecute(_ statement: Statement, in database: Database) {
+    override func statementDidExecute(_ statement: Statement, in database: Database) {
         setRowHooks(installed: false, database.sqliteConnection)
         if !statementObservations.isEmpty {
             notifyUnreportedChanges(database)
@@ -268,7 +268,7 @@ final class DatabaseObservationBroker {
     ///
     /// - Returns: The error of an observer that prevented a commit, which
     ///   the statement must throw.
-    func statementDidFail(_ statement: Statement, in database: Database) -> (any Error)? {
+    override func statementDidFail(_ statement: Statement, in database: Database) -> (any Error)? {
         setRowHooks(installed: false, database.sqliteConnection)
         statementObservations.removeAll()
         let error = commitError
@@ -490,4 +490,19 @@ private let brokerPreUpdateHook: @convention(c) (
     broker.databaseWillChange(
         connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
         initialRowID: initialRowID, finalRowID: finalRowID)
+}
+
+extension Database {
+    /// The broker of the transaction observers of the connection, created
+    /// at the first use, and kept in the connection's statement hooks.
+    var observationBroker: DatabaseObservationBroker {
+        if let statementHooks {
+            // Only this property sets the hooks, to a broker (see the
+            // invariant of `statementHooks`).
+            return unsafeDowncast(statementHooks, to: DatabaseObservationBroker.self)
+        }
+        let broker = DatabaseObservationBroker()
+        statementHooks = broker
+        return broker
+    }
 }

@@ -130,8 +130,24 @@ public final class Database {
     /// Notes which statements change the schema, while they are prepared.
     let statementAnalysis = StatementAnalysis()
 
-    /// Tells transaction observers about changes, commits and rollbacks.
-    let observationBroker = DatabaseObservationBroker()
+    /// The statement hooks of the layer above Core that observes the
+    /// connection (Observation's broker, which tells transaction observers
+    /// about changes, commits and rollbacks), created when first needed.
+    ///
+    /// Invariant: set once, by Observation's broker accessor, and never
+    /// replaced: the C hooks that the broker installs point to it, without
+    /// retaining it, for as long as the connection lives.
+    @exclusivity(unchecked) var statementHooks: StatementHooks?
+
+    /// The statement hooks when they are active, unretained: each statement
+    /// calls them without the two atomic operations of a retain, since the
+    /// connection keeps them for its whole life (see the invariant of
+    /// ``statementHooks``).
+    @inline(__always)
+    var activeStatementHooks: Unmanaged<StatementHooks>? {
+        guard let statementHooks, statementHooks.isActive else { return nil }
+        return Unmanaged.passUnretained(statementHooks)
+    }
 
     /// The region read by the statements of the current observation fetch;
     /// nil when no fetch records its region.
@@ -296,7 +312,7 @@ public final class Database {
     func close() throws {
         guard let connection = sqliteConnection else { return }
         try checkClosable()
-        observationBroker.databaseWillClose(self)
+        statementHooks?.databaseWillClose(self)
         interruptHandle.withLock { $0 = nil }
         let code = sqlite3_close(connection)
         guard code == SQLITE_OK else {
@@ -562,9 +578,7 @@ public final class Database {
         if recordedRegion != nil {
             recordedRegion!.formUnion(statement.databaseRegion)
         }
-        if observationBroker.isActive {
-            observationBroker.statementWillExecute(statement, in: self)
-        }
+        activeStatementHooks?._withUnsafeGuaranteedRef { $0.statementWillExecute(statement, in: self) }
     }
 
     /// Called after a statement completed.
@@ -590,9 +604,7 @@ public final class Database {
                 break
             }
         }
-        if observationBroker.isActive {
-            observationBroker.statementDidExecute(statement, in: self)
-        }
+        activeStatementHooks?._withUnsafeGuaranteedRef { $0.statementDidExecute(statement, in: self) }
     }
 
     /// Called after a statement failed: resets it, and throws the error of
@@ -607,7 +619,7 @@ public final class Database {
         // The failure may have rolled back a transaction that changed the
         // schema.
         schemaCache.clear()
-        if observationBroker.isActive, let observerError = observationBroker.statementDidFail(statement, in: self) {
+        if let observerError = activeStatementHooks?._withUnsafeGuaranteedRef({ $0.statementDidFail(statement, in: self) }) {
             // An observer prevented the commit.
             callbackErrors.error = nil
             throw observerError

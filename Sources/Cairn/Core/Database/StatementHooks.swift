@@ -1,0 +1,34 @@
+// The statement hooks that a layer above Core installs on a connection.
+
+/// What a layer above Core (Observation's transaction observer broker) hears
+/// of the statements of a connection: Core calls these methods without
+/// knowing the layer that overrides them.
+///
+/// A base class rather than a protocol: ``isActive`` is read at each
+/// statement, and a final stored property of a class costs one load, where
+/// a protocol requirement would cost a dynamic call.
+///
+/// The hooks are used on the thread of the current access of their
+/// connection only, as the rest of the connection's state.
+class StatementHooks {
+    /// Whether the hooks want to hear about statements: while it is false,
+    /// statements skip them.
+    @exclusivity(unchecked) final var isActive = false
+
+    init() { }
+
+    /// Called before a statement runs.
+    func statementWillExecute(_ statement: Statement, in database: Database) { }
+
+    /// Called after a statement completed.
+    func statementDidExecute(_ statement: Statement, in database: Database) { }
+
+    /// Called after a statement failed.
+    ///
+    /// - Returns: An error that the statement must throw instead of its
+    ///   own, if any.
+    func statementDidFail(_ statement: Statement, in database: Database) -> (any Error)? { nil }
+
+    /// Called when the connection closes.
+    func databaseWillClose(_ database: Database) { }
+}
