@@ -2,20 +2,16 @@
 // ARCHITECTURE.md, "Layers"): a file of a layer must not name a type that a
 // higher layer declares.
 //
-// Usage: swift Scripts/check-layers.swift [--update-baseline]
+// Usage: swift Scripts/check-layers.swift
 //
 // The check reads type references, not imports: it removes comments and
 // string literals, collects the types that each layer declares at top level
 // (classes, structs, enums, protocols, actors, type aliases), and reports
 // each identifier of a file that names a type of a higher layer, with its
 // file and line. Nested types are reached through their parent's name, which
-// the check sees.
-//
-// Known violations, which the architecture work removes one by one, are
-// listed in Scripts/layer-baseline.txt ("path: Type" per line): the check
-// fails on any violation that is not listed, and on listed entries that no
-// longer occur (so that the list only shrinks). `--update-baseline` rewrites
-// the list from the current sources.
+// the check sees. There is no list of exceptions: when a lower layer must
+// call up, it declares a small internal protocol, base class or opaque slot
+// that the higher layer fills (see ARCHITECTURE.md).
 
 import Foundation
 
@@ -25,8 +21,6 @@ let layers = ["Core", "Access", "Snapshots", "Records", "QueryInterface", "Migra
 let root = URL(fileURLWithPath: CommandLine.arguments[0])
     .deletingLastPathComponent().deletingLastPathComponent()
 let sourcesPath = root.appendingPathComponent("Sources/Cairn").path
-let baselinePath = root.appendingPathComponent("Scripts/layer-baseline.txt").path
-let updateBaseline = CommandLine.arguments.dropFirst().contains("--update-baseline")
 
 /// The rank of the layer of a file path relative to Sources/Cairn, or nil
 /// for files outside the layers (Cairn.swift re-exports the C module).
@@ -157,44 +151,13 @@ for file in files {
     }
 }
 
-var violations: [(key: String, message: String)] = []
+var violationCount = 0
 for file in files {
-    var seen: Set<String> = []
     for (name, line) in typeLikeIdentifiers(file.code) {
         guard let declaration = declaringLayer[name], declaration.rank > file.rank else { continue }
-        let message = "Sources/Cairn/\(file.path):\(line): \(layers[file.rank]) names \(name), declared in \(layers[declaration.rank]) (\(declaration.path))"
-        let key = "\(file.path): \(name)"
-        if seen.insert(key).inserted {
-            violations.append((key, message))
-        } else {
-            violations.append((key + "#", message))
-        }
+        print("Sources/Cairn/\(file.path):\(line): \(layers[file.rank]) names \(name), declared in \(layers[declaration.rank]) (\(declaration.path))")
+        violationCount += 1
     }
 }
-
-// MARK: Comparing with the baseline
-
-let currentKeys = Set(violations.map(\.key).filter { !$0.hasSuffix("#") })
-if updateBaseline {
-    let text = "# Known upward dependencies (path: Type), to be removed: see Scripts/check-layers.swift.\n"
-        + currentKeys.sorted().joined(separator: "\n") + (currentKeys.isEmpty ? "" : "\n")
-    try text.write(toFile: baselinePath, atomically: true, encoding: .utf8)
-    print("layer baseline: \(currentKeys.count) known violation(s) written to Scripts/layer-baseline.txt")
-    exit(0)
-}
-
-let baselineText = (try? String(contentsOfFile: baselinePath, encoding: .utf8)) ?? ""
-let baseline = Set(baselineText.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty })
-
-var failed = false
-for violation in violations where !baseline.contains(violation.key.replacingOccurrences(of: "#", with: "")) {
-    print(violation.message)
-    failed = true
-}
-for stale in baseline.subtracting(currentKeys).sorted() {
-    print("Scripts/layer-baseline.txt: \(stale) no longer occurs: remove it from the baseline")
-    failed = true
-}
-print("layers: \(files.count) files, \(currentKeys.count) known upward dependencies (baseline \(baseline.count))"
-    + (failed ? ": FAILED" : ": ok"))
-exit(failed ? 1 : 0)
+print("layers: \(files.count) files, \(violationCount) upward dependencies" + (violationCount > 0 ? ": FAILED" : ": ok"))
+exit(violationCount > 0 ? 1 : 0)

@@ -155,44 +155,23 @@ private let collectTokenCallback: FTS5TokenCallback = { context, flags, pToken, 
     return SQLITE_OK
 }
 
-/// The errors thrown by Swift tokenizers (and their initializers), on the
-/// current thread: SQLite only sees an error code, and the statement that
-/// failed, `makeTokenizer`, or `tokenize(_:for:)` throws the error.
-/// Statements forget a stale error before they run.
+/// The errors thrown by Swift tokenizers (and their initializers) travel
+/// through ``ThreadCallbackErrors``: SQLite only sees an error code, and the
+/// statement that failed, `makeTokenizer`, or `tokenize(_:for:)` throws the
+/// error. A tokenizer that fails while a statement writes asks for the
+/// rollback of the statement's transaction (see
+/// ``ThreadCallbackErrors/record(_:rollsBackTransaction:)``).
 enum FTS5TokenizerErrors {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let code = pthread_key_create(&key, { pointer in
-            // A thread that ends with an error still recorded.
-            guard let pointer else { return }
-            Unmanaged<ErrorBox>.fromOpaque(pointer).release()
-        })
-        precondition(code == 0, "pthread_key_create failed")
-        return key
-    }()
-
-    private final class ErrorBox {
-        let error: any Error
-        init(_ error: any Error) { self.error = error }
-    }
-
     /// Keeps the first error of the current tokenization.
     static func record(_ error: any Error) {
-        guard pthread_getspecific(key) == nil else { return }
-        pthread_setspecific(key, Unmanaged.passRetained(ErrorBox(error)).toOpaque())
+        ThreadCallbackErrors.record(error, rollsBackTransaction: true)
     }
 
     /// Whether an error waits on the current thread.
-    static var hasError: Bool {
-        pthread_getspecific(key) != nil
-    }
+    static var hasError: Bool { ThreadCallbackErrors.hasError }
 
     /// Returns and forgets the error of the current tokenization.
-    static func take() -> (any Error)? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
-        pthread_setspecific(key, nil)
-        return Unmanaged<ErrorBox>.fromOpaque(pointer).takeRetainedValue().error
-    }
+    static func take() -> (any Error)? { ThreadCallbackErrors.take()?.error }
 }
 
 // MARK: - Tokenizers registered in SQLite

@@ -193,8 +193,8 @@ extension Database {
                 var sqliteStatement: SQLiteStatement?
                 var tail: UnsafePointer<CChar>?
                 statementAnalysis.reset()
-                if FTS5TokenizerErrors.hasError {
-                    _ = FTS5TokenizerErrors.take()
+                if ThreadCallbackErrors.hasError {
+                    _ = ThreadCallbackErrors.take()
                 }
                 let code = sqlite3_prepare_v3(
                     sqliteConnection, current, CInt(end - current), prepareFlags, &sqliteStatement, &tail)
@@ -202,7 +202,7 @@ extension Database {
                     // The tail is unreliable after an error: show the rest of the SQL.
                     let databaseError = lastError(code: code, sql: Database.trimmedSQL(from: current, to: end))
                     throw PreparationError(
-                        underlyingError: FTS5TokenizerErrors.take() ?? databaseError,
+                        underlyingError: ThreadCallbackErrors.take()?.error ?? databaseError,
                         message: databaseError.message,
                         statementIndex: index)
                 }

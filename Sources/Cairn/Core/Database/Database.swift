@@ -572,8 +572,8 @@ public final class Database {
         if callbackErrors.error != nil {
             callbackErrors.error = nil
         }
-        if FTS5TokenizerErrors.hasError {
-            _ = FTS5TokenizerErrors.take()
+        if ThreadCallbackErrors.hasError {
+            _ = ThreadCallbackErrors.take()
         }
         if recordedRegion != nil {
             recordedRegion!.formUnion(statement.databaseRegion)
@@ -636,19 +636,19 @@ public final class Database {
                 resultCode: .SQLITE_ERROR, message: "\(callbackError)",
                 sql: statement.sql, arguments: statement.arguments)
         }
-        if let tokenizerError = FTS5TokenizerErrors.take() {
-            // FTS5 leaves a document half-indexed when its tokenizer fails,
-            // and a statement that writes one row has no statement journal
-            // to undo it: the transaction is rolled back, so that nothing
-            // half-indexed remains. (Outside of a transaction, the failed
-            // statement was its own transaction, already rolled back.)
-            if !statement.databaseEventKinds.isEmpty && isInsideTransaction {
+        if let (callbackError, rollsBackTransaction) = ThreadCallbackErrors.take() {
+            // The callback may have left the changes of the statement half
+            // done (a document half-indexed by FTS5): the transaction is
+            // rolled back, so that nothing half done remains. (Outside of a
+            // transaction, the failed statement was its own transaction,
+            // already rolled back.)
+            if rollsBackTransaction && !statement.databaseEventKinds.isEmpty && isInsideTransaction {
                 // Rolled back as SQLite rolls back on its own: a block that
                 // owns the transaction sees it aborted.
                 try? rollback()
                 schemaCache.clear()
             }
-            throw tokenizerError
+            throw callbackError
         }
         throw error
     }
@@ -657,14 +657,6 @@ public final class Database {
 extension Database: CustomDebugStringConvertible {
     /// The description and path of the connection.
     public var debugDescription: String { "<Database: \(description) (\(path))>" }
-}
-
-/// Holds the error thrown by a Swift callback during a statement, until the
-/// statement fails and rethrows it.
-final class CallbackErrorStash {
-    /// Unchecked exclusivity: callbacks run on the thread of the statement
-    /// that calls them.
-    @exclusivity(unchecked) var error: (any Error)?
 }
 
 // MARK: - Library setup
