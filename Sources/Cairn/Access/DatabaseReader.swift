@@ -1,5 +1,6 @@
-/// A type that reads a database: ``DatabaseQueue`` adopts it, and so will
-/// pools and snapshots.
+/// A type that reads a database: ``DatabaseQueue``, ``DatabasePool``,
+/// ``DatabaseSnapshot``, ``DatabaseSnapshotPool`` and
+/// ``AnyDatabaseReader`` adopt it.
 ///
 /// Write code that only reads against `DatabaseReader`, so that it works with
 /// any of them:

@@ -1,5 +1,5 @@
-/// A type that writes a database: ``DatabaseQueue`` adopts it, and so will
-/// pools.
+/// A type that writes a database: ``DatabaseQueue`` and ``DatabasePool``
+/// adopt it.
 ///
 /// Writes are serialized: at any time, at most one access writes.
 public protocol DatabaseWriter: DatabaseReader {

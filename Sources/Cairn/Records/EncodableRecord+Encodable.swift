@@ -1,0 +1,443 @@
+import Foundation
+
+// Encodable records: the encoder that stores the properties of an
+// `Encodable` record in the columns named after their coding keys.
+
+extension EncodableRecord where Self: Encodable {
+    /// Encodes the record's properties into the columns named after their
+    /// coding keys.
+    ///
+    /// Values already in the container stay, unless a property sets the
+    /// same column.
+    ///
+    /// - Throws: An error when a property cannot be encoded.
+    @inlinable
+    public func encode(to container: inout PersistenceContainer) throws {
+        try encodeRecord(Self.self, into: &container) { encoder in
+            try encode(to: encoder)
+        }
+    }
+}
+
+/// Encodes a record into a container, with `encode`, which receives the
+/// encoder: the `Encodable` implementation of `encode(to:)` of a record.
+///
+/// The function is not generic: the record type's own `encode(to:)` calls
+/// it, and the record's `encode(to: Encoder)` is called directly from
+/// there.
+@usableFromInline
+func encodeRecord(
+    _ recordType: any EncodableRecord.Type,
+    into container: inout PersistenceContainer,
+    _ encode: (any Encoder) throws -> Void) throws
+{
+    // The encoder of the previous insert of the record type, when it
+    // serves no other encoding.
+    let encoder: RecordEncoder
+    if let reusable = RecordEncoder.reusable, !reusable.isInUse, reusable.recordType == recordType {
+        encoder = reusable
+    } else {
+        encoder = RecordEncoder(recordType: recordType)
+    }
+    encoder.isInUse = true
+    // The encoder fills the container in place (no copy of its storage).
+    swap(&container, &encoder.container)
+    defer {
+        swap(&container, &encoder.container)
+        encoder.error = nil
+        encoder.isInUse = false
+    }
+    try withExtendedLifetime(encoder) {
+        try encode(encoder)
+    }
+    if let error = encoder.error {
+        throw error
+    }
+}
+
+/// Encodes an `Encodable` record into a persistence container.
+///
+/// The encoder is not generic over the record type: a generic type would
+/// cost lookups of runtime metadata for each encoded record.
+///
+/// A record may keep the encoder, or a container, after its `encode(to:)`
+/// returned (Swift allows it): they then throw an `EncodingError`, and never
+/// write into memory that was freed.
+final class RecordEncoder: Encoder {
+    /// The type of the encoded record, which gives the strategies.
+    let recordType: any EncodableRecord.Type
+
+    /// Whether column names are the coding keys (the default strategy).
+    let usesDefaultKeys: Bool
+
+    // The encoder is used by one encoding, on one thread: dynamic
+    // exclusivity checks are not needed.
+    @exclusivity(unchecked) var container = PersistenceContainer(reservingCapacity: 0)
+    @exclusivity(unchecked) var error: (any Error)?
+
+    /// Whether an encoding uses the encoder: a reusable encoder serves one
+    /// encoding at a time, and containers kept after their encoding throw.
+    @exclusivity(unchecked) var isInUse = false
+
+    /// The scope cell whose object is the encoder: keyed containers reach
+    /// the encoder through its token, rather than retaining it (the
+    /// container that a reusable encoder keeps would be a retain cycle, and
+    /// a reference would cost two atomic operations each time the standard
+    /// library copies the container). The token stops matching when the
+    /// encoder is deinitialized.
+    @exclusivity(unchecked) private var cell: ScopeCell?
+
+    /// Whether the encoder serves several encodings, one after the other,
+    /// and keeps its keyed container for the next.
+    private let isReusable: Bool
+
+    /// The keyed container of the previous encoding, for a reusable
+    /// encoder.
+    private var cachedContainer: CachedKeyedContainer?
+
+    /// The thread-specific key of the reusable encoder (see
+    /// ``withReusable(_:_:)``).
+    private static let reusableKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let code = pthread_key_create(&key, nil)
+        precondition(code == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// The encoder that `Encodable` records may reuse on this thread, if
+    /// any.
+    ///
+    /// The slot does not retain the encoder: ``withReusable(_:_:)`` holds
+    /// it while the slot points at it, and restores the previous value of
+    /// the slot before it returns. The slot is thread-specific, so that it
+    /// only points at encoders that a frame of the current thread holds.
+    static var reusable: RecordEncoder? {
+        pthread_getspecific(reusableKey).map { Unmanaged<RecordEncoder>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Runs `body` with an encoder that the `Encodable` implementation of
+    /// ``EncodableRecord/encode(to:)`` may reuse on this thread. Inserts
+    /// offer the encoder of their record type this way: the public
+    /// `encode(to:)` has no other way to receive it.
+    static func withReusable<T>(_ encoder: RecordEncoder, _ body: () throws -> T) rethrows -> T {
+        precondition(encoder.isReusable, "only reusable encoders are offered for reuse")
+        let previous = pthread_getspecific(reusableKey)
+        pthread_setspecific(reusableKey, Unmanaged.passUnretained(encoder).toOpaque())
+        defer { pthread_setspecific(reusableKey, previous) }
+        return try withExtendedLifetime(encoder) { try body() }
+    }
+
+    /// Creates an encoder.
+    ///
+    /// - Parameters:
+    ///   - recordType: The type of the encoded records.
+    ///   - reusable: Whether the encoder serves several encodings, one
+    ///     after the other, and keeps its keyed container for the next.
+    init(recordType: any EncodableRecord.Type, reusable: Bool = false) {
+        self.recordType = recordType
+        if case .useDefaultKeys = recordType.databaseColumnEncodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
+        isReusable = reusable
+        cell = ScopeCell.make(object: self)
+    }
+
+    deinit {
+        cell?.release()
+    }
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let token = cell.unsafelyUnwrapped.token
+        guard isReusable else {
+            return KeyedEncodingContainer(KeyedContainer<Key>(encoderToken: token))
+        }
+        // A reusable encoder gives the container of its previous encoding:
+        // building one costs metadata lookups and an allocation.
+        if let cachedContainer, cachedContainer.matches(keyType: Key.self, recordType: ObjectIdentifier(recordType)) {
+            return cachedContainer.container(as: KeyedEncodingContainer<Key>.self)
+        }
+        let container = KeyedEncodingContainer(KeyedContainer<Key>(encoderToken: token))
+        cachedContainer = CachedKeyedContainer(container, keyType: Key.self, recordType: ObjectIdentifier(recordType))
+        return container
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        error = EncodingError.invalidValue(recordType, EncodingError.Context(
+            codingPath: [],
+            debugDescription: "a record cannot be encoded in an unkeyed container: encode properties by key"))
+        return FailingUnkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        error = EncodingError.invalidValue(recordType, EncodingError.Context(
+            codingPath: [],
+            debugDescription: "a record cannot be encoded as a single value: encode properties by key"))
+        return FailingSingleValueContainer()
+    }
+
+    /// The error of an encoder or container used after the `encode(to:)` of
+    /// its record returned.
+    static func usedAfterEncoding(_ value: Any, codingPath: [any CodingKey]) -> EncodingError {
+        EncodingError.invalidValue(value, EncodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "this encoder was used after encode(to:) returned: "
+                + "a record cannot keep its encoder or its containers"))
+    }
+
+    /// A keyed container: plain bits, which the standard library copies
+    /// for each encoded property at no cost.
+    struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        /// The token of the encoder's cell (see ``RecordEncoder/cell``).
+        let encoderToken: ScopeToken
+        var codingPath: [any CodingKey] { [] }
+
+        /// Runs `body` with the encoder, when an encoding uses it.
+        ///
+        /// The encoder is alive while the token matches. It is only used on
+        /// the thread of the encoding: containers are not `Sendable`.
+        ///
+        /// - Throws: An `EncodingError` when the container was kept after
+        ///   the `encode(to:)` of its record returned.
+        @inline(__always)
+        func withEncoder<T>(_ value: @autoclosure () -> Any, _ key: Key, _ body: (RecordEncoder) throws -> T) throws -> T {
+            guard let encoder = encoderToken.objectIfCurrent(as: RecordEncoder.self) else {
+                throw RecordEncoder.usedAfterEncoding(value(), codingPath: [key])
+            }
+            return try encoder._withUnsafeGuaranteedRef { encoder in
+                guard encoder.isInUse else { throw RecordEncoder.usedAfterEncoding(value(), codingPath: [key]) }
+                return try body(encoder)
+            }
+        }
+
+        /// The encoder, retained, when an encoding uses it; nil otherwise.
+        var liveEncoder: RecordEncoder? {
+            guard let encoder = encoderToken.objectIfCurrent(as: RecordEncoder.self)?.takeUnretainedValue(),
+                  encoder.isInUse
+            else { return nil }
+            return encoder
+        }
+
+        @inline(__always)
+        func column(_ key: Key, of encoder: RecordEncoder) -> String {
+            encoder.usesDefaultKeys ? key.stringValue : encoder.recordType.databaseColumnEncodingStrategy.column(for: key)
+        }
+
+        @inline(__always)
+        func set(_ value: DatabaseValue, forKey key: Key) throws {
+            try withEncoder(value, key) { encoder in
+                encoder.container.setValueMatchingExactly(value, forColumn: column(key, of: encoder))
+            }
+        }
+
+        mutating func encodeNil(forKey key: Key) throws { try set(.null, forKey: key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+
+        // nil is stored as NULL: the column is part of the row.
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try set(value.databaseValue, forKey: key) }
+
+        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+            // A nil property is stored as NULL.
+            if let value {
+                try encode(value, forKey: key)
+            } else {
+                try set(.null, forKey: key)
+            }
+        }
+
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            let encoder = try withEncoder(value, key) { $0 }
+            let recordType = encoder.recordType
+            if let date = value as? Date {
+                try set(recordType.databaseDateEncodingStrategy(for: column(key, of: encoder)).encode(date), forKey: key)
+            } else if let uuid = value as? UUID {
+                try set(recordType.databaseUUIDEncodingStrategy(for: column(key, of: encoder)).encode(uuid), forKey: key)
+            } else if let data = value as? Data {
+                try set(recordType.databaseDataEncodingStrategy(for: column(key, of: encoder)).encode(data), forKey: key)
+            } else if let convertible = value as? any DatabaseValueConvertible {
+                try set(convertible.databaseValue, forKey: key)
+            } else if let single = try SingleValueProbe.databaseValue(of: value) {
+                // Values that encode a single value (enums with a raw value,
+                // wrappers…) are stored as that value.
+                try set(single, forKey: key)
+            } else {
+                // Other values are stored as JSON text.
+                let data = try recordType.databaseJSONEncoder(for: column(key, of: encoder)).encode(value)
+                try set(String(decoding: data, as: UTF8.self).databaseValue, forKey: key)
+            }
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type,
+            forKey key: Key) -> KeyedEncodingContainer<NestedKey>
+        {
+            if let encoder = liveEncoder {
+                encoder.error = EncodingError.invalidValue(encoder.recordType, EncodingError.Context(
+                    codingPath: [key],
+                    debugDescription: "nested containers are not supported in database rows: "
+                        + "encode an Encodable value, which is stored as JSON"))
+            }
+            return KeyedEncodingContainer(SingleValueProbe.DiscardingKeyedContainer<NestedKey>())
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            if let encoder = liveEncoder {
+                encoder.error = EncodingError.invalidValue(encoder.recordType, EncodingError.Context(
+                    codingPath: [key],
+                    debugDescription: "nested containers are not supported in database rows: "
+                        + "encode an Encodable value, which is stored as JSON"))
+            }
+            return FailingUnkeyedContainer()
+        }
+
+        mutating func superEncoder() -> any Encoder {
+            liveEncoder.map { SuperEncoder(encoder: $0) } ?? SingleValueProbe.ProbeEncoder()
+        }
+
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            liveEncoder.map { SuperEncoder(encoder: $0) } ?? SingleValueProbe.ProbeEncoder()
+        }
+    }
+
+    /// The encoder of a superclass: it shares the container.
+    struct SuperEncoder: Encoder {
+        let encoder: RecordEncoder
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { encoder.userInfo }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            encoder.container(keyedBy: type)
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer { FailingUnkeyedContainer() }
+        func singleValueContainer() -> any SingleValueEncodingContainer { FailingSingleValueContainer() }
+    }
+
+    /// A container that ignores what it receives: its creation recorded an
+    /// error, thrown once the record is encoded.
+    struct FailingUnkeyedContainer: UnkeyedEncodingContainer {
+        var codingPath: [any CodingKey] { [] }
+        var count: Int { 0 }
+        mutating func encodeNil() { }
+        mutating func encode<T: Encodable>(_ value: T) { }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(SingleValueProbe.DiscardingKeyedContainer<NestedKey>())
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+        mutating func superEncoder() -> any Encoder { SingleValueProbe.ProbeEncoder() }
+    }
+
+    /// See ``FailingUnkeyedContainer``.
+    struct FailingSingleValueContainer: SingleValueEncodingContainer {
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil() { }
+        mutating func encode<T: Encodable>(_ value: T) { }
+    }
+}
+
+/// Finds out whether a value encodes a single value, and which.
+enum SingleValueProbe {
+    /// The database value of a value that encodes a single value, or nil for
+    /// values that encode keyed or unkeyed containers.
+    static func databaseValue(of value: some Encodable) throws -> DatabaseValue? {
+        let encoder = ProbeEncoder()
+        try value.encode(to: encoder)
+        return encoder.state.usesContainers ? nil : encoder.state.value
+    }
+
+    final class State {
+        var value: DatabaseValue?
+        var usesContainers = false
+    }
+
+    struct ProbeEncoder: Encoder {
+        let state = State()
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            state.usesContainers = true
+            return KeyedEncodingContainer(DiscardingKeyedContainer<Key>())
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            state.usesContainers = true
+            return DiscardingUnkeyedContainer()
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer {
+            SingleValueContainer(state: state)
+        }
+    }
+
+    struct SingleValueContainer: SingleValueEncodingContainer {
+        let state: State
+        var codingPath: [any CodingKey] { [] }
+
+        mutating func encodeNil() { state.value = .null }
+
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            if let convertible = value as? any DatabaseValueConvertible {
+                state.value = convertible.databaseValue
+            } else if let nested = try SingleValueProbe.databaseValue(of: value) {
+                state.value = nested
+            } else {
+                state.usesContainers = true
+            }
+        }
+    }
+
+    struct DiscardingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil(forKey key: Key) { }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { DiscardingUnkeyedContainer() }
+        mutating func superEncoder() -> any Encoder { ProbeEncoder() }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { ProbeEncoder() }
+    }
+
+    struct DiscardingUnkeyedContainer: UnkeyedEncodingContainer {
+        var codingPath: [any CodingKey] { [] }
+        var count: Int { 0 }
+        mutating func encodeNil() { }
+        mutating func encode<T: Encodable>(_ value: T) { }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+        mutating func superEncoder() -> any Encoder { ProbeEncoder() }
+    }
+}
