@@ -330,3 +330,42 @@ extension DatabaseValue {
         }
     }
 }
+
+// MARK: - Columns of records
+
+// The column reads of record decoders (see
+// `Records/FetchableRecord+Decodable.swift`): decoding a column of a row has
+// one home, here.
+
+extension Row {
+    /// Decodes a column of a cursor row, whose index is known.
+    @inline(__always)
+    func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(atIndex index: Int) throws -> Value {
+        // Cursor rows of a column plan have a raw statement.
+        if let value = Value.fromStatement(sqliteStatement.unsafelyUnwrapped, atUncheckedIndex: CInt(index)) {
+            return value
+        }
+        throw RowDecodingError.conversionFailure(Value.self, row: self, columnIndex: index)
+    }
+
+    /// Decodes a column for a Decodable record: the fast path of statement
+    /// rows reads the column directly, after one lookup of its index.
+    @inline(__always)
+    func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String) throws -> Value {
+        if let sqliteStatement {
+            // A row of a raw statement has a statement, which it keeps
+            // alive: no need to retain it (two atomic operations).
+            let index = Unmanaged.passUnretained(statement.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                $0._index(ofColumn: column)
+            }
+            guard let index else {
+                throw RowDecodingError.columnNotFound(column, row: self)
+            }
+            if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
+                return value
+            }
+            throw RowDecodingError.conversionFailure(Value.self, row: self, columnIndex: index)
+        }
+        return try decode(Value.self, forColumn: column)
+    }
+}
