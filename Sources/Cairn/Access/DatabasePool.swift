@@ -26,7 +26,7 @@ import Foundation
 /// Related SQLite documentation: <https://www.sqlite.org/wal.html>
 public final class DatabasePool: DatabaseWriter {
     let writer: SerializedDatabase
-    private let readerPool: Pool<SerializedDatabase>
+    private let readerPool: ReaderPool<SerializedDatabase>
     let readerConfiguration: Configuration
     let state = Locked(PoolState())
     /// The writer and the readers: a thread that accesses one of them
@@ -110,7 +110,7 @@ public final class DatabasePool: DatabaseWriter {
         let state = self.state
         let accessGroup = self.accessGroup
         let readerConfigurationCopy = readerConfiguration
-        readerPool = Pool(maximumCount: configuration.maximumReaderCount) {
+        readerPool = ReaderPool(maximumCount: configuration.maximumReaderCount) {
             let number = state.withLock { state -> Int in
                 state.readerCount += 1
                 return state.readerCount

@@ -89,7 +89,7 @@ final class SerializedDatabase: @unchecked Sendable {
     /// its result.
     ///
     /// Only for a connection that the caller uses alone, such as the reader
-    /// that a pool granted to it (see `Pool.get()`): the grant, not the
+    /// that a pool granted to it (see `ReaderPool.get()`): the grant, not the
     /// queue, keeps other accesses out, and the pool's lock orders this
     /// access after the previous ones. A pool's reader connection takes
     /// this path for its synchronous reads, which saves the dispatch of

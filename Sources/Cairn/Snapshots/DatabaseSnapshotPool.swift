@@ -38,7 +38,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
     /// overwrite it.
     private let holder: SerializedDatabase
 
-    private let readerPool: Pool<SerializedDatabase>
+    private let readerPool: ReaderPool<SerializedDatabase>
     /// The readers: a thread that accesses one of them cannot start another
     /// access to the pool.
     private let accessGroup = AccessGroup()
@@ -105,7 +105,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         let label = configuration.label ?? "Cairn.DatabaseSnapshotPool"
         let readerCount = Locked(0)
         let accessGroup = self.accessGroup
-        readerPool = Pool(maximumCount: configuration.maximumReaderCount) {
+        readerPool = ReaderPool(maximumCount: configuration.maximumReaderCount) {
             let number = readerCount.withLock { count -> Int in
                 count += 1
                 return count

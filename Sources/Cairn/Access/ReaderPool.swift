@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
 
-/// A pool of elements created on demand, up to a maximum count, and reused.
+/// The bounded pool of the reader connections of a database pool or a
+/// snapshot pool: elements created on demand, up to a maximum count, and
+/// reused.
 ///
 /// `get()` waits while all elements are in use. A barrier waits until no
 /// element is in use, and keeps new elements from being handed out while it
@@ -11,7 +13,7 @@ import Foundation
 /// request waits for the barrier, as with a dispatch barrier. The async
 /// variants suspend their task instead of blocking a thread, so that many
 /// concurrent async reads do not exhaust the threads that run the accesses.
-final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {
+final class ReaderPool<T: AnyObject & Sendable>: @unchecked Sendable {
     private struct Item {
         let element: T
         var isAvailable: Bool
@@ -59,7 +61,7 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {
     ///   - maximumCount: The maximum number of elements.
     ///   - makeElement: Creates an element when none is available.
     init(maximumCount: Int, makeElement: @escaping @Sendable () throws -> T) {
-        precondition(maximumCount > 0, "Pool size must be at least 1")
+        precondition(maximumCount > 0, "the maximum reader count must be at least 1")
         self.makeElement = makeElement
         self.maximumCount = maximumCount
     }
