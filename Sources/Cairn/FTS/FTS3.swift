@@ -336,13 +336,6 @@ public struct FTS3TokenizerDescriptor: Hashable, Sendable {
     }
 }
 
-extension String {
-    /// The string as an FTS3/FTS4 option value: double-quoted.
-    var quotedFTS4Option: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
 /// The tokenizations of patterns and of `FTS3.tokenize`, on a private
 /// in-memory connection.
 final class FTSTokenization: Sendable {

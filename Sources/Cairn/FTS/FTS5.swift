@@ -209,32 +209,6 @@ extension Database {
     }
 }
 
-extension String {
-    /// The string as an SQL string literal: `'it''s'`.
-    var sqlStringLiteral: String {
-        "'" + replacingOccurrences(of: "'", with: "''") + "'"
-    }
-
-    /// Whether the string is an ASCII identifier (`[A-Za-z_][A-Za-z0-9_]*`),
-    /// which the full-text modules read without quotes.
-    var isPlainFTSIdentifier: Bool {
-        func isLetter(_ byte: UInt8) -> Bool {
-            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-        }
-        guard let first = utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
-        return utf8.allSatisfy { byte in
-            byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || isLetter(byte)
-        }
-    }
-
-    /// A column name in the arguments of a full-text table: bare when it is
-    /// a plain identifier (`fts5(content)`, as GRDB writes it), quoted
-    /// otherwise.
-    var ftsColumnName: String {
-        isPlainFTSIdentifier ? self : quotedDatabaseIdentifier
-    }
-}
-
 /// The descriptor of an FTS5 tokenizer: its name and arguments, as in the
 /// `tokenize` option of an FTS5 table.
 ///

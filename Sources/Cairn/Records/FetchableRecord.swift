@@ -142,28 +142,6 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
     }
 }
 
-extension String {
-    /// The snake_case version of a camelCase identifier: `playerName` →
-    /// `player_name`, `URLValue` → `url_value`.
-    var snakeCased: String {
-        var result = ""
-        let characters = Array(self)
-        for (index, character) in characters.enumerated() {
-            if character.isUppercase {
-                let previous = index > 0 ? characters[index - 1] : nil
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                let startsWord = index > 0 && (previous?.isLowercase == true || previous?.isNumber == true
-                    || (previous?.isUppercase == true && next?.isLowercase == true))
-                if startsWord { result += "_" }
-                result += character.lowercased()
-            } else {
-                result.append(character)
-            }
-        }
-        return result
-    }
-}
-
 // MARK: - Fetching records
 
 /// A cursor of records, decoded from the rows of a statement.

@@ -360,15 +360,3 @@ extension Database {
         try execute(sql: sql, arguments: arguments)
     }
 }
-
-extension String {
-    /// The string without leading and trailing whitespace, and without
-    /// trailing semicolons.
-    func trimmingSQLWhitespace() -> String {
-        let isTrimmed: (Character) -> Bool = { $0.isWhitespace || $0 == ";" }
-        var substring = self[...]
-        while let first = substring.first, first.isWhitespace { substring = substring.dropFirst() }
-        while let last = substring.last, isTrimmed(last) { substring = substring.dropLast() }
-        return String(substring)
-    }
-}

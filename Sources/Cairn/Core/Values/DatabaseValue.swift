@@ -141,52 +141,6 @@ public struct DatabaseValue: Sendable {
     }
 }
 
-extension String {
-    /// Creates a string from UTF-8 bytes, or returns nil if the bytes are not
-    /// valid UTF-8. Unlike `String(cString:)`, invalid bytes are never
-    /// replaced, and NUL bytes are kept.
-    @inlinable
-    init?(validatingUTF8Bytes buffer: UnsafeRawBufferPointer) {
-        let bytes = buffer.bindMemory(to: UInt8.self)
-        if String._isASCII(buffer) {
-            // ASCII is valid UTF-8: decoding repairs nothing, and its
-            // specialized path avoids the generic validation (which looks
-            // its metadata up at each call).
-            self = String(decoding: bytes, as: UTF8.self)
-            return
-        }
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            guard let string = String(validating: bytes, as: UTF8.self) else { return nil }
-            self = string
-        } else {
-            // Decoding repairs invalid input: compare to detect a repair.
-            let string = String(decoding: bytes, as: UTF8.self)
-            guard string.utf8.elementsEqual(bytes) else { return nil }
-            self = string
-        }
-    }
-}
-
-extension String {
-    /// Whether all bytes are ASCII (below 0x80), read eight at a time.
-    @inlinable
-    static func _isASCII(_ buffer: UnsafeRawBufferPointer) -> Bool {
-        let count = buffer.count
-        var offset = 0
-        while offset &+ 8 <= count {
-            if buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
-                return false
-            }
-            offset &+= 8
-        }
-        while offset < count {
-            if buffer[offset] & 0x80 != 0 { return false }
-            offset &+= 1
-        }
-        return true
-    }
-}
-
 // MARK: - Equatable, Hashable
 
 extension DatabaseValue: Hashable {

@@ -1,0 +1,142 @@
+import Foundation
+
+// The string helpers of the library, for SQL text, identifiers and column
+// names (the full-text helpers are in FTS/String+FTS.swift).
+
+extension String {
+    /// The snake_case version of a camelCase identifier: `playerName` →
+    /// `player_name`, `URLValue` → `url_value`.
+    var snakeCased: String {
+        var result = ""
+        let characters = Array(self)
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase {
+                let previous = index > 0 ? characters[index - 1] : nil
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                let startsWord = index > 0 && (previous?.isLowercase == true || previous?.isNumber == true
+                    || (previous?.isUppercase == true && next?.isLowercase == true))
+                if startsWord { result += "_" }
+                result += character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace, and without
+    /// trailing semicolons.
+    func trimmingSQLWhitespace() -> String {
+        let isTrimmed: (Character) -> Bool = { $0.isWhitespace || $0 == ";" }
+        var substring = self[...]
+        while let first = substring.first, first.isWhitespace { substring = substring.dropFirst() }
+        while let last = substring.last, isTrimmed(last) { substring = substring.dropLast() }
+        return String(substring)
+    }
+}
+
+extension String {
+    /// A summary of the string for case-insensitive comparisons: equal for
+    /// strings that are equal without regard to ASCII case (the reverse is
+    /// not true): the length and the first bytes, ASCII letters lowercased.
+    var caseInsensitiveKey: UInt64 {
+        @inline(__always)
+        func key(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var key = UInt64(truncatingIfNeeded: bytes.count) << 56
+            for index in 0..<Swift.min(bytes.count, 7) {
+                let byte = bytes[index]
+                let lower = (byte >= 65 && byte <= 90) ? byte | 0x20 : byte
+                key |= UInt64(lower) << (UInt64(truncatingIfNeeded: index) &* 8)
+            }
+            return key
+        }
+        if let key = utf8.withContiguousStorageIfAvailable(key) {
+            return key
+        }
+        var string = self
+        return string.withUTF8(key)
+    }
+
+    /// Whether two strings are equal when ASCII letters are compared without
+    /// regard to case, as SQLite compares identifiers.
+    @usableFromInline
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        let lhs = utf8, rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+
+        // Compare contiguous bytes when available (native and small strings).
+        if let result = lhs.withContiguousStorageIfAvailable({ a in
+            rhs.withContiguousStorageIfAvailable { b in
+                for index in 0..<a.count where a[index] != b[index] {
+                    let lowerA = (a[index] >= 65 && a[index] <= 90) ? a[index] | 0x20 : a[index]
+                    let lowerB = (b[index] >= 65 && b[index] <= 90) ? b[index] | 0x20 : b[index]
+                    if lowerA != lowerB { return false }
+                }
+                return true
+            }
+        }), let result {
+            return result
+        }
+        for (a, b) in zip(lhs, rhs) where a != b {
+            let lowerA = (a >= 65 && a <= 90) ? a | 0x20 : a
+            let lowerB = (b >= 65 && b <= 90) ? b | 0x20 : b
+            if lowerA != lowerB { return false }
+        }
+        return true
+    }
+}
+
+extension String {
+    /// Whether all bytes are ASCII (below 0x80), read eight at a time.
+    @inlinable
+    static func _isASCII(_ buffer: UnsafeRawBufferPointer) -> Bool {
+        let count = buffer.count
+        var offset = 0
+        while offset &+ 8 <= count {
+            if buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+                return false
+            }
+            offset &+= 8
+        }
+        while offset < count {
+            if buffer[offset] & 0x80 != 0 { return false }
+            offset &+= 1
+        }
+        return true
+    }
+}
+
+extension String {
+    /// Creates a string from UTF-8 bytes, or returns nil if the bytes are not
+    /// valid UTF-8. Unlike `String(cString:)`, invalid bytes are never
+    /// replaced, and NUL bytes are kept.
+    @inlinable
+    init?(validatingUTF8Bytes buffer: UnsafeRawBufferPointer) {
+        let bytes = buffer.bindMemory(to: UInt8.self)
+        if String._isASCII(buffer) {
+            // ASCII is valid UTF-8: decoding repairs nothing, and its
+            // specialized path avoids the generic validation (which looks
+            // its metadata up at each call).
+            self = String(decoding: bytes, as: UTF8.self)
+            return
+        }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            guard let string = String(validating: bytes, as: UTF8.self) else { return nil }
+            self = string
+        } else {
+            // Decoding repairs invalid input: compare to detect a repair.
+            let string = String(decoding: bytes, as: UTF8.self)
+            guard string.utf8.elementsEqual(bytes) else { return nil }
+            self = string
+        }
+    }
+}
+
+extension String {
+    /// The string as an SQL string literal: `'it''s'`.
+    var sqlStringLiteral: String {
+        "'" + replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
