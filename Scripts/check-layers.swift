@@ -1,21 +1,25 @@
-// Checks that the layers of Sources/Cairn depend downwards only (see
-// ARCHITECTURE.md, "Layers"): a file of a layer must not name a type that a
-// higher layer declares.
+// Checks that the layers of Sources/Cairn depend downwards only: a file of
+// a layer must not name a type that a higher layer declares. The layers,
+// from the bottom: Core, Access, Snapshots, Records, QueryInterface,
+// Migration, Observation, FTS (the team's architecture document fixes them).
 //
 // Usage: swift Scripts/check-layers.swift
 //
 // The check reads type references, not imports: it removes comments and
 // string literals, collects the types that each layer declares at top level
-// (classes, structs, enums, protocols, actors, type aliases), and reports
-// each identifier of a file that names a type of a higher layer, with its
-// file and line. Nested types are reached through their parent's name, which
-// the check sees. There is no list of exceptions: when a lower layer must
-// call up, it declares a small internal protocol, base class or opaque slot
-// that the higher layer fills (see ARCHITECTURE.md).
+// (classes, structs, enums, protocols, actors, type aliases), and reports,
+// with file and line, each identifier of a file that names a type of a
+// higher layer, and each `Type.Nested` whose nested type a higher layer
+// declares in an extension. Members (functions, properties) are not
+// checked: see `extensionTypeDeclarations`.
+//
+// There is no list of exceptions: when a lower layer must call up, it
+// declares a small internal protocol, base class or opaque slot that the
+// higher layer fills.
 
 import Foundation
 
-/// The layers, lowest first (ARCHITECTURE.md lists them highest first).
+/// The layers, lowest first.
 let layers = ["Core", "Access", "Snapshots", "Records", "QueryInterface", "Migration", "Observation", "FTS"]
 
 let root = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -82,7 +86,8 @@ func strippedCode(_ source: String) -> [Character] {
 }
 
 /// The identifiers of stripped code that start with an uppercase letter,
-/// with their line numbers.
+/// and the identifiers that follow a dot (prefixed with the dot), with
+/// their line numbers.
 func typeLikeIdentifiers(_ code: [Character]) -> [(name: String, line: Int)] {
     var result: [(String, Int)] = []
     var line = 1
@@ -95,7 +100,11 @@ func typeLikeIdentifiers(_ code: [Character]) -> [(name: String, line: Int)] {
             while index < code.count && (code[index].isLetter || code[index].isNumber || code[index] == "_") { index += 1 }
             let isMember = start > 0 && code[start - 1] == "."
             let name = String(code[start..<index])
-            if !isMember, let first = name.first, first.isUppercase { result.append((name, line)) }
+            if isMember {
+                result.append(("." + name, line))
+            } else if let first = name.first, first.isUppercase {
+                result.append((name, line))
+            }
             continue
         }
         index += 1
@@ -129,6 +138,51 @@ func topLevelDeclarations(_ code: [Character]) -> [String] {
     return names
 }
 
+/// The types that a file declares in its extensions, one level deep
+/// (`extension Database { enum ConflictResolution }`): code of a lower
+/// layer reaches them with a dot (`Database.ConflictResolution`).
+///
+/// Members (functions and properties) are not checked: their names collide
+/// with those of the standard library and Foundation (`map`, `name`), which
+/// a reading of identifiers cannot tell apart.
+func extensionTypeDeclarations(_ code: [Character]) -> [String] {
+    var names: [String] = []
+    var depth = 0
+    var words: [String] = []
+    var blockIsExtension = false
+    var statementWords: [String] = []
+    var index = 0
+    let typeKeywords: Set<String> = ["class", "struct", "enum", "protocol", "actor", "typealias"]
+    while index < code.count {
+        let character = code[index]
+        if character == "{" {
+            if depth == 0 { blockIsExtension = statementWords.first(where: { !$0.hasPrefix("@") }) == "extension" || statementWords.contains("extension") }
+            depth += 1; words.removeAll(); statementWords.removeAll()
+        } else if character == "}" {
+            depth -= 1; words.removeAll(); statementWords.removeAll()
+        } else if character == "\n" || character == ";" {
+            words.removeAll()
+            if depth > 0 { statementWords.removeAll() }
+        }
+        if character.isLetter || character == "_" || character == "@" {
+            let start = index
+            index += 1
+            while index < code.count && (code[index].isLetter || code[index].isNumber || code[index] == "_") { index += 1 }
+            let word = String(code[start..<index])
+            if depth == 1 && blockIsExtension, let previous = words.last {
+                if typeKeywords.contains(previous) && word.first?.isUppercase == true {
+                    names.append(word)
+                }
+            }
+            words.append(word)
+            statementWords.append(word)
+            continue
+        }
+        index += 1
+    }
+    return names
+}
+
 // MARK: Reading the sources
 
 var files: [(path: String, rank: Int, code: [Character])] = []
@@ -151,10 +205,32 @@ for file in files {
     }
 }
 
+/// The lowest layer that declares each nested type of an extension, for
+/// the identifiers that follow a dot.
+var memberLayer: [String: (rank: Int, path: String)] = [:]
+for file in files {
+    for name in extensionTypeDeclarations(file.code) {
+        if let existing = memberLayer[name], existing.rank <= file.rank { continue }
+        memberLayer[name] = (file.rank, file.path)
+    }
+}
+
 var violationCount = 0
 for file in files {
-    for (name, line) in typeLikeIdentifiers(file.code) {
-        guard let declaration = declaringLayer[name], declaration.rank > file.rank else { continue }
+    for (identifier, line) in typeLikeIdentifiers(file.code) {
+        let name: String
+        let declaration: (rank: Int, path: String)
+        if identifier.hasPrefix(".") {
+            name = String(identifier.dropFirst())
+            // A nested type of a higher layer that no lower layer declares.
+            guard let member = memberLayer[name], member.rank > file.rank,
+                  (declaringLayer[name]?.rank ?? Int.max) > file.rank else { continue }
+            declaration = member
+        } else {
+            name = identifier
+            guard let type = declaringLayer[name], type.rank > file.rank else { continue }
+            declaration = type
+        }
         print("Sources/Cairn/\(file.path):\(line): \(layers[file.rank]) names \(name), declared in \(layers[declaration.rank]) (\(declaration.path))")
         violationCount += 1
     }

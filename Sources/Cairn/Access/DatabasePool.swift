@@ -259,8 +259,7 @@ public final class DatabasePool: DatabaseWriter {
             do {
                 try checkNotClosed()
                 let reader = try readerPool.get()
-                reader.async { [readerPool] db in
-                    defer { readerPool.release(reader) }
+                reader.async(then: { [readerPool] in readerPool.release(reader) }) { db in
                     do {
                         try db.isolated {
                             db.clearSchemaCacheIfNeeded()
@@ -300,8 +299,7 @@ public final class DatabasePool: DatabaseWriter {
             do {
                 try checkNotClosed()
                 let reader = try readerPool.get()
-                reader.async { [readerPool] db in
-                    defer { readerPool.release(reader) }
+                reader.async(then: { [readerPool] in readerPool.release(reader) }) { db in
                     value(.success(db))
                 }
             } catch {
@@ -359,8 +357,7 @@ public final class DatabasePool: DatabaseWriter {
         do {
             try checkNotClosed()
             let reader = try readerPool.get()
-            reader.async { [readerPool] db in
-                defer { readerPool.release(reader) }
+            reader.async(then: { [readerPool] in readerPool.release(reader) }) { db in
                 do {
                     try db.beginReadTransaction()
                 } catch {
@@ -466,13 +463,22 @@ public final class DatabasePool: DatabaseWriter {
 
     // MARK: Connection setup
 
-    /// Runs `setup` on all connections of the pool: the writer, the current
-    /// readers, and the readers the pool opens later. The layers above
-    /// Access (the FTS5 tokenizers of `add(tokenizer:)`) register what they
-    /// need this way.
+    /// Runs `setup` on all connections of the pool: the writer now, and
+    /// every reader before its next read. The layers above Access (the FTS5
+    /// tokenizers of `add(tokenizer:)`) register what they need this way.
+    ///
+    /// The readers in use cannot be set up from here: a granted reader runs
+    /// its synchronous reads on the thread of its user, not on its queue
+    /// (see `SerializedDatabase.syncGranted(_:)`). So the pool forgets its
+    /// readers instead: the idle ones now, the busy ones when their read
+    /// ends; the readers it opens next run all setups. The reader of the
+    /// current thread, if any, is set up at once, for the rest of its read.
     func setUpConnections(_ setup: @escaping @Sendable (Database) -> Void) {
         state.withLock { $0.readerSetups.append(setup) }
         writer.reentrantSync(setup)
-        readerPool.forEach { reader in reader.reentrantSync(setup) }
+        readerPool.forEach { reader in
+            if reader.isCurrentAccess { reader.reentrantSync(setup) }
+        }
+        readerPool.removeAll()
     }
 }

@@ -287,7 +287,8 @@ final class ReaderPool<T: AnyObject & Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Forgets all elements.
+    /// Forgets all elements: the available ones now, the ones in use when
+    /// they are given back (``release(_:)`` no longer finds them).
     func removeAll() {
         lock.withLock {
             state.items.removeAll()

@@ -1,13 +1,16 @@
 import Dispatch
 import Foundation
 
-/// A connection whose accesses are serialized on one dispatch queue.
+/// A connection whose accesses run one at a time.
 ///
 /// This is the building block of ``DatabaseQueue`` (and of each connection of
 /// a pool): the connection is used only inside the closures it runs, one at
-/// a time.
+/// a time. Its dispatch queue serializes them; the readers of pools are the
+/// exception, whose synchronous reads run on the thread of the user that the
+/// pool granted them to (see ``syncGranted(_:)``).
 final class SerializedDatabase: @unchecked Sendable {
-    /// The connection. Only used on `queue`, inside an access.
+    /// The connection. Only used inside an access: on `queue`, or on the
+    /// thread of a granted access.
     private let db: Database
 
     /// The queue that runs the accesses.
@@ -123,6 +126,21 @@ final class SerializedDatabase: @unchecked Sendable {
             return try db.withAccess { try block(db) }
         }
         return try sync(block)
+    }
+
+    /// Runs `block` on the queue, later, then `completion` once the access
+    /// has ended (its statements reset, its scope closed).
+    ///
+    /// A pool gives its reader back in `completion`: the next user of the
+    /// reader, which may run on another thread without the queue (see
+    /// ``syncGranted(_:)``), never overlaps the end of this access.
+    func async(then completion: @escaping @Sendable () -> Void, _ block: @escaping @Sendable (Database) -> Void) {
+        queue.async {
+            SchedulingWatchdog.withFrame(database: self.db, group: self.accessGroup, previous: nil) {
+                self.db.withAccess { block(self.db) }
+            }
+            completion()
+        }
     }
 
     /// Runs `block` on the queue, later.

@@ -64,8 +64,14 @@ where Reducer.Value: Sendable
     private let state: Locked<State>
 
     /// Whether a change of the observed region was seen in the current
-    /// transaction. Only used on the writer's queue.
+    /// transaction. Only used in the accesses of the writer.
     private var isChanged = false
+
+    /// Whether a statement of the current transaction started before the
+    /// region was known: every event of the transaction then counts as a
+    /// change (see ``observes(eventsOfKind:)``). Only used in the accesses
+    /// of the writer.
+    private var acceptsAllEventsOfTransaction = false
 
     init(
         observation: ValueObservation<Reducer>,
@@ -160,20 +166,21 @@ where Reducer.Value: Sendable
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         guard let region = state.withLock({ $0.region }) else {
             // The region is not known yet: the first fetch of a pool runs on
-            // a reader while the writer goes on. The statement counts as a
-            // change: its events, which may arrive once the fetch has set
-            // the region, could otherwise be checked against a region that
-            // they do not name (the content table of a synchronized
-            // full-text table, for instance), and the change would be
-            // missed. At worst, one fetch too many.
-            isChanged = true
+            // a reader while the writer goes on. The events of the
+            // statement may arrive once the fetch has set the region, and
+            // name tables that it does not hold (the content table of a
+            // synchronized full-text table, for instance): until the end of
+            // the transaction, every event counts as a change (see
+            // `databaseDidChange(with:)`), so that none is missed. Only
+            // events do: a statement that changes nothing changes nothing.
+            acceptsAllEventsOfTransaction = true
             return true
         }
         return region.isModified(byEventsOfKind: eventKind)
     }
 
     func databaseDidChange(with event: DatabaseEvent) {
-        if state.withLock({ $0.region })?.isModified(by: event) ?? true {
+        if acceptsAllEventsOfTransaction || state.withLock({ $0.region })?.isModified(by: event) ?? true {
             isChanged = true
             stopObservingDatabaseChangesUntilNextTransaction()
         }
@@ -184,6 +191,7 @@ where Reducer.Value: Sendable
     }
 
     func databaseDidCommit(_ db: Database) {
+        acceptsAllEventsOfTransaction = false
         guard isChanged else { return }
         isChanged = false
         guard state.withLock({ $0.isActive }) else { return }
@@ -192,6 +200,7 @@ where Reducer.Value: Sendable
     }
 
     func databaseDidRollback(_ db: Database) {
+        acceptsAllEventsOfTransaction = false
         isChanged = false
     }
 

@@ -242,8 +242,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
             do {
                 try checkNotClosed()
                 let reader = try readerPool.get()
-                reader.async { [readerPool] db in
-                    defer { readerPool.release(reader) }
+                reader.async(then: { [readerPool] in readerPool.release(reader) }) { db in
                     do {
                         try self.snapshotAccess(db) { db in value(.success(db)) }
                     } catch {

@@ -448,4 +448,46 @@ import Cairn
         for _ in 0..<3 { release.signal() }
         barrier.wait()
     }
+
+    /// A tokenizer added to a pool reaches every reader, including the
+    /// readers in use, which are not touched during their read and are
+    /// replaced after it.
+    @Test func tokenizersReachAllReaders() throws {
+        var config = Configuration()
+        config.maximumReaderCount = 2
+        let pool = try DatabasePool(path: directory.filePath(), configuration: config)
+        let started = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        let longRead = DispatchGroup()
+        let longReadCount = Locked<Int?>(nil)
+        DispatchQueue.global().async(group: longRead) {
+            let count = try? pool.read { db in
+                started.signal()
+                resume.wait()
+                // The read goes on, on its reader, after the registration.
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+            }
+            longReadCount.withLock { $0 = count }
+        }
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        pool.add(tokenizer: FTS5LatinASCIITokenizer.self)
+        resume.signal()
+        longRead.wait()
+        #expect(longReadCount.withLock { $0 } == 2)
+        // Every reader knows the tokenizer now: two reads at once use both.
+        let tokens = Locked<[[String]]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let result = try? pool.read { db in
+                try db.makeTokenizer(FTS5TokenizerDescriptor(components: [FTS5LatinASCIITokenizer.name]))
+                    .tokenize(query: "Élodie").map(\.token)
+            }
+            tokens.withLock { $0.append(result ?? []) }
+        }
+        #expect(tokens.withLock { $0 } == [["elodie"], ["elodie"]])
+        try pool.write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE doc USING fts5(body, tokenize='cairn_latin_ascii')")
+            try db.execute(sql: "INSERT INTO doc VALUES ('Élodie')")
+        }
+        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH 'elodie'") } == 1)
+    }
 }

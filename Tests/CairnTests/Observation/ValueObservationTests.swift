@@ -158,6 +158,33 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
         cancellable.cancel()
     }
 
+    /// An observation that writes in its fetch, with statements that change
+    /// nothing, is not notified of its own fetch (it would fetch again and
+    /// again), and still sees the changes of others.
+    @Test(arguments: WriterKind.allCases)
+    func fetchesThatWriteNothingDoNotNotifyThemselves(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        try insertPlayer(writer)
+        let fetchCount = Locked(0)
+        let recorder = Recorder<Int>()
+        var observation = ValueObservation.tracking { db -> Int in
+            fetchCount.withLock { $0 += 1 }
+            try db.execute(sql: "INSERT OR IGNORE INTO player (id, name, score) VALUES (1, 'p', 0)")
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+        }
+        observation.requiresWriteAccess = true
+        let cancellable = observation.start(
+            in: writer, scheduling: .async(onQueue: queue),
+            onError: recorder.receive(error:), onChange: recorder.receive)
+        #expect(recorder.wait { $0 == [1] })
+        try insertPlayer(writer)
+        #expect(recorder.wait { $0.last == 2 })
+        // One fetch at the start, one after the insert.
+        #expect(fetchCount.withLock { $0 } == 2)
+        #expect(recorder.errors.isEmpty)
+        cancellable.cancel()
+    }
+
     @Test(arguments: WriterKind.allCases)
     func initialValueThenChanges(kind: WriterKind) throws {
         let writer = try makeWriter(kind)

@@ -213,7 +213,7 @@ extension Database {
                 guard let sqliteStatement else { continue }
                 let statement = Statement(
                     database: self, sqliteStatement: sqliteStatement, sql: statementSQL,
-                    authorizer: statementAnalysis)
+                    analysis: statementAnalysis)
                 index += 1
                 guard try body(statement) else { break }
             }

@@ -157,8 +157,9 @@ public final class Database {
     /// INSERT statements of record types), opaque to Core. Cleared with the
     /// statement cache.
     ///
-    /// Invariant: only `Records/CachedInsertStatement.swift` sets it, always
-    /// to a `RecordInsertCache`, which it reads back with `unsafeDowncast`.
+    /// Invariant: only `Records/CachedInsertStatement.swift` stores a value
+    /// in it, always a `RecordInsertCache`, which it reads back with
+    /// `unsafeDowncast`; `clearStatementCache()` sets it to nil.
     @exclusivity(unchecked) var recordCaches: AnyObject?
 
     /// The scope of the current access: a new scope begins at the beginning

@@ -245,7 +245,7 @@ public final class Row: @unchecked Sendable {
     /// Creates a fetched row from the values of the current row of a
     /// statement, copied.
     convenience init(fetchedValuesOf statement: Statement, sqliteStatement: SQLiteStatement) {
-        let values = Row.copiedValues(of: sqliteStatement, count: Int(sqlite3_column_count(sqliteStatement)))
+        let values = Row.valuesCopied(from: sqliteStatement, count: Int(sqlite3_column_count(sqliteStatement)))
         self.init(columnNames: statement.columnNames, values: values)
         isFetched = true
     }
@@ -363,13 +363,13 @@ public final class Row: @unchecked Sendable {
     /// - Precondition: a statement row whose access was checked.
     private func copiedStatementValues() -> [DatabaseValue] {
         guard let sqliteStatement else { return [] }
-        return Row.copiedValues(of: sqliteStatement, count: count)
+        return Row.valuesCopied(from: sqliteStatement, count: count)
     }
 
     /// The values of the first `count` columns of the current row of a
     /// statement, copied.
     @inline(__always)
-    private static func copiedValues(of sqliteStatement: SQLiteStatement, count: Int) -> [DatabaseValue] {
+    private static func valuesCopied(from sqliteStatement: SQLiteStatement, count: Int) -> [DatabaseValue] {
         // reserveCapacity and append are specialized here; the initializer
         // with an uninitialized buffer looks the array's metadata up at
         // each call.

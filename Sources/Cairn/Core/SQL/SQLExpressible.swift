@@ -44,3 +44,10 @@ extension Optional: SQLExpressible where Wrapped: SQLExpressible {
         }
     }
 }
+
+extension Optional where Wrapped == any SQLExpressible {
+    /// The expression, or NULL.
+    var sqlExpressionOrNull: SQLExpression {
+        self?.sqlExpression ?? .value(.null)
+    }
+}

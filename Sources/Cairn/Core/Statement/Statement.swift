@@ -112,16 +112,16 @@ public final class Statement {
     /// may outlive its connection.
     private let liveHandles: Locked<Set<SQLiteStatement>>
 
-    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, authorizer: StatementAnalysis) {
+    init(database: Database, sqliteStatement: SQLiteStatement, sql: String, analysis: StatementAnalysis) {
         self.database = database
         self.liveHandles = database.liveStatementHandles
         liveHandles.withLock { _ = $0.insert(sqliteStatement) }
         self.schemaGeneration = database.schemaCache.generation
-        self.invalidatesSchemaCache = authorizer.changesSchema || authorizer.isRollback
-        self.databaseRegion = authorizer.readRegion
-        self.databaseEventKinds = authorizer.eventKinds
-        self.transactionEffect = authorizer.transactionEffect
-        switch authorizer.transactionEffect {
+        self.invalidatesSchemaCache = analysis.changesSchema || analysis.isRollback
+        self.databaseRegion = analysis.readRegion
+        self.databaseEventKinds = analysis.eventKinds
+        self.transactionEffect = analysis.transactionEffect
+        switch analysis.transactionEffect {
         case .commitTransaction?, .rollbackTransaction?, .releaseSavepoint?:
             self.endsTransaction = true
         default:

@@ -99,7 +99,7 @@ extension Database {
     /// Installs the authorizer that tells which statements change the
     /// schema.
     func setUpAuthorizer() {
-        // The connection owns the box, for its whole life.
+        // The connection owns the analysis, for its whole life.
         sqlite3_set_authorizer(sqliteConnection, authorizerCallback, Unmanaged.passUnretained(statementAnalysis).toOpaque())
     }
 }
@@ -117,57 +117,57 @@ let authorizerCallback: @convention(c) (
     UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> CInt =
 { context, action, argument1, argument2, _, _ in
     guard let context else { return SQLITE_OK }
-    let box = Unmanaged<StatementAnalysis>.fromOpaque(context).takeUnretainedValue()
+    let analysis = Unmanaged<StatementAnalysis>.fromOpaque(context).takeUnretainedValue()
     switch action {
     case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
          SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
          SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_TEMP_TABLE,
          SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
          SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE, SQLITE_ATTACH, SQLITE_DETACH:
-        box.changesSchema = true
+        analysis.changesSchema = true
         // DROP TABLE and DROP VIEW check SQLITE_DELETE on the dropped
         // table or view next (see below).
         if action == SQLITE_DROP_TABLE || action == SQLITE_DROP_TEMP_TABLE || action == SQLITE_DROP_VTABLE
             || action == SQLITE_DROP_VIEW || action == SQLITE_DROP_TEMP_VIEW
         {
-            box.dropsTable = true
+            analysis.dropsTable = true
         }
     case SQLITE_READ:
         guard let argument1, let argument2 else { break }
-        box.noteRead(table: String(cString: argument1), column: String(cString: argument2))
+        analysis.noteRead(table: String(cString: argument1), column: String(cString: argument2))
     case SQLITE_INSERT:
         guard let argument1, !isInternalTable(argument1) else { break }
-        box.noteChange(table: String(cString: argument1), insert: true)
+        analysis.noteChange(table: String(cString: argument1), insert: true)
     case SQLITE_DELETE:
         // DROP TABLE and DROP VIEW check SQLITE_DELETE after
         // SQLITE_DROP_TABLE or SQLITE_DROP_VIEW: there, SQLITE_IGNORE would
         // skip the drop, silently.
-        guard let argument1, !isInternalTable(argument1), !box.dropsTable else { break }
-        box.noteChange(table: String(cString: argument1), delete: true)
+        guard let argument1, !isInternalTable(argument1), !analysis.dropsTable else { break }
+        analysis.noteChange(table: String(cString: argument1), delete: true)
         return SQLITE_IGNORE
     case SQLITE_UPDATE:
         guard let argument1, let argument2, !isInternalTable(argument1) else { break }
-        box.noteChange(table: String(cString: argument1), updatedColumn: String(cString: argument2))
+        analysis.noteChange(table: String(cString: argument1), updatedColumn: String(cString: argument2))
     case SQLITE_TRANSACTION:
         guard let argument1 else { break }
         if strcmp(argument1, "BEGIN") == 0 {
-            box.transactionEffect = .beginTransaction
+            analysis.transactionEffect = .beginTransaction
         } else if strcmp(argument1, "COMMIT") == 0 {
-            box.transactionEffect = .commitTransaction
+            analysis.transactionEffect = .commitTransaction
         } else if strcmp(argument1, "ROLLBACK") == 0 {
-            box.transactionEffect = .rollbackTransaction
-            box.isRollback = true
+            analysis.transactionEffect = .rollbackTransaction
+            analysis.isRollback = true
         }
     case SQLITE_SAVEPOINT:
         guard let argument1, let argument2 else { break }
         let name = String(cString: argument2).lowercased()
         if strcmp(argument1, "BEGIN") == 0 {
-            box.transactionEffect = .beginSavepoint(name)
+            analysis.transactionEffect = .beginSavepoint(name)
         } else if strcmp(argument1, "RELEASE") == 0 {
-            box.transactionEffect = .releaseSavepoint(name)
+            analysis.transactionEffect = .releaseSavepoint(name)
         } else if strcmp(argument1, "ROLLBACK") == 0 {
-            box.transactionEffect = .rollbackSavepoint(name)
-            box.isRollback = true
+            analysis.transactionEffect = .rollbackSavepoint(name)
+            analysis.isRollback = true
         }
     default:
         break

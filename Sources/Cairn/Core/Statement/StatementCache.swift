@@ -1,15 +1,19 @@
 import CairnSQLite
 
-/// The bounded cache of the statements that Cairn prepares for SQL strings
-/// (``Database/execute(sql:arguments:)``, `fetchOne(db, sql:)`, SQL and query
-/// interface requests), keyed by their SQL. When it is full, the least
-/// recently used statement leaves it.
+/// A cache of prepared statements keyed by their SQL: the bounded cache of
+/// the statements that Cairn prepares for SQL strings
+/// (``Database/execute(sql:arguments:)``, `fetchOne(db, sql:)`, SQL and
+/// query interface requests), and the unbounded caches of
+/// ``Database/cachedStatement(sql:)`` and of Cairn's internal statements.
+/// When a bounded cache is full, the least recently used statement leaves
+/// it.
 ///
-/// The capacity is ``Configuration/implicitStatementCacheCapacity``; zero
-/// turns the cache off. The caches of ``Database/cachedStatement(sql:)``
-/// and of Cairn's internal statements are unbounded (`Int.max`). Lookups cost one hash of the SQL; the eviction scans
-/// the entries, and only happens when a statement is prepared, which costs
-/// far more.
+/// The capacity of the bounded cache is
+/// ``Configuration/implicitStatementCacheCapacity``; zero turns it off. The
+/// other caches have a capacity of `Int.max`. A lookup compares the SQL
+/// with the last statement returned (immediate for the same string), and
+/// hashes it otherwise; the eviction scans the entries, and only happens
+/// when a statement is prepared, which costs far more.
 ///
 /// The cache is used on the thread of the current access only, as the rest
 /// of the connection's state.

@@ -81,13 +81,6 @@ private func equality(_ lhs: SQLExpression, _ rhs: SQLExpression, negated: Bool)
     return SQLExpression(impl: .binary(negated ? "<>" : "=", lhs, rhs))
 }
 
-extension Optional where Wrapped == any SQLExpressible {
-    /// The expression, or NULL.
-    var sqlExpressionOrNull: SQLExpression {
-        self?.sqlExpression ?? .value(.null)
-    }
-}
-
 // MARK: - Comparison
 
 /// `lhs < rhs`.
