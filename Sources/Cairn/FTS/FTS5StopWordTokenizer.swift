@@ -1,0 +1,62 @@
+import Foundation
+
+/// A tokenizer that drops stop words ("the", "a"…) from documents and
+/// queries.
+///
+/// ```swift
+/// try db.create(virtualTable: "document", using: FTS5()) { t in
+///     t.tokenizer = FTS5StopWordTokenizer.tokenizerDescriptor(stopWords: ["the", "a", "an"])
+///     t.column("content")
+/// }
+/// ```
+///
+/// Words are compared after the wrapped tokenizer (unicode61 by default).
+/// A query made of stop words only matches nothing.
+public final class FTS5StopWordTokenizer: FTS5WrapperTokenizer {
+    /// `cairn_stopwords`.
+    public static let name = "cairn_stopwords"
+
+    /// The wrapped tokenizer.
+    public let wrappedTokenizer: any FTS5Tokenizer
+
+    private let stopWords: Set<String>
+
+    /// Creates the tokenizer.
+    ///
+    /// - Parameter arguments: The stop words, then `--` and the descriptor
+    ///   of the wrapped tokenizer (unicode61 when there is none).
+    /// - Throws: A ``DatabaseError`` when the wrapped tokenizer does not
+    ///   exist, or when a stop word is not one token.
+    public init(db: Database, arguments: [String]) throws {
+        let (configuration, wrapped) = splitWrapperArguments(arguments)
+        let wrappedTokenizer = try db.makeTokenizer(wrapped)
+        self.wrappedTokenizer = wrappedTokenizer
+        stopWords = try Set(configuration.flatMap { $0.split(separator: " ") }.map { word in
+            try singleToken(String(word), of: wrappedTokenizer)
+        })
+    }
+
+    /// The descriptor of the tokenizer.
+    ///
+    /// - Parameters:
+    ///   - stopWords: The words to drop.
+    ///   - base: The wrapped tokenizer.
+    public static func tokenizerDescriptor(
+        stopWords: Set<String>,
+        wrapping base: FTS5TokenizerDescriptor = .unicode61()) -> FTS5TokenizerDescriptor
+    {
+        tokenizerDescriptor(arguments: stopWords.sorted() + ["--"] + base.components)
+    }
+
+    /// Outputs the token, unless it is a stop word.
+    public func accept(
+        token: String,
+        flags: FTS5TokenFlags,
+        for tokenization: FTS5Tokenization,
+        tokenCallback: FTS5WrapperTokenCallback) throws
+    {
+        if !stopWords.contains(token) {
+            try tokenCallback(token, flags)
+        }
+    }
+}

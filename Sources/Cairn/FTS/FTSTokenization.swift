@@ -1,0 +1,75 @@
+import Foundation
+
+/// The tokenizations of patterns and of `FTS3.tokenize`, on a private
+/// in-memory connection.
+final class FTSTokenization: Sendable {
+    static let shared = FTSTokenization()
+
+    private let dbQueue: DatabaseQueue?
+    /// The names of the fts3tokenize tables, by tokenizer.
+    private let fts3Tables = Locked<[FTS3TokenizerDescriptor: String]>([:])
+    /// The FTS5 tables that check patterns, by allowed columns.
+    private let fts5PatternTables = Locked<[[String]: String]>([:])
+
+    private init() {
+        var configuration = Configuration()
+        configuration.label = "Cairn.FTSTokenization"
+        dbQueue = try? DatabaseQueue(configuration: configuration)
+    }
+
+    func tokenize(_ string: String, withFTS3Tokenizer tokenizer: FTS3TokenizerDescriptor) throws -> [String] {
+        guard let dbQueue else { return [] }
+        return try dbQueue.inDatabase { db in
+            let table: String
+            if let existing = fts3Tables.withLock({ $0[tokenizer] }) {
+                table = existing
+            } else {
+                table = "tokens\(fts3Tables.withLock { $0.count })"
+                try db.execute(sql: "CREATE VIRTUAL TABLE temp.\(table) USING fts3tokenize(\(tokenizer.fts3tokenizeArguments))")
+                fts3Tables.withLock { $0[tokenizer] = table }
+            }
+            return try String.fetchAll(db.cachedStatement(sql: "SELECT token FROM temp.\(table) WHERE input = ? ORDER BY position"), arguments: [string])
+        }
+    }
+
+    /// The tokens of a query, for FTS5 patterns: ascii tokenizer, without
+    /// synonyms.
+    func fts5QueryTokens(_ string: String) throws -> [String] {
+        guard let dbQueue else { return [] }
+        return try dbQueue.inDatabase { db in
+            try db.makeTokenizer(.ascii())
+                .tokenize(query: string)
+                .compactMap { $0.flags.contains(.colocated) ? nil : $0.token }
+        }
+    }
+
+    /// Checks an FTS3 pattern.
+    /// Checks a raw FTS5 pattern with a temporary FTS5 table of the given
+    /// columns (one per set of columns).
+    func validateFTS5Pattern(_ rawPattern: String, allowedColumns: [String]) throws {
+        guard let dbQueue else { return }
+        // A table needs a column: this one cannot be named by a pattern
+        // that only names the allowed columns.
+        let columns = allowedColumns.isEmpty ? ["__cairn_content"] : allowedColumns
+        try dbQueue.inDatabase { db in
+            let table: String
+            if let existing = fts5PatternTables.withLock({ $0[columns] }) {
+                table = existing
+            } else {
+                table = "fts5pattern\(fts5PatternTables.withLock { $0.count })"
+                try db.execute(sql: "CREATE VIRTUAL TABLE temp.\(table) USING fts5("
+                    + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")")
+                fts5PatternTables.withLock { $0[columns] = table }
+            }
+            _ = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM temp.\(table) WHERE \(table) MATCH ?"), arguments: [rawPattern])
+        }
+    }
+
+    func validateFTS3Pattern(_ rawPattern: String) throws {
+        guard let dbQueue else { return }
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts3pattern USING fts3(content)")
+            _ = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM temp.fts3pattern WHERE content MATCH ?"), arguments: [rawPattern])
+        }
+    }
+}
