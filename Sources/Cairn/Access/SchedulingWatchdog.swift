@@ -52,21 +52,21 @@ enum SchedulingWatchdog {
 
     /// Whether a chain of frames contains `database`.
     static func chain(_ frame: UnsafePointer<Frame>?, contains database: ObjectIdentifier) -> Bool {
-        var frame = frame
-        while let current = frame {
-            if current.pointee.database == database { return true }
-            frame = current.pointee.previous
-        }
-        return false
+        chain(frame) { $0.database == database }
     }
 
     /// Whether the current thread runs an access to a connection of
     /// `group`.
     static func isAccessing(_ group: AccessGroup) -> Bool {
         let group = ObjectIdentifier(group)
-        var frame = currentFrame
+        return chain(currentFrame) { $0.group == group }
+    }
+
+    /// Whether a frame of a chain satisfies `predicate`.
+    private static func chain(_ frame: UnsafePointer<Frame>?, where predicate: (Frame) -> Bool) -> Bool {
+        var frame = frame
         while let current = frame {
-            if current.pointee.group == group { return true }
+            if predicate(current.pointee) { return true }
             frame = current.pointee.previous
         }
         return false

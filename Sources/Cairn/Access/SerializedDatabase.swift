@@ -128,27 +128,18 @@ final class SerializedDatabase: @unchecked Sendable {
         return try sync(block)
     }
 
-    /// Runs `block` on the queue, later, then `completion` once the access
-    /// has ended (its statements reset, its scope closed).
+    /// Runs `block` on the queue, later, then `completion`, if any, once the
+    /// access has ended (its statements reset, its scope closed).
     ///
     /// A pool gives its reader back in `completion`: the next user of the
     /// reader, which may run on another thread without the queue (see
     /// ``syncGranted(_:)``), never overlaps the end of this access.
-    func async(then completion: @escaping @Sendable () -> Void, _ block: @escaping @Sendable (Database) -> Void) {
+    func async(then completion: (@Sendable () -> Void)? = nil, _ block: @escaping @Sendable (Database) -> Void) {
         queue.async {
             SchedulingWatchdog.withFrame(database: self.db, group: self.accessGroup, previous: nil) {
                 self.db.withAccess { block(self.db) }
             }
-            completion()
-        }
-    }
-
-    /// Runs `block` on the queue, later.
-    func async(_ block: @escaping @Sendable (Database) -> Void) {
-        queue.async {
-            SchedulingWatchdog.withFrame(database: self.db, group: self.accessGroup, previous: nil) {
-                self.db.withAccess { block(self.db) }
-            }
+            completion?()
         }
     }
 

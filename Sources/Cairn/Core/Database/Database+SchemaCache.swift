@@ -31,7 +31,8 @@ final class SchemaCache {
     @exclusivity(unchecked) var primaryKeyLookupSQL: [String: String?] = [:]
     /// The last entry of `primaryKeyLookupSQL` that was read: a loop of
     /// lookups in one table finds it by comparing the table name, which is
-    /// immediate for the same string, without hashing it.
+    /// immediate for the same string, without hashing it. Unchecked
+    /// exclusivity, as `primaryKeyLookupSQL`.
     @exclusivity(unchecked) var lastPrimaryKeyLookup: (tableName: String, sql: String?)?
     /// The schema version the cache was filled with, when checked.
     var schemaVersion: Int?

@@ -63,7 +63,9 @@ public final class Database {
     @exclusivity(unchecked) var implicitStatementCache: StatementCache
 
     /// The statements of BEGIN, COMMIT and ROLLBACK, indexed by
-    /// `TransactionStatement` (see ``transactionStatement(_:)``).
+    /// `TransactionStatement` (see ``transactionStatement(_:)``). Unchecked
+    /// exclusivity, as `statementCache`: only the thread of the current
+    /// access touches it.
     @exclusivity(unchecked) var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
 
     /// The prepared statements of ``internalCachedStatement(sql:)``, which

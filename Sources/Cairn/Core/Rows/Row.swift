@@ -30,8 +30,8 @@ public final class Row: @unchecked Sendable {
     enum Storage {
         /// The current row of a statement (a cursor row).
         case statement
-        /// Copied values.
-        case values(columnNames: [String], values: [DatabaseValue])
+        /// Copied values, in ``Row/copiedValues``.
+        case values(columnNames: [String])
         /// Some columns of a base row, under the names of a row adapter.
         case adapted(base: Row, layout: RowLayout)
     }
@@ -39,8 +39,11 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     let storage: Storage
 
-    /// The values of a copied row (`.values` storage), which subscripts
-    /// read without going through `storage`; nil for the other rows.
+    /// The values of a copied row, which subscripts read without going
+    /// through `storage`; nil for the other rows.
+    ///
+    /// Invariant: non-nil exactly when `storage` is `.values`: both are set
+    /// by `init(columnNames:values:)` only.
     @usableFromInline
     let copiedValues: [DatabaseValue]?
 
@@ -252,7 +255,7 @@ public final class Row: @unchecked Sendable {
 
     /// Creates a row from copied values.
     init(columnNames: [String], values: [DatabaseValue]) {
-        self.storage = .values(columnNames: columnNames, values: values)
+        self.storage = .values(columnNames: columnNames)
         self.copiedValues = values
         self.statement = nil
         self.sqliteStatement = nil
@@ -342,7 +345,7 @@ public final class Row: @unchecked Sendable {
         case .statement:
             _checkStatementAccess()
             return statement?.columnNames ?? []
-        case .values(let columnNames, _): return columnNames
+        case .values(let columnNames): return columnNames
         case .adapted(_, let layout): return layout.columnNames
         }
     }
@@ -419,7 +422,7 @@ public final class Row: @unchecked Sendable {
         case .statement:
             _checkStatementAccess()
             return statement?._index(ofColumn: name)
-        case .values(let columnNames, _):
+        case .values(let columnNames):
             return columnNames.firstIndex { $0.equalsIgnoringASCIICase(name) }
         case .adapted(_, let layout):
             return layout.columnNames.firstIndex { $0.equalsIgnoringASCIICase(name) }
@@ -449,7 +452,7 @@ public final class Row: @unchecked Sendable {
         case .statement:
             _checkStatementAccess()
             return statement?.columnNames[index] ?? ""
-        case .values(let columnNames, _): return columnNames[index]
+        case .values(let columnNames): return columnNames[index]
         case .adapted(_, let layout): return layout.columnNames[index]
         }
     }
@@ -461,8 +464,9 @@ public final class Row: @unchecked Sendable {
             guard let sqliteStatement else { return .null }
             _checkStatementAccess()
             return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index))
-        case .values(_, let values):
-            return values[index]
+        case .values:
+            // See the invariant of `copiedValues`.
+            return copiedValues.unsafelyUnwrapped[index]
         case let .adapted(base, layout):
             return base.databaseValue(atUncheckedIndex: layout.baseIndexes[index])
         }
