@@ -76,7 +76,10 @@ extension Row {
         let rows = try _prefetchedRows(forKey: key)
         var records = Records()
         records.reserveCapacity(rows.count)
-        for row in rows {
+        // The iterator may present each row through the same view, moved
+        // from row to row when the record did not keep it.
+        var iterator = rows.makeRowIterator()
+        while let row = iterator.next() {
             records.append(try Records.Element(row: row))
         }
         return records
@@ -94,7 +97,8 @@ extension Row {
     {
         let rows = try _prefetchedRows(forKey: key)
         var records = Set<Record>(minimumCapacity: rows.count)
-        for row in rows {
+        var iterator = rows.makeRowIterator()
+        while let row = iterator.next() {
             records.insert(try Record(row: row))
         }
         return records
@@ -104,8 +108,8 @@ extension Row {
     ///
     /// - Throws: A ``RowDecodingError`` when there are none.
     @usableFromInline
-    func _prefetchedRows(forKey key: String) throws -> [Row] {
-        guard let rows = prefetchedRows[key] else {
+    func _prefetchedRows(forKey key: String) throws -> PrefetchedRows {
+        guard let rows = prefetchedRows._rows(forKey: key) else {
             throw RowDecodingError.missingScope(key, columnName: key, row: self, scopes: scopesTree.names, prefetchedKeys: prefetchedRows.keys)
         }
         return rows

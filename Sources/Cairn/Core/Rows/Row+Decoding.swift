@@ -30,7 +30,7 @@ extension Row {
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
         checkIndex(index)
         if let copiedValues {
-            if let value = Value.fromDatabaseValue(copiedValues[index]) {
+            if let value = Value.fromDatabaseValue(copiedValues[valuesOffset &+ index]) {
                 return value
             }
         } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
@@ -61,7 +61,7 @@ extension Row {
                 return value
             }
         } else if let copiedValues {
-            if let value = Value.fromDatabaseValue(copiedValues[index]) {
+            if let value = Value.fromDatabaseValue(copiedValues[valuesOffset &+ index]) {
                 return value
             }
         } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {

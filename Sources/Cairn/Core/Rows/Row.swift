@@ -43,9 +43,20 @@ public final class Row: @unchecked Sendable {
     /// through `storage`; nil for the other rows.
     ///
     /// Invariant: non-nil exactly when `storage` is `.values`: both are set
-    /// by `init(columnNames:values:)` only.
+    /// by `init(columnNames:values:)` and
+    /// `init(prefetchedColumnNames:values:offset:)` only. The values of the row are `count` values from
+    /// ``valuesOffset``: a prefetched row is a view on the values of all
+    /// rows of its query (see `PrefetchedRows.swift`).
     @usableFromInline
     let copiedValues: [DatabaseValue]?
+
+    /// The index in ``copiedValues`` of the value of the first column: 0,
+    /// but for prefetched rows (see `PrefetchedRows.swift`).
+    ///
+    /// Unchecked exclusivity: only changed by `PrefetchedRowIterator`, which
+    /// moves its view from row to row when nothing else references it (no
+    /// other thread can see it then).
+    @usableFromInline @exclusivity(unchecked) var valuesOffset = 0
 
     /// The statement of a cursor row; nil for copied rows, which may leave
     /// the database access (and the thread) of their statement.
@@ -265,6 +276,34 @@ public final class Row: @unchecked Sendable {
         self.isFetched = false
     }
 
+    /// Creates a view on one prefetched row, whose values start at `offset`
+    /// in the values of several rows (see `PrefetchedRows.swift`).
+    init(prefetchedColumnNames columnNames: [String], values: [DatabaseValue], offset: Int) {
+        self.storage = .values(columnNames: columnNames)
+        self.copiedValues = values
+        self.valuesOffset = offset
+        self.statement = nil
+        self.sqliteStatement = nil
+        self.count = columnNames.count
+        self.statementAccess = nil
+        self.adaptedSQLiteStatement = nil
+        self.isFetched = true
+    }
+
+    /// Whether a view on a prefetched row may be moved to another row of
+    /// its set, when nothing else references it: false once a decoder gave
+    /// it a decoding cell (a decoder that a record kept would read the
+    /// other row).
+    ///
+    /// The other state that could tie a row to its values is never set on
+    /// such a view: prefetched rows and scopes are attached by requests to
+    /// the rows they fetch (rows with scopes or prefetched rows of their own
+    /// are not views, see `PrefetchedRows.Storage`), and decoding caches and
+    /// cached scope rows belong to cursor rows.
+    var canMoveAsPrefetchedView: Bool {
+        decodingCell == nil
+    }
+
     /// Creates a row that presents a base row through a layout.
     init(adaptedBase base: Row, layout: RowLayout) {
         self.storage = .adapted(base: base, layout: layout)
@@ -378,19 +417,43 @@ public final class Row: @unchecked Sendable {
         // each call.
         var values: [DatabaseValue] = []
         values.reserveCapacity(count)
-        for index in 0..<CInt(count) {
-            // Numbers and NULL with one call that gives the type and the
-            // value (see CairnSQLite.c); text and blobs as usual.
-            var int64: Int64 = 0
-            var double: Double = 0
-            switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
-            case SQLITE_INTEGER: values.append(DatabaseValue(storage: .int64(int64)))
-            case SQLITE_FLOAT: values.append(DatabaseValue(storage: .double(double)))
-            case SQLITE_NULL: values.append(.null)
-            default: values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
-            }
-        }
+        appendValues(from: sqliteStatement, count: count, to: &values)
         return values
+    }
+
+    /// Appends the values of the first `count` columns of the current row
+    /// of a statement to `values`.
+    @inline(__always)
+    static func appendValues(from sqliteStatement: SQLiteStatement, count: Int, to values: inout [DatabaseValue]) {
+        for index in 0..<CInt(count) {
+            values.append(copiedValue(from: sqliteStatement, at: index))
+        }
+    }
+
+    /// Initializes `count` values at `pointer` with the values of the first
+    /// `count` columns of the current row of a statement.
+    ///
+    /// - Precondition: `pointer` addresses `count` uninitialized values.
+    @inline(__always)
+    static func initializeValues(from sqliteStatement: SQLiteStatement, count: Int, at pointer: UnsafeMutablePointer<DatabaseValue>) {
+        for index in 0..<count {
+            (pointer + index).initialize(to: copiedValue(from: sqliteStatement, at: CInt(index)))
+        }
+    }
+
+    /// The value of a column of the current row of a statement.
+    @inline(__always)
+    private static func copiedValue(from sqliteStatement: SQLiteStatement, at index: CInt) -> DatabaseValue {
+        // Numbers and NULL with one call that gives the type and the value
+        // (see CairnSQLite.c); text and blobs as usual.
+        var int64: Int64 = 0
+        var double: Double = 0
+        switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
+        case SQLITE_INTEGER: return DatabaseValue(storage: .int64(int64))
+        case SQLITE_FLOAT: return DatabaseValue(storage: .double(double))
+        case SQLITE_NULL: return .null
+        default: return DatabaseValue(sqliteStatement: sqliteStatement, index: index)
+        }
     }
 
     /// Whether the row has a column of this name (compared without regard
@@ -466,7 +529,7 @@ public final class Row: @unchecked Sendable {
             return DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(index))
         case .values:
             // See the invariant of `copiedValues`.
-            return copiedValues.unsafelyUnwrapped[index]
+            return copiedValues.unsafelyUnwrapped[valuesOffset &+ index]
         case let .adapted(base, layout):
             return base.databaseValue(atUncheckedIndex: layout.baseIndexes[index])
         }
@@ -596,7 +659,7 @@ extension Row: Equatable, Hashable {
                   lhs.databaseValue(atUncheckedIndex: index) == rhs.databaseValue(atUncheckedIndex: index)
             else { return false }
         }
-        return (lhs.prefetchTree?.rows ?? [:]) == (rhs.prefetchTree?.rows ?? [:])
+        return PrefetchedRowsTree.rowsAreEqual(lhs.prefetchTree, rhs.prefetchTree)
     }
 
     /// Hashes the column names and values.

@@ -374,7 +374,7 @@ extension Row {
         /// The association keys of the prefetched rows of the row, and of
         /// its scopes.
         public var keys: Set<String> {
-            var keys = Set(row.prefetchTree?.rows.keys ?? [:].keys)
+            var keys = Set(row.prefetchTree?.keys ?? [])
             for (_, scope) in row.scopes {
                 keys.formUnion(scope.prefetchedRows.keys)
             }
@@ -387,34 +387,22 @@ extension Row {
         /// The prefetched rows of this key: those of the row, or of its
         /// nearest scope that has some (breadth-first); nil if none has.
         public subscript(_ key: String) -> [Row]? {
+            _rows(forKey: key)?.rows
+        }
+
+        /// The prefetched rows of this key, as the row holds them (see
+        /// ``subscript(_:)``).
+        @usableFromInline
+        func _rows(forKey key: String) -> PrefetchedRows? {
             // The rows of the row itself, without a search: the common case.
-            if let rows = row.prefetchTree?.rows[key] { return rows }
+            if let rows = row.prefetchTree?[key] { return rows }
             var queue = [row]
             while !queue.isEmpty {
                 let current = queue.removeFirst()
-                if let rows = current.prefetchTree?.rows[key] { return rows }
+                if let rows = current.prefetchTree?[key] { return rows }
                 queue.append(contentsOf: current.scopes.map(\.row))
             }
             return nil
         }
-    }
-}
-
-/// The rows prefetched for a row, and for its scopes.
-struct PrefetchedRowsTree: Sendable {
-    /// The prefetched rows of the row, keyed by association key.
-    var rows: [String: [Row]] = [:]
-
-    /// The prefetched rows of the scopes of the row, keyed by scope name.
-    var scopes: [String: PrefetchedRowsTree] = [:]
-
-    /// Sets the rows of `key`, for the scope at `path` (empty for the row
-    /// itself).
-    mutating func set(_ prefetched: [Row], forKey key: String, scopePath path: ArraySlice<String>) {
-        guard let first = path.first else {
-            rows[key] = prefetched
-            return
-        }
-        scopes[first, default: PrefetchedRowsTree()].set(prefetched, forKey: key, scopePath: path.dropFirst())
     }
 }

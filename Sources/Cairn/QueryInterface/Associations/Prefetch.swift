@@ -128,23 +128,77 @@ extension SQLRelation {
                     distinctKeys.append([value])
                 }
             }
-            var groups = [[Row]](repeating: [], count: distinctKeys.count)
+            let lookup = SlotLookup(slotOfKey, distinctKeys: distinctKeys)
+            // The prefetched rows of each slot.
+            var groups = [PrefetchedRows](repeating: .empty, count: distinctKeys.count)
             var start = 0
             while start < distinctKeys.count {
-                let chunk = Array(distinctKeys[start..<min(start + chunkSize, distinctKeys.count)])
-                start += chunk.count
-                let prefetched = try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: chunk)
-                guard let keyIndex = prefetched.first?.index(forColumn: hiddenColumns[0]) else { continue }
-                for row in prefetched {
-                    let key: DatabaseValue = row[keyIndex]
-                    if let slot = slotOfKey[key] {
-                        groups[slot].append(row)
+                let slots = start..<min(start + chunkSize, distinctKeys.count)
+                start = slots.upperBound
+                switch try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: Array(distinctKeys[slots])) {
+                case .rows(let prefetched):
+                    guard let keyIndex = prefetched.first?.index(forColumn: hiddenColumns[0]) else { continue }
+                    var rowGroups = [[Row]](repeating: [], count: slots.count)
+                    for row in prefetched {
+                        let key: DatabaseValue = row[keyIndex]
+                        // A key of another chunk (SQL may match a key of
+                        // another type, '1' for 1): that chunk has the row.
+                        if let slot = lookup.slot(of: key), slots.contains(slot) {
+                            rowGroups[slot - slots.lowerBound].append(row)
+                        }
+                    }
+                    for (offset, group) in rowGroups.enumerated() {
+                        groups[slots.lowerBound + offset] = PrefetchedRows(.rows(group))
+                    }
+                case .values(let values):
+                    guard values.rowCount > 0,
+                          let keyIndex = values.columnNames.firstIndex(where: { $0.equalsIgnoringASCIICase(hiddenColumns[0]) })
+                    else { continue }
+                    guard values.rowCount <= Int(Int32.max) else {
+                        throw db.makeError(
+                            resultCode: .SQLITE_TOOBIG,
+                            message: "including(all: \(child.key)) fetched \(values.rowCount) rows in one query: "
+                                + "the limit is \(Int32.max)",
+                            sql: nil, arguments: nil)
+                    }
+                    // The slot of each row, then the rows in the order of
+                    // their slots (a counting sort, which keeps the order
+                    // of the query within a slot). 32-bit numbers keep the
+                    // arrays small.
+                    var rowSlots: [Int32] = []
+                    rowSlots.reserveCapacity(values.rowCount)
+                    var counts = [Int](repeating: 0, count: slots.count)
+                    for rowIndex in 0..<values.rowCount {
+                        if let slot = lookup.slot(of: values.value(row: rowIndex, column: keyIndex)), slots.contains(slot) {
+                            let local = slot - slots.lowerBound
+                            rowSlots.append(Int32(truncatingIfNeeded: local))
+                            counts[local] += 1
+                        } else {
+                            rowSlots.append(-1)
+                        }
+                    }
+                    var starts: [Int] = []
+                    starts.reserveCapacity(slots.count)
+                    var total = 0
+                    for count in counts {
+                        starts.append(total)
+                        total += count
+                    }
+                    var order = [Int32](repeating: 0, count: total)
+                    var next = starts
+                    for (rowIndex, local) in rowSlots.enumerated() where local >= 0 {
+                        order[next[Int(local)]] = Int32(truncatingIfNeeded: rowIndex)
+                        next[Int(local)] += 1
+                    }
+                    let set = PrefetchedRowSet(values: values, order: order)
+                    for local in 0..<slots.count {
+                        groups[slots.lowerBound + local] = PrefetchedRows(.set(set, starts[local]..<(starts[local] + counts[local])))
                     }
                 }
             }
             for (row, slot) in zip(rows, parentSlots) {
                 var tree = row.prefetchTree ?? PrefetchedRowsTree()
-                tree.set(slot < 0 ? [] : groups[slot], forKey: child.key, scopePath: path)
+                tree.set(slot < 0 ? .empty : groups[slot], forKey: child.key, scopePath: path)
                 row.prefetchTree = tree
             }
             return
@@ -172,7 +226,7 @@ extension SQLRelation {
         while start < distinctKeys.count {
             let chunk = Array(distinctKeys[start..<min(start + chunkSize, distinctKeys.count)])
             start += chunk.count
-            let prefetched = try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: chunk)
+            let prefetched = try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: chunk, asValues: false).rows
             guard let first = prefetched.first else { continue }
             let keyIndexes = hiddenColumns.map { first.index(forColumn: $0) }
             for row in prefetched {
@@ -182,17 +236,98 @@ extension SQLRelation {
         }
         for (row, key) in zip(rows, parentKeys) {
             var tree = row.prefetchTree ?? PrefetchedRowsTree()
-            tree.set(key.flatMap { groups[$0] } ?? [], forKey: child.key, scopePath: path)
+            tree.set(PrefetchedRows(.rows(key.flatMap { groups[$0] } ?? [])), forKey: child.key, scopePath: path)
             row.prefetchTree = tree
         }
     }
 
+    /// Finds the slot of the key of a prefetched row, among the distinct
+    /// keys of the parent rows: in an array indexed by the key when the
+    /// keys are integers of a narrow range (ids, most of the time), in a
+    /// dictionary otherwise. Both find what `DatabaseValue` equality finds.
+    private struct SlotLookup {
+        private let dictionary: [DatabaseValue: Int]
+        /// The smallest key, and the slot of each key from it (-1 for none).
+        private let dense: (minimum: Int64, slots: [Int])?
+
+        init(_ dictionary: [DatabaseValue: Int], distinctKeys: [[DatabaseValue]]) {
+            self.dictionary = dictionary
+            var minimum = Int64.max, maximum = Int64.min
+            for key in distinctKeys {
+                guard case .int64(let value) = key[0].storage else {
+                    dense = nil
+                    return
+                }
+                minimum = min(minimum, value)
+                maximum = max(maximum, value)
+            }
+            // At most four array entries per key (and a few more for small
+            // sets): beyond, the dictionary.
+            let (span, overflow) = maximum.subtractingReportingOverflow(minimum)
+            guard !distinctKeys.isEmpty, !overflow, span < 4 * Int64(distinctKeys.count) + 64 else {
+                dense = nil
+                return
+            }
+            var slots = [Int](repeating: -1, count: Int(span) + 1)
+            for (slot, key) in distinctKeys.enumerated() {
+                if case .int64(let value) = key[0].storage {
+                    slots[Int(value - minimum)] = slot
+                }
+            }
+            dense = (minimum, slots)
+        }
+
+        /// The slot of a key, or nil when no parent has it.
+        @inline(__always)
+        func slot(of key: DatabaseValue) -> Int? {
+            guard let dense else { return dictionary[key] }
+            let value: Int64
+            switch key.storage {
+            case .int64(let int64):
+                value = int64
+            case .double(let double):
+                // A double equals the integer it represents exactly.
+                guard let int64 = Int64(exactly: double) else { return nil }
+                value = int64
+            default:
+                // NULL, text and blobs equal no integer.
+                return nil
+            }
+            let (offset, overflow) = value.subtractingReportingOverflow(dense.minimum)
+            guard !overflow, offset >= 0, offset < Int64(dense.slots.count) else { return nil }
+            let slot = dense.slots[Int(offset)]
+            return slot < 0 ? nil : slot
+        }
+    }
+
+    /// The rows of one prefetch query.
+    private enum FetchedRows {
+        /// Rows with scopes or prefetched rows of their own.
+        case rows([Row])
+        /// Plain rows, as their values.
+        case values(PrefetchedValues)
+
+        /// The rows, one object each.
+        var rows: [Row] {
+            switch self {
+            case .rows(let rows):
+                return rows
+            case .values(let values):
+                return (0..<values.rowCount).map(values.makeRow)
+            }
+        }
+    }
+
     /// Runs one prefetch query, for some parent keys.
+    ///
+    /// - Parameter asValues: Whether plain rows (no scope, no prefetched
+    ///   rows of their own) are returned as values rather than as rows.
     private func fetchPrefetchedRows(
         _ db: Database,
         child: Child,
         pairs: [(joined: String, parent: String)],
-        keys: [[DatabaseValue]]) throws -> [Row]
+        keys: [[DatabaseValue]],
+        asValues: Bool = true) throws -> FetchedRows
     {
         let (prefetched, extraSelection) = try SQLRelation.prefetchQuery(db, child: child, pairs: pairs, keys: keys)
         let context = SQLGenerationContext(db)
@@ -201,11 +336,14 @@ extension SQLRelation {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(context.arguments)
         let adapter = try query.rowAdapter(columnCount: statement.columnCount, extraColumnCount: extraSelection.count)
+        if asValues && adapter == nil && !prefetched.hasPrefetchedChildren {
+            return try .values(PrefetchedValues.fetch(statement))
+        }
         let rows = try Row.fetchAll(statement, adapter: adapter)
         if !rows.isEmpty && prefetched.hasPrefetchedChildren {
             try prefetched.prefetch(db, into: rows, scopePath: [])
         }
-        return rows
+        return .rows(rows)
     }
 
     /// The relation of a prefetch query, for some parent keys, and the

@@ -1,0 +1,281 @@
+// The rows that `including(all:)` prefetches, as the rows of their parents
+// hold them.
+//
+// A prefetch query returns the children of many parents. Copying each child
+// into a `Row` object with an array of its own costs two allocations per
+// child, and as many frees: most of the cost of a prefetch. Instead, the
+// values of all rows of one query are copied into one flat array (a
+// `PrefetchedRowSet`), and the parents refer to ranges of it. `Row` objects
+// are made when someone asks for them (`row.prefetchedRows[key]`), as views
+// on the flat array, and records decoded with `row.decode(forKey:)` read
+// their children through one reused view (see `PrefetchedRowIterator`).
+
+/// The values of the rows of one prefetch query, row after row, in arrays
+/// of a fixed number of rows (chunks).
+///
+/// Chunks, rather than one array: appending to one large array copies it
+/// again and again as it grows, and large allocations go to the system
+/// (`mmap`) and come back with fresh pages at each fetch. A chunk holds
+/// about a thousand values (24 KB), and is allocated once at its size.
+struct PrefetchedValues {
+    /// The names of the columns, shared by all rows.
+    let columnNames: [String]
+
+    /// The values, `rowsPerChunk` rows of `columnNames.count` values per
+    /// chunk (the last chunk may hold fewer).
+    let chunks: [[DatabaseValue]]
+
+    /// The number of rows of each chunk but the last.
+    let rowsPerChunk: Int
+
+    /// The number of rows.
+    let rowCount: Int
+
+    /// The chunk of a row, and the index of its first value in the chunk.
+    ///
+    /// - Precondition: `row < rowCount`.
+    @inline(__always)
+    func location(ofRow row: Int) -> (chunk: Int, offset: Int) {
+        let chunk = row / rowsPerChunk
+        return (chunk, (row - chunk * rowsPerChunk) * columnNames.count)
+    }
+
+    /// The value of a column of a row.
+    ///
+    /// - Precondition: `row < rowCount`, `column < columnNames.count`.
+    @inline(__always)
+    func value(row: Int, column: Int) -> DatabaseValue {
+        let (chunk, offset) = location(ofRow: row)
+        return chunks[chunk][offset + column]
+    }
+
+    /// A new view on a row.
+    ///
+    /// - Precondition: `row < rowCount`.
+    func makeRow(_ row: Int) -> Row {
+        let (chunk, offset) = location(ofRow: row)
+        return Row(prefetchedColumnNames: columnNames, values: chunks[chunk], offset: offset)
+    }
+
+    /// The number of rows of a chunk, for a number of columns.
+    static func rowsPerChunk(columnCount: Int) -> Int {
+        max(1, 1024 / max(columnCount, 1))
+    }
+
+    /// Runs a statement and copies the values of all its rows.
+    ///
+    /// - Parameter statement: A statement whose arguments are set.
+    /// - Throws: A ``DatabaseError``.
+    static func fetch(_ statement: Statement) throws -> PrefetchedValues {
+        var state = try DatabaseCursorState(statement: statement, arguments: nil)
+        defer { state.finish() }
+        let columnCount = statement.columnCount
+        let rowsPerChunk = rowsPerChunk(columnCount: columnCount)
+        var chunks: [[DatabaseValue]] = []
+        var rowCount = 0
+        var isDone = false
+        while !isDone {
+            // Each chunk is allocated once, and its values are initialized
+            // in place.
+            let chunk = try [DatabaseValue](unsafeUninitializedCapacity: rowsPerChunk * columnCount) { buffer, initializedCount in
+                for _ in 0..<rowsPerChunk {
+                    guard try state.step() else {
+                        isDone = true
+                        return
+                    }
+                    // initializedCount counts what is initialized, should
+                    // a later step throw.
+                    Row.initializeValues(
+                        from: state.sqliteStatement, count: columnCount,
+                        at: buffer.baseAddress.unsafelyUnwrapped + initializedCount)
+                    initializedCount += columnCount
+                    rowCount += 1
+                }
+            }
+            if !chunk.isEmpty { chunks.append(chunk) }
+        }
+        return PrefetchedValues(columnNames: statement.columnNames, chunks: chunks, rowsPerChunk: rowsPerChunk, rowCount: rowCount)
+    }
+}
+
+/// The rows of one prefetch query, and the order that groups them by
+/// parent.
+///
+/// Immutable once built, so that the views on it can be sent anywhere. A
+/// row made from the set keeps its chunk of values alive, as an
+/// `ArraySlice` keeps its array.
+@usableFromInline
+final class PrefetchedRowSet: Sendable {
+    /// The values of the rows.
+    let values: PrefetchedValues
+
+    /// The row numbers (0 for the first row of the query), grouped by
+    /// parent: a parent refers to a range of this array.
+    let order: [Int32]
+
+    /// Creates a set.
+    ///
+    /// - Precondition: `order` holds row numbers of `values`.
+    init(values: PrefetchedValues, order: [Int32]) {
+        self.values = values
+        self.order = order
+    }
+}
+
+/// The rows prefetched for one parent and one association key: an array of
+/// rows, or a range of the order of a ``PrefetchedRowSet``.
+@usableFromInline
+struct PrefetchedRows: Sendable {
+    @usableFromInline
+    enum Storage: Sendable {
+        /// Rows made one by one (prefetches whose rows have scopes or
+        /// prefetched rows of their own).
+        case rows([Row])
+        /// A range of `set.order`.
+        case set(PrefetchedRowSet, Range<Int>)
+    }
+
+    @usableFromInline
+    let storage: Storage
+
+    /// No rows.
+    static let empty = PrefetchedRows(.rows([]))
+
+    /// Creates the prefetched rows of one parent.
+    init(_ storage: Storage) {
+        self.storage = storage
+    }
+
+    /// The number of rows.
+    @usableFromInline
+    var count: Int {
+        switch storage {
+        case .rows(let rows): return rows.count
+        case .set(_, let range): return range.count
+        }
+    }
+
+    /// The rows, made as views on the set when needed.
+    var rows: [Row] {
+        switch storage {
+        case .rows(let rows):
+            return rows
+        case let .set(set, range):
+            return set.order[range].map { set.values.makeRow(Int($0)) }
+        }
+    }
+
+    /// An iterator over the rows, for decoding records (see
+    /// ``PrefetchedRowIterator``).
+    @usableFromInline
+    func makeRowIterator() -> PrefetchedRowIterator {
+        PrefetchedRowIterator(self)
+    }
+}
+
+/// Iterates prefetched rows for decoding records from them: the rows of a
+/// ``PrefetchedRowSet`` are presented through one reused view, moved from
+/// row to row, rather than through one new `Row` object per row.
+///
+/// A view is moved only when nothing else holds it: when a record kept the
+/// row it was decoded from (or a copy, which is the same immutable view), or
+/// decoded it with a decoder (which may outlive the record), the next row
+/// gets a new view, and the kept one never changes. So a program always
+/// reads the values of the row it was given.
+@usableFromInline
+struct PrefetchedRowIterator {
+    /// The rows, when they are not views on a set.
+    private let array: [Row]
+    /// The set, when the rows are views on it.
+    private let set: PrefetchedRowSet?
+    private var position: Int
+    private let end: Int
+    /// The view of the last row, if any.
+    private var view: Row?
+    /// The chunk of values of ``view``.
+    private var viewChunk = -1
+
+    init(_ rows: PrefetchedRows) {
+        switch rows.storage {
+        case .rows(let array):
+            self.array = array
+            set = nil
+            position = 0
+            end = array.count
+        case let .set(set, range):
+            array = []
+            self.set = set
+            position = range.lowerBound
+            end = range.upperBound
+        }
+    }
+
+    /// The next row, or nil at the end.
+    @usableFromInline
+    mutating func next() -> Row? {
+        guard position < end else { return nil }
+        defer { position += 1 }
+        guard let set else { return array[position] }
+        let (chunk, offset) = set.values.location(ofRow: Int(set.order[position]))
+        // Unique: the caller no longer holds the previous row, and no
+        // record kept it. A view stays on its chunk.
+        if viewChunk == chunk, isKnownUniquelyReferenced(&view), let view, view.canMoveAsPrefetchedView {
+            view.valuesOffset = offset
+            return view
+        }
+        let newView = Row(prefetchedColumnNames: set.values.columnNames, values: set.values.chunks[chunk], offset: offset)
+        view = newView
+        viewChunk = chunk
+        return newView
+    }
+}
+
+/// The rows prefetched for a row, and for its scopes.
+struct PrefetchedRowsTree: Sendable {
+    /// The prefetched rows of the row, by association key, in the order
+    /// they were set. A short array rather than a dictionary: a row has one
+    /// or two keys, and comparing a short key costs less than hashing it.
+    private var entries: [(key: String, rows: PrefetchedRows)] = []
+
+    /// The prefetched rows of the scopes of the row, keyed by scope name.
+    var scopes: [String: PrefetchedRowsTree] = [:]
+
+    /// The association keys of the rows of the row itself.
+    var keys: [String] { entries.map(\.key) }
+
+    /// The rows of a key, for the row itself.
+    subscript(_ key: String) -> PrefetchedRows? {
+        for entry in entries where entry.key == key {
+            return entry.rows
+        }
+        return nil
+    }
+
+    /// Sets the rows of `key`, for the scope at `path` (empty for the row
+    /// itself).
+    mutating func set(_ prefetched: PrefetchedRows, forKey key: String, scopePath path: ArraySlice<String>) {
+        guard let first = path.first else {
+            if let index = entries.firstIndex(where: { $0.key == key }) {
+                entries[index].rows = prefetched
+            } else {
+                entries.append((key, prefetched))
+            }
+            return
+        }
+        scopes[first, default: PrefetchedRowsTree()].set(prefetched, forKey: key, scopePath: path.dropFirst())
+    }
+
+    /// Whether two trees hold equal rows for the same keys (the scopes are
+    /// compared by the rows that hold them).
+    static func rowsAreEqual(_ lhs: PrefetchedRowsTree?, _ rhs: PrefetchedRowsTree?) -> Bool {
+        let lhs = lhs?.entries ?? [], rhs = rhs?.entries ?? []
+        guard lhs.count == rhs.count else { return false }
+        for entry in lhs {
+            guard let other = rhs.first(where: { $0.key == entry.key }),
+                  other.rows.count == entry.rows.count,
+                  other.rows.rows == entry.rows.rows
+            else { return false }
+        }
+        return true
+    }
+}
