@@ -28,6 +28,9 @@ extension Row {
     /// - Throws: A ``RowDecodingError`` when the row has no such scope.
     @usableFromInline
     func _scope(forKey key: String) throws -> Row {
+        // The scope of a cursor row, made at the first step: found without
+        // the search of the scopes tree (a direct scope comes first anyway).
+        if let cached = cachedScope(named: key) { return cached }
         guard let scope = scopesTree[key] else {
             throw RowDecodingError.missingScope(key, columnName: key, row: self, scopes: scopesTree.names, prefetchedKeys: prefetchedRows.keys)
         }
@@ -53,7 +56,7 @@ extension Row {
     /// when there is none, or when its columns are all NULL.
     @usableFromInline
     func _nonNullScope(forKey key: String) -> Row? {
-        guard let scope = scopesTree[key], scope.containsNonNullValue else { return nil }
+        guard let scope = cachedScope(named: key) ?? scopesTree[key], scope.containsNonNullValue else { return nil }
         return scope
     }
 

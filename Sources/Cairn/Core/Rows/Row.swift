@@ -326,6 +326,17 @@ public final class Row: @unchecked Sendable {
     /// scopes, and comparing a few short names costs less than hashing one.
     @exclusivity(unchecked) var cachedScopeRows: [(name: String, row: Row)] = []
 
+    /// For a cursor row, its scope of this name if it was already made
+    /// (see ``cachedScopeRows``); nil otherwise.
+    ///
+    /// - Precondition: a cursor row is used inside the access that fetched
+    ///   it, on its thread.
+    func cachedScope(named name: String) -> Row? {
+        guard statementAccess != nil else { return nil }
+        _checkStatementAccess()
+        return cachedScopeRow(named: name)
+    }
+
     /// The cached scope row of a name, or nil.
     func cachedScopeRow(named name: String) -> Row? {
         for entry in cachedScopeRows where entry.name == name {
