@@ -515,9 +515,22 @@ public final class Row: @unchecked Sendable {
         return databaseValue(atUncheckedIndex: index).isNull
     }
 
-    /// Whether one value at least is not NULL.
+    /// Whether one value at least is not NULL, in the row or in one of its
+    /// scopes (at any depth).
+    ///
+    /// Optional records of joined requests decode as nil when their scope
+    /// contains no non-null value: the left join found no row. A scope
+    /// made of other scopes only (``EmptyRowAdapter`` as its base) is
+    /// present when one of them is.
+    ///
+    /// ```swift
+    /// try Row.fetchOne(db, sql: "SELECT 'foo', 1")!.containsNonNullValue   // true
+    /// try Row.fetchOne(db, sql: "SELECT NULL, NULL")!.containsNonNullValue // false
+    /// ```
     public var containsNonNullValue: Bool {
-        (0..<count).contains { !hasNull(atIndex: $0) }
+        if (0..<count).contains(where: { !hasNull(atIndex: $0) }) { return true }
+        guard case .adapted(_, let layout) = storage, !layout.scopes.isEmpty else { return false }
+        return scopes.contains { $0.row.containsNonNullValue }
     }
 
     @usableFromInline
@@ -661,7 +674,8 @@ extension Row: RandomAccessCollection {
 
 extension Row: Equatable, Hashable {
     /// Whether two rows have the same column names and values, in the same
-    /// order, and the same prefetched rows.
+    /// order, the same scopes (compared by name, whatever their order), and
+    /// the same prefetched rows.
     public static func == (lhs: Row, rhs: Row) -> Bool {
         if lhs === rhs { return true }
         guard lhs.count == rhs.count else { return false }
@@ -669,6 +683,12 @@ extension Row: Equatable, Hashable {
             guard lhs.columnName(atUncheckedIndex: index) == rhs.columnName(atUncheckedIndex: index),
                   lhs.databaseValue(atUncheckedIndex: index) == rhs.databaseValue(atUncheckedIndex: index)
             else { return false }
+        }
+        let lhsScopes = lhs.scopes, rhsScopes = rhs.scopes
+        let names = lhsScopes.names
+        guard names == rhsScopes.names else { return false }
+        for name in names where lhsScopes[name] != rhsScopes[name] {
+            return false
         }
         return PrefetchedRowsTree.rowsAreEqual(lhs.prefetchTree, rhs.prefetchTree)
     }

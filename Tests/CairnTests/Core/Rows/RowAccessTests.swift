@@ -50,8 +50,8 @@ import Cairn
             let adapter = ColumnMapping(["id": "id0"])
                 .addingScopes(["sub": ColumnMapping(["id": "id1"]).addingScopes(["subsub": ColumnMapping(["id": "id2"])])])
             let row = try #require(try Row.fetchOne(db, sql: "SELECT 0 AS id0, 1 AS id1, 2 AS id2", adapter: adapter))
-            #expect(row == ["id": 0])
-            #expect(row.scopes["sub"] == ["id": 1])
+            #expect(row.unscoped == ["id": 0])
+            #expect(row.scopes["sub"]?.unscoped == ["id": 1])
             #expect(row.scopes["sub"]?.scopes["subsub"] == ["id": 2])
 
             // A scope of the same name replaces the former one.

@@ -55,7 +55,7 @@ import Cairn
             ])
             let rows = try Row.fetchCursor(db, sql: sql, adapter: ScopeAdapter(base: adapters[0], scopes: ["team": adapters[1], "rest": adapters[2]]))
             let row = try #require(try rows.next())
-            #expect(row == ["id": 1, "name": "Arthur"])
+            #expect(row.unscoped == ["id": 1, "name": "Arthur"])
             #expect(row.scopes.names == ["rest", "team"])
             let teamRow = try #require(row.scopes["team"])
             #expect(teamRow == ["teamId": 10, "name": "Red"])
@@ -73,6 +73,62 @@ import Cairn
             #expect(teamNames == ["Red"])
             let request = SQLRequest<Player>(sql: sql, adapter: RangeRowAdapter(0..<2))
             #expect(try request.fetchOne(db) == Player(id: 1, name: "Arthur"))
+        }
+    }
+
+    struct Pair: Decodable {
+        var left: Team?
+        var right: Team?
+    }
+
+    struct PlayerWithPair: Decodable, FetchableRecord {
+        var player: Player
+        var pair: Pair?
+    }
+
+    @Test func scopesMadeOfScopesArePresentWhenOneOfThemIs() throws {
+        // "pair" has no column of its own (EmptyRowAdapter): it decodes as
+        // nil only when none of its scopes has a non-null value.
+        let adapter = ScopeAdapter([
+            "player": RangeRowAdapter(0..<2),
+            "pair": ScopeAdapter(base: EmptyRowAdapter(), scopes: [
+                "left": RangeRowAdapter(2..<4),
+                "right": RangeRowAdapter(4..<6),
+            ]),
+        ])
+        try dbQueue.read { db throws in
+            let both = try #require(try PlayerWithPair.fetchOne(db, sql: "SELECT 1 AS id, 'A' AS name, 2 AS id, 'L' AS name, 3 AS id, 'R' AS name", adapter: adapter))
+            #expect(both.pair?.left == Team(id: 2, name: "L"))
+            #expect(both.pair?.right == Team(id: 3, name: "R"))
+            let left = try #require(try PlayerWithPair.fetchOne(db, sql: "SELECT 1 AS id, 'A' AS name, 2 AS id, 'L' AS name, NULL AS id, NULL AS name", adapter: adapter))
+            #expect(left.pair?.left == Team(id: 2, name: "L"))
+            #expect(left.pair != nil && left.pair?.right == nil)
+            let none = try #require(try PlayerWithPair.fetchOne(db, sql: "SELECT 1 AS id, 'A' AS name, NULL AS id, NULL AS name, NULL AS id, NULL AS name", adapter: adapter))
+            #expect(none.pair == nil)
+
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT 1 AS id, 'A' AS name, NULL AS id, NULL AS name, 3 AS id, 'R' AS name", adapter: adapter))
+            let pairRow = try #require(row.scopes["pair"])
+            #expect(pairRow.isEmpty)
+            #expect(pairRow.containsNonNullValue)
+            let emptyPair = try #require(try Row.fetchOne(db, sql: "SELECT 1 AS id, 'A' AS name, NULL AS id, NULL AS name, NULL AS id, NULL AS name", adapter: adapter)?.scopes["pair"])
+            #expect(!emptyPair.containsNonNullValue)
+        }
+    }
+
+    @Test func scopesTakePartInEquality() throws {
+        try dbQueue.read { db throws in
+            let sql = "SELECT 0 AS a, 1 AS b, 2 AS c"
+            let plain = try #require(try Row.fetchOne(db, sql: sql, adapter: RangeRowAdapter(0..<3)))
+            let scoped = try #require(try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(base: RangeRowAdapter(0..<3), scopes: ["sub": RangeRowAdapter(1..<3)])))
+            let sameScope = try #require(try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(base: RangeRowAdapter(0..<3), scopes: ["sub": ColumnMapping(["b": "b", "c": "c"])])))
+            let otherScope = try #require(try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(base: RangeRowAdapter(0..<3), scopes: ["sub": RangeRowAdapter(0..<2)])))
+            let otherName = try #require(try Row.fetchOne(db, sql: sql, adapter: ScopeAdapter(base: RangeRowAdapter(0..<3), scopes: ["other": RangeRowAdapter(1..<3)])))
+            #expect(scoped != plain)
+            #expect(scoped.unscoped == plain)
+            #expect(scoped == sameScope)
+            #expect(scoped != otherScope)
+            #expect(scoped != otherName)
+            #expect(scoped.hashValue == sameScope.hashValue)
         }
     }
 }
