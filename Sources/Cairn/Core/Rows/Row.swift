@@ -428,17 +428,20 @@ public final class Row: @unchecked Sendable {
         // each call.
         var values: [DatabaseValue] = []
         values.reserveCapacity(count)
-        appendValues(from: sqliteStatement, count: count, to: &values)
-        return values
-    }
-
-    /// Appends the values of the first `count` columns of the current row
-    /// of a statement to `values`.
-    @inline(__always)
-    static func appendValues(from sqliteStatement: SQLiteStatement, count: Int, to values: inout [DatabaseValue]) {
+        // The switch of copiedValue(from:at:), with an append in each case:
+        // 30 instructions fewer per row of ten values than appending its
+        // result (workload 11).
         for index in 0..<CInt(count) {
-            values.append(copiedValue(from: sqliteStatement, at: index))
+            var int64: Int64 = 0
+            var double: Double = 0
+            switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
+            case SQLITE_INTEGER: values.append(DatabaseValue(storage: .int64(int64)))
+            case SQLITE_FLOAT: values.append(DatabaseValue(storage: .double(double)))
+            case SQLITE_NULL: values.append(.null)
+            default: values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
+            }
         }
+        return values
     }
 
     /// Initializes `count` values at `pointer` with the values of the first
