@@ -67,3 +67,73 @@ fts5_api *_cairn_fts5_api(sqlite3 *db){
   sqlite3_finalize(pStmt);
   return pApi;
 }
+
+/*
+ * The shared pre-update hook (declared in CairnSQLite.h, which this file
+ * does not include: the hub's layout is repeated here, and the session type
+ * is named by its struct, which exists only when the extension is compiled
+ * in). The session extension's hook, xPreUpdate, is a static function of
+ * the amalgamation, reachable from this translation unit only.
+ */
+struct sqlite3_session;
+typedef void (*CairnPreupdateCallback)(void*, sqlite3*, int, char const*, char const*, sqlite3_int64, sqlite3_int64);
+typedef struct CairnPreupdateHub {
+  CairnPreupdateCallback observer;
+  void *observerContext;
+  void *sessions;
+} CairnPreupdateHub;
+
+static void cairnPreupdateDispatch(
+  void *pCtx, sqlite3 *db, int op, char const *zDb, char const *zName,
+  sqlite3_int64 iKey1, sqlite3_int64 iKey2
+){
+  CairnPreupdateHub *pHub = (CairnPreupdateHub*)pCtx;
+  if( pHub->observer ){
+    pHub->observer(pHub->observerContext, db, op, zDb, zName, iKey1, iKey2);
+  }
+#ifdef SQLITE_ENABLE_SESSION
+  if( pHub->sessions ){
+    xPreUpdate(pHub->sessions, db, op, zDb, zName, iKey1, iKey2);
+  }
+#endif
+}
+
+void _cairn_preupdate_hub_update(sqlite3 *db, void *hub){
+  CairnPreupdateHub *pHub = (CairnPreupdateHub*)hub;
+  if( pHub->observer || pHub->sessions ){
+    sqlite3_preupdate_hook(db, cairnPreupdateDispatch, pHub);
+  }else{
+    sqlite3_preupdate_hook(db, 0, 0);
+  }
+}
+
+int _cairn_session_create(sqlite3 *db, void *hub, const char *zDb, struct sqlite3_session **ppSession){
+#ifdef SQLITE_ENABLE_SESSION
+  CairnPreupdateHub *pHub = (CairnPreupdateHub*)hub;
+  int rc;
+  /* The session extension finds its list of sessions in the hook's context,
+  ** and leaves the new list there. */
+  sqlite3_preupdate_hook(db, pHub->sessions ? xPreUpdate : 0, pHub->sessions);
+  rc = sqlite3session_create(db, zDb, ppSession);
+  pHub->sessions = sqlite3_preupdate_hook(db, 0, 0);
+  _cairn_preupdate_hub_update(db, pHub);
+  return rc;
+#else
+  (void)db; (void)hub; (void)zDb;
+  *ppSession = 0;
+  return SQLITE_MISUSE;
+#endif
+}
+
+void _cairn_session_delete(sqlite3 *db, void *hub, struct sqlite3_session *pSession){
+#ifdef SQLITE_ENABLE_SESSION
+  CairnPreupdateHub *pHub = (CairnPreupdateHub*)hub;
+  sqlite3_preupdate_hook(db, pHub->sessions ? xPreUpdate : 0, pHub->sessions);
+  sqlite3session_delete(pSession);
+  pHub->sessions = sqlite3_preupdate_hook(db, 0, 0);
+  _cairn_preupdate_hub_update(db, pHub);
+#else
+  (void)db; (void)hub; (void)pSession;
+#endif
+}
+

@@ -151,15 +151,17 @@ final class DatabaseObservationBroker: StatementHooks {
         }
     }
 
-    private func setRowHooks(installed: Bool, _ connection: SQLiteConnection?) {
-        guard installed != rowHooksInstalled, let connection else { return }
+    private func setRowHooks(installed: Bool, _ database: Database) {
+        guard installed != rowHooksInstalled, let connection = database.sqliteConnection else { return }
+        // The pre-update hook is shared with the sessions of the session
+        // extension (see `Database.setPreUpdateObserver`).
         if installed {
             let context = Unmanaged.passUnretained(self).toOpaque()
             sqlite3_update_hook(connection, brokerUpdateHook, context)
-            sqlite3_preupdate_hook(connection, brokerPreUpdateHook, context)
+            database.setPreUpdateObserver(brokerPreUpdateHook, context: context)
         } else {
             sqlite3_update_hook(connection, nil, nil)
-            sqlite3_preupdate_hook(connection, nil, nil)
+            database.setPreUpdateObserver(nil, context: nil)
         }
         rowHooksInstalled = installed
     }
@@ -170,7 +172,7 @@ final class DatabaseObservationBroker: StatementHooks {
         for observation in observations {
             (observation.observer as? any DatabaseClosingObserver)?.databaseWillClose()
         }
-        setRowHooks(installed: false, database.sqliteConnection)
+        setRowHooks(installed: false, database)
         observations.removeAll()
         statementObservations.removeAll()
         bufferedEvents.removeAll()
@@ -196,11 +198,11 @@ final class DatabaseObservationBroker: StatementHooks {
                 totalChangesBeforeStatement = sqlite3_total_changes64(database.sqliteConnection)
             }
         }
-        setRowHooks(installed: !statementObservations.isEmpty, database.sqliteConnection)
+        setRowHooks(installed: !statementObservations.isEmpty, database)
     }
 
     override func statementDidExecute(_ statement: Statement, in database: Database) {
-        setRowHooks(installed: false, database.sqliteConnection)
+        setRowHooks(installed: false, database)
         if !statementObservations.isEmpty {
             notifyUnreportedChanges(database)
         }
@@ -269,7 +271,7 @@ final class DatabaseObservationBroker: StatementHooks {
     /// - Returns: The error of an observer that prevented a commit, which
     ///   the statement must throw.
     override func statementDidFail(_ statement: Statement, in database: Database) -> (any Error)? {
-        setRowHooks(installed: false, database.sqliteConnection)
+        setRowHooks(installed: false, database)
         statementObservations.removeAll()
         let error = commitError
         commitError = nil

@@ -95,8 +95,11 @@ import Cairn
 
     #if SQLITE_ENABLE_SESSION
     @Test func sessionExtensionIsAvailable() throws {
+        // The raw C functions, on a connection that no Cairn observer or
+        // DatabaseSession uses (they share the pre-update hook: see
+        // DatabaseSession).
         let dbQueue = try DatabaseQueue()
-        try dbQueue.inDatabase { db in
+        dbQueue.inDatabase { db in
             var session: OpaquePointer?
             #expect(sqlite3session_create(db.sqliteConnection, "main", &session) == SQLITE_OK)
             sqlite3session_delete(session)

@@ -7,7 +7,26 @@
 #define CAIRN_SQLITE_H
 
 #include "cairn_sqlite_config.h"
+
+/*
+ * The session extension (trait SQLITE_ENABLE_SESSION) is declared for every
+ * importer, whatever its own compile options: SwiftPM does not pass the
+ * defines of a package's traits to the targets of the packages that depend
+ * on it, so a consumer that enables the trait would otherwise not see the
+ * functions it compiled in. The functions exist only when the trait compiled
+ * them: without it, calling one fails at link time. The C build of the
+ * amalgamation (CairnSQLite.c) does not include this header, so the define
+ * below never compiles the extension in.
+ */
+#ifndef SQLITE_ENABLE_SESSION
+#  define SQLITE_ENABLE_SESSION 1
+#  define CAIRN_SESSION_DECLARED_ONLY 1
+#endif
 #include "sqlite3.h"
+#ifdef CAIRN_SESSION_DECLARED_ONLY
+#  undef SQLITE_ENABLE_SESSION
+#  undef CAIRN_SESSION_DECLARED_ONLY
+#endif
 #include <stdint.h>
 
 /* SQLITE_TRANSIENT is a cast macro that Swift does not import. */
@@ -80,5 +99,39 @@ static inline uintptr_t _cairn_thread_pointer(void) {
     return 0;
 #endif
 }
+
+/*
+ * The pre-update hook of a connection, shared by Cairn's transaction
+ * observers and the sessions of the session extension. SQLite keeps one
+ * pre-update hook per connection, and the session extension takes it for
+ * itself, keeping its list of sessions as the hook's context: a session
+ * created while Cairn's hook is installed would read Cairn's context as a
+ * session. So Cairn installs one dispatcher, which calls the observers'
+ * callback and the session extension's hook, and creates and deletes
+ * sessions through the two functions below, which give the session
+ * extension its list of sessions for the duration of the call.
+ *
+ * The hub lives as long as its connection (Sources/Cairn/Core/Database/
+ * PreUpdateHub.swift allocates and frees it).
+ */
+typedef void (*_cairn_preupdate_callback)(
+    void *context, sqlite3 *db, int op, char const *zDb, char const *zName,
+    sqlite3_int64 iKey1, sqlite3_int64 iKey2);
+
+typedef struct _cairn_preupdate_hub {
+    _cairn_preupdate_callback observer;   /* Cairn's observers, or NULL */
+    void *observerContext;
+    void *sessions;                       /* the session extension's list, or NULL */
+} _cairn_preupdate_hub;
+
+/* Installs the dispatcher when the hub has a callback or a session, and
+ * removes it otherwise. */
+void _cairn_preupdate_hub_update(sqlite3 *db, _cairn_preupdate_hub *hub);
+
+/* sqlite3session_create and sqlite3session_delete, for a connection whose
+ * pre-update hook is the hub's. SQLITE_MISUSE when the session extension is
+ * not compiled in. */
+int _cairn_session_create(sqlite3 *db, _cairn_preupdate_hub *hub, const char *zDb, sqlite3_session **ppSession);
+void _cairn_session_delete(sqlite3 *db, _cairn_preupdate_hub *hub, sqlite3_session *pSession);
 
 #endif /* CAIRN_SQLITE_H */

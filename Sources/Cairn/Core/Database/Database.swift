@@ -173,6 +173,16 @@ public final class Database {
     /// The thread that runs the current access, if any.
     private var accessThread: pthread_t?
 
+    /// The hub of the shared pre-update hook (see
+    /// `ConnectionResources.swift`); nil until used, freed after the
+    /// connection closes.
+    @exclusivity(unchecked) var preUpdateHub: UnsafeMutablePointer<_cairn_preupdate_hub>?
+
+    /// The resources that higher layers attach to the SQLite handle (see
+    /// `ConnectionResources.swift`); nil until used. Set inside an access,
+    /// once, and never replaced.
+    @exclusivity(unchecked) var connectionResources: ConnectionResources?
+
     /// Opens a connection.
     ///
     /// - Parameters:
@@ -220,6 +230,10 @@ public final class Database {
         clearStatementCache()
         interruptHandle.withLock { $0 = nil }
         if let sqliteConnection {
+            // Resources hold the connection object: none is alive, but
+            // their cleanups may wait for an access. Nobody else can use
+            // the connection now.
+            connectionResources?.connectionWillClose(self, sqliteConnection)
             // The callbacks point, unretained, at objects that this
             // connection owns and that are being deinitialized: remove them,
             // so that no statement that users still hold can reach them
@@ -229,6 +243,7 @@ public final class Database {
             // still hold are finalized.
             sqlite3_close_v2(sqliteConnection)
         }
+        freePreUpdateHub()
     }
 
     /// Removes the callbacks whose contexts are owned by the connection
@@ -316,6 +331,8 @@ public final class Database {
         guard let connection = sqliteConnection else { return }
         try checkClosable()
         statementHooks?.databaseWillClose(self)
+        // Sessions and other resources go before the handle.
+        connectionResources?.connectionWillClose(self, connection)
         interruptHandle.withLock { $0 = nil }
         let code = sqlite3_close(connection)
         guard code == SQLITE_OK else {
@@ -327,6 +344,7 @@ public final class Database {
                 sql: nil, arguments: nil)
         }
         sqliteConnection = nil
+        freePreUpdateHub()
     }
 
     /// Releases the cached statements and throws `SQLITE_BUSY` if statements
@@ -445,8 +463,10 @@ public final class Database {
         let previousThread = accessThread
         accessThread = current
         accessCell.endScope()
+        if connectionResources != nil { runDeferredCleanupsIfNeeded() }
         defer {
             resetBusyStatements()
+            if connectionResources != nil { runDeferredCleanupsIfNeeded() }
             accessCell.endScope()
             accessThread = previousThread
         }
