@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+// A package that depends on Cairn as its users do, with no settings of its
+// own for SQLite: Scripts/check-consumer.sh builds it with and without the
+// session trait (it links a copy of this folder next to a link named
+// "cairn" to the checkout).
+import PackageDescription
+
+let package = Package(
+    name: "TraitConsumer",
+    traits: [
+        .trait(name: "Session", description: "Builds Cairn with its SQLITE_ENABLE_SESSION trait."),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(path: "../cairn", traits: [
+            .trait(name: "SQLITE_ENABLE_SESSION", condition: .when(traits: ["Session"])),
+        ]),
+    ],
+    targets: [
+        // Uses the session extension: built with the Session trait only.
+        .executableTarget(
+            name: "SessionConsumer",
+            dependencies: [.product(name: "Cairn", package: "cairn")]),
+        // Uses no optional feature: built in both cases.
+        .executableTarget(
+            name: "PlainConsumer",
+            dependencies: [.product(name: "Cairn", package: "cairn")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
