@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+import Cairn
+
+/// The Swift code of README.md compiles and runs: each block is copied in
+/// ReadmeSnippets.swift (this test checks that the copy holds every line of
+/// the block, in order), which the test target compiles, and the tests below
+/// run. Blocks of `Package.swift` (`.package(…)`) are not Swift code of a
+/// program: Scripts/check-consumer.sh builds a package that depends on Cairn
+/// that way.
+@Suite struct ReadmeTests {
+    /// The root of the checkout.
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Documentation
+        .deletingLastPathComponent()  // CairnTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    /// The Swift blocks of the README, in order.
+    static func readmeBlocks() throws -> [String] {
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" {
+                current = []
+            } else if current != nil, line == "```" {
+                blocks.append(current!.joined(separator: "\n"))
+                current = nil
+            } else if current != nil {
+                current!.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The lines that must match: trimmed, without blank lines and imports,
+    /// with the README's database path as the snippets name it.
+    static func significantLines(_ text: some StringProtocol) -> [String] {
+        text.split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
+            .map { $0.replacingOccurrences(of: "\"/path/to/database.sqlite\"", with: "databasePath") }
+    }
+
+    @Test func everyReadmeBlockIsCompiledByTheTests() throws {
+        let blocks = try ReadmeTests.readmeBlocks()
+        #expect(blocks.count >= 10)
+        let snippets = try String(
+            contentsOf: ReadmeTests.root.appendingPathComponent("Tests/CairnTests/Documentation/ReadmeSnippets.swift"),
+            encoding: .utf8)
+        for (index, block) in blocks.enumerated() {
+            if block.contains(".package(") { continue }
+            let start = try #require(snippets.range(of: "// README block \(index)\n"), "README block \(index) is missing from ReadmeSnippets.swift:\n\(block)")
+            let end = try #require(snippets.range(of: "// end of README block \(index)\n", range: start.upperBound..<snippets.endIndex))
+            let region = ReadmeTests.significantLines(snippets[start.upperBound..<end.lowerBound])
+            // Each line of the block, in order, in the region.
+            var position = region.startIndex
+            for line in ReadmeTests.significantLines(block) {
+                guard let found = region[position...].firstIndex(of: line) else {
+                    Issue.record("README block \(index): ReadmeSnippets.swift lacks, in order, the line: \(line)")
+                    break
+                }
+                position = found + 1
+            }
+        }
+        // No copy of a block that the README no longer has.
+        let copies = snippets.components(separatedBy: "\n").filter { $0.hasPrefix("// README block ") }
+        #expect(copies.count == blocks.filter { !$0.contains(".package(") }.count)
+    }
+
+    @Test func readmeBlocksRun() async throws {
+        let directory = try TemporaryDirectory()
+
+        // Block 1 and 2: the first steps.
+        let dbQueue = try ReadmeBlock1.run(databasePath: directory.filePath("quick.sqlite"))
+        #expect(try await ReadmeBlock2.run(dbQueue) == "Arthur")
+
+        // Block 3: records and migrations, then observation (8 and 9).
+        let playerQueue = try DatabaseQueue(path: directory.filePath("records.sqlite"))
+        let best = try ReadmeBlock3.run(playerQueue)
+        #expect(best.map(\.name) == ["Arthur"])
+        #expect(best.map(\.score) == [1100])
+        ReadmeBlock3.observe(playerQueue)
+        let observing = Task { try await ReadmeBlock3.observeAsync(playerQueue) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        observing.cancel()
+        _ = await observing.result
+
+        // Block 4: associations.
+        let libraryQueue = try DatabaseQueue(path: directory.filePath("library.sqlite"))
+        try await libraryQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL REFERENCES author(id), title TEXT NOT NULL);
+                INSERT INTO author VALUES (1, 'Herman Melville'), (2, 'Jules Verne');
+                INSERT INTO book VALUES (1, 1, 'Moby-Dick'), (2, 2, 'Vingt mille lieues sous les mers'), (3, 2, 'Michel Strogoff');
+                """)
+        }
+        let (bookInfos, authorInfos) = try ReadmeBlock4.run(libraryQueue)
+        #expect(bookInfos.map(\.author.name) == ["Herman Melville", "Jules Verne", "Jules Verne"])
+        #expect(authorInfos.map(\.bookCount) == [1, 2])
+        #expect(authorInfos.map { $0.books.map(\.id) } == [[1], [2, 3]])
+
+        // Block 5: common table expressions.
+        let chatQueue = try DatabaseQueue(path: directory.filePath("chat.sqlite"))
+        try await chatQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE chat (id INTEGER PRIMARY KEY);
+                CREATE TABLE message (id INTEGER PRIMARY KEY, chatId INTEGER NOT NULL REFERENCES chat(id), date DATETIME NOT NULL);
+                INSERT INTO chat VALUES (1), (2), (3);
+                INSERT INTO message VALUES (1, 1, '2026-01-01 10:00:00'), (2, 1, '2026-01-03 10:00:00'), (3, 2, '2026-01-02 10:00:00');
+                """)
+        }
+        let (chatInfos, numbers) = try ReadmeBlock5.run(chatQueue)
+        #expect(chatInfos.map(\.chat.id) == [1, 2, 3])
+        #expect(chatInfos.map { $0.latestMessage?.id } == [2, 3, nil])
+        #expect(numbers == Array(1...10))
+
+        // Block 6: a snapshot pool sees the state before the deletion.
+        let poolPath = directory.filePath("pool.sqlite")
+        try await DatabaseQueue(path: poolPath).write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY); INSERT INTO player VALUES (1), (2)")
+        }
+        #expect(try ReadmeBlock6.run(databasePath: poolPath) == 2)
+
+        // Block 7: full-text search with a Swift tokenizer.
+        #expect(try ReadmeBlock7.run(databasePath: directory.filePath("fts.sqlite")) == ["Café"])
+
+        // Block 10: the C interface.
+        #expect(ReadmeBlock10.run().hasPrefix("3."))
+
+        #if SQLITE_ENABLE_SESSION
+        // Block 12: changesets.
+        let replicaQueue = try DatabaseQueue(path: directory.filePath("replica.sqlite"))
+        try await replicaQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT)")
+            try db.execute(sql: "INSERT INTO player VALUES (1, 'Arthur', 0)")
+        }
+        try ReadmeBlock12.run(dbQueue, replicaQueue: replicaQueue)
+        let scores = try await replicaQueue.read { db in try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") }
+        // Player 2 is not in the replica: its update was omitted (.notFound).
+        #expect(scores == [1010])
+        #endif
+    }
+}
