@@ -42,12 +42,12 @@ public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {
     /// See ``DatabaseReader/interrupt()``.
     public func interrupt() { base.interrupt() }
 
-    /// See ``DatabaseReader/read(_:)-(Database)->T``.
+    /// See ``DatabaseReader/read(_:)-7go1k``.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try base.read(value)
     }
 
-    /// See ``DatabaseReader/read(_:)-(Database)async->T``.
+    /// See ``DatabaseReader/read(_:)-97wa5``.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await base.read(value)
     }
@@ -57,12 +57,12 @@ public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {
         base.asyncRead(value)
     }
 
-    /// See ``DatabaseReader/unsafeRead(_:)-(Database)->T``.
+    /// See ``DatabaseReader/unsafeRead(_:)-6s6d6``.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try base.unsafeRead(value)
     }
 
-    /// See ``DatabaseReader/unsafeRead(_:)-(Database)async->T``.
+    /// See ``DatabaseReader/unsafeRead(_:)-8dxl1``.
     public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await base.unsafeRead(value)
     }
@@ -105,22 +105,22 @@ public final class AnyDatabaseWriter: AnyDatabaseReader, DatabaseWriter, @unchec
         super.init(unwrapping: writer)
     }
 
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)->T``.
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writerBase.writeWithoutTransaction(updates)
     }
 
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)async->T``.
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-59wts``.
     public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await writerBase.writeWithoutTransaction(updates)
     }
 
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)->T``.
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-92uc3``.
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writerBase.barrierWriteWithoutTransaction(updates)
     }
 
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)async->T``.
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-19ck5``.
     public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await writerBase.barrierWriteWithoutTransaction(updates)
     }

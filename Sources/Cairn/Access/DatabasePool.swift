@@ -225,7 +225,7 @@ public final class DatabasePool: DatabaseWriter {
 
     // MARK: Reads
 
-    /// See ``DatabaseReader/read(_:)-(Database)->T``: the read runs on a
+    /// See ``DatabaseReader/read(_:)-7go1k``: the read runs on a
     /// reader connection, in parallel with other reads and with the writer.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         preconditionNotReentrant("read")
@@ -240,7 +240,7 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
-    /// See ``DatabaseReader/read(_:)-(Database)async->T``.
+    /// See ``DatabaseReader/read(_:)-97wa5``.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try checkNotClosed()
         let reader = try await readerPool.get()
@@ -275,7 +275,7 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
-    /// See ``DatabaseReader/unsafeRead(_:)-(Database)->T``: a reader
+    /// See ``DatabaseReader/unsafeRead(_:)-6s6d6``: a reader
     /// connection, without transaction.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         preconditionNotReentrant("unsafeRead")
@@ -285,7 +285,7 @@ public final class DatabasePool: DatabaseWriter {
         return try reader.syncGranted { db in try value(db) }
     }
 
-    /// See ``DatabaseReader/unsafeRead(_:)-(Database)async->T``.
+    /// See ``DatabaseReader/unsafeRead(_:)-8dxl1``.
     public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try checkNotClosed()
         let reader = try await readerPool.get()
@@ -383,7 +383,7 @@ public final class DatabasePool: DatabaseWriter {
 
     // MARK: Writes
 
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)->T``.
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         preconditionNotReentrant("writeWithoutTransaction")
         return try writer.sync { db in
@@ -392,7 +392,7 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     /// Runs `updates`, which does not throw, outside of any transaction:
-    /// see ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)->T``.
+    /// see ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
     ///
     /// Only the concrete types have this variant: through a generic or
     /// existential `DatabaseWriter`, the call needs `try`.
@@ -408,14 +408,14 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)async->T``.
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-59wts``.
     public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await writer.execute { db in
             try db.checkingTransactionLeftOpen { try updates(db) }
         }
     }
 
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)->T``:
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-92uc3``:
     /// waits until no read runs, and keeps new reads from starting until
     /// `updates` completes. Reads of snapshots are not blocked.
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
@@ -427,7 +427,7 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)async->T``.
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-19ck5``.
     public func barrierWriteWithoutTransaction<T: Sendable>(
         _ updates: @Sendable (Database) throws -> T) async throws -> T
     {

@@ -186,14 +186,14 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
-    /// See ``DatabaseReader/read(_:)-(Database)->T``.
+    /// See ``DatabaseReader/read(_:)-7go1k``.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try writer.sync { db in
             try db.readOnly { try db.isolated { try value(db) } }
         }
     }
 
-    /// See ``DatabaseReader/read(_:)-(Database)async->T``.
+    /// See ``DatabaseReader/read(_:)-97wa5``.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await writer.execute { db in
             try db.readOnly { try db.isolated { try value(db) } }
@@ -213,12 +213,12 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
-    /// See ``DatabaseReader/unsafeRead(_:)-(Database)->T``.
+    /// See ``DatabaseReader/unsafeRead(_:)-6s6d6``.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try writer.sync { db in try value(db) }
     }
 
-    /// See ``DatabaseReader/unsafeRead(_:)-(Database)async->T``.
+    /// See ``DatabaseReader/unsafeRead(_:)-8dxl1``.
     public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await writer.execute { db in try value(db) }
     }
@@ -233,7 +233,7 @@ public final class DatabaseQueue: DatabaseWriter {
         try writer.reentrantSync { db in try value(db) }
     }
 
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)->T``.
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.sync { db in
             try db.checkingTransactionLeftOpen { try updates(db) }
@@ -241,7 +241,7 @@ public final class DatabaseQueue: DatabaseWriter {
     }
 
     /// Runs `updates`, which does not throw, outside of any transaction:
-    /// see ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)->T``.
+    /// see ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
     ///
     /// Only the concrete types have this variant: through a generic or
     /// existential `DatabaseWriter`, the call needs `try`.
@@ -257,22 +257,22 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-(Database)async->T``.
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-59wts``.
     public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await writer.execute { db in
             try db.checkingTransactionLeftOpen { try updates(db) }
         }
     }
 
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)->T``.
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-92uc3``.
     ///
     /// In a queue, all accesses are serialized: this is the same as
-    /// ``writeWithoutTransaction(_:)-(Database)->T``.
+    /// ``writeWithoutTransaction(_:)-2lvfc``.
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writeWithoutTransaction(updates)
     }
 
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-(Database)async->T``.
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-19ck5``.
     public func barrierWriteWithoutTransaction<T: Sendable>(
         _ updates: @Sendable (Database) throws -> T) async throws -> T
     {

@@ -36,8 +36,11 @@ public final class FTS5LatinASCIITokenizer: FTS5WrapperTokenizer {
 
     /// Creates the tokenizer.
     ///
-    /// - Parameter arguments: The descriptor of the wrapped tokenizer; empty
-    ///   for unicode61.
+    /// - Parameters:
+    ///   - db: The connection that creates the tokenizer, where the wrapped
+    ///     tokenizer is looked up.
+    ///   - arguments: The descriptor of the wrapped tokenizer; empty for
+    ///     unicode61.
     /// - Throws: A ``DatabaseError`` when the wrapped tokenizer does not
     ///   exist.
     public init(db: Database, arguments: [String]) throws {

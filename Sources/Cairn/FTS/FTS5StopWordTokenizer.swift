@@ -23,8 +23,11 @@ public final class FTS5StopWordTokenizer: FTS5WrapperTokenizer {
 
     /// Creates the tokenizer.
     ///
-    /// - Parameter arguments: The stop words, then `--` and the descriptor
-    ///   of the wrapped tokenizer (unicode61 when there is none).
+    /// - Parameters:
+    ///   - db: The connection that creates the tokenizer, where the wrapped
+    ///     tokenizer is looked up.
+    ///   - arguments: The stop words, then `--` and the descriptor of the
+    ///     wrapped tokenizer (unicode61 when there is none).
     /// - Throws: A ``DatabaseError`` when the wrapped tokenizer does not
     ///   exist, or when a stop word is not one token.
     public init(db: Database, arguments: [String]) throws {

@@ -32,9 +32,12 @@ public final class FTS5SynonymTokenizer: FTS5WrapperTokenizer {
 
     /// Creates the tokenizer.
     ///
-    /// - Parameter arguments: One argument per group of synonyms, with its
-    ///   words separated by spaces, then `--` and the descriptor of the
-    ///   wrapped tokenizer (unicode61 when there is none).
+    /// - Parameters:
+    ///   - db: The connection that creates the tokenizer, where the wrapped
+    ///     tokenizer is looked up.
+    ///   - arguments: One argument per group of synonyms, with its words
+    ///     separated by spaces, then `--` and the descriptor of the wrapped
+    ///     tokenizer (unicode61 when there is none).
     /// - Throws: A ``DatabaseError`` when the wrapped tokenizer does not
     ///   exist, or when a word of a group is not one token.
     public init(db: Database, arguments: [String]) throws {

@@ -11,7 +11,7 @@ extension DatabaseQueue {
     /// ``Configuration/prepareDatabase(_:)`` is the other way, which
     /// registers the tokenizer before any access.
     ///
-    /// The corresponding C function is `xCreateTokenizer` of the
+    /// The corresponding C function is `xCreateTokenizer_v2` of the
     /// `fts5_api`.
     public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
         setUpConnections(tokenizerRegistration(Tokenizer.self))
@@ -29,7 +29,7 @@ extension DatabasePool {
     /// ``Configuration/prepareDatabase(_:)`` is the other way, which
     /// registers the tokenizer before any access.
     ///
-    /// The corresponding C function is `xCreateTokenizer` of the
+    /// The corresponding C function is `xCreateTokenizer_v2` of the
     /// `fts5_api`.
     public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
         setUpConnections(tokenizerRegistration(Tokenizer.self))

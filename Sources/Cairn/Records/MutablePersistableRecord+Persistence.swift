@@ -326,7 +326,7 @@ extension MutablePersistableRecord {
     /// ```
     ///
     /// - Returns: Whether the record had changes, and was updated.
-    /// - Throws: See ``update(_:onConflict:columns:)``.
+    /// - Throws: See ``update(_:onConflict:columns:)-(_,_,Set<String>?)``.
     @discardableResult
     public func updateChanges(
         _ db: Database,
@@ -358,7 +358,7 @@ extension MutablePersistableRecord {
     /// ```
     ///
     /// - Returns: Whether the record had changes, and was updated.
-    /// - Throws: See ``update(_:onConflict:columns:)``, and the error of
+    /// - Throws: See ``update(_:onConflict:columns:)-(_,_,Set<String>?)``, and the error of
     ///   `modify`.
     @discardableResult
     public mutating func updateChanges(

@@ -71,13 +71,13 @@ public final class DatabaseSnapshot: DatabaseReader {
         reader.interrupt()
     }
 
-    /// See ``DatabaseReader/read(_:)-(Database)->T``: the read sees the
+    /// See ``DatabaseReader/read(_:)-7go1k``: the read sees the
     /// snapshot's state.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try reader.sync { db in try access(db, value) }
     }
 
-    /// See ``DatabaseReader/read(_:)-(Database)async->T``.
+    /// See ``DatabaseReader/read(_:)-97wa5``.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await reader.execute { db in try self.access(db, value) }
     }
@@ -93,13 +93,13 @@ public final class DatabaseSnapshot: DatabaseReader {
         }
     }
 
-    /// Same as ``read(_:)-(Database)->T``: a snapshot is always isolated and
+    /// Same as ``DatabaseSnapshot/read(_:)-50ql6``: a snapshot is always isolated and
     /// read-only.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try read(value)
     }
 
-    /// Same as ``read(_:)-(Database)async->T``.
+    /// Same as ``DatabaseSnapshot/read(_:)-9ar5d``.
     public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await read(value)
     }

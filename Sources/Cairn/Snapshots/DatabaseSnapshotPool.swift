@@ -218,7 +218,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         readerPool.forEach { $0.interrupt() }
     }
 
-    /// See ``DatabaseReader/read(_:)-(Database)->T``: the read sees the
+    /// See ``DatabaseReader/read(_:)-7go1k``: the read sees the
     /// snapshot's state, in parallel with other reads.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         preconditionNotReentrant("read")
@@ -228,7 +228,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         return try reader.syncGranted { db in try snapshotAccess(db, value) }
     }
 
-    /// See ``DatabaseReader/read(_:)-(Database)async->T``.
+    /// See ``DatabaseReader/read(_:)-97wa5``.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try checkNotClosed()
         let reader = try await readerPool.get()
@@ -255,13 +255,13 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         }
     }
 
-    /// Same as ``read(_:)-(Database)->T``: reads of a snapshot pool are
+    /// Same as ``DatabaseSnapshotPool/read(_:)-32gyu``: reads of a snapshot pool are
     /// always isolated and read-only.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try read(value)
     }
 
-    /// Same as ``read(_:)-(Database)async->T``.
+    /// Same as ``DatabaseSnapshotPool/read(_:)-h8a5``.
     public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await read(value)
     }

@@ -24,7 +24,7 @@ extension Row {
     /// ```
     ///
     /// - Precondition: `index` is a valid column index, and the value
-    ///   converts to `Value` (use ``decode(_:atIndex:)`` to get a thrown
+    ///   converts to `Value` (use ``decode(_:atIndex:)-4ljdf`` to get a thrown
     ///   error instead).
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
@@ -43,7 +43,7 @@ extension Row {
     /// comes from a cursor.
     ///
     /// - Precondition: `index` is a valid column index, and the value
-    ///   converts to `Value` (use ``decode(_:atIndex:)`` to get a thrown
+    ///   converts to `Value` (use ``decode(_:atIndex:)-4ljdf`` to get a thrown
     ///   error instead).
     @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
@@ -88,7 +88,7 @@ extension Row {
     /// ```
     ///
     /// - Precondition: the column exists (unless `Value` is optional), and
-    ///   its value converts to `Value` (use ``decode(_:forColumn:)`` to get a
+    ///   its value converts to `Value` (use ``decode(_:forColumn:)-1qboz`` to get a
     ///   thrown error instead).
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value {
@@ -106,7 +106,7 @@ extension Row {
     /// from the statement when the row comes from a cursor.
     ///
     /// - Precondition: the column exists (unless `Value` is optional), and
-    ///   its value converts to `Value` (use ``decode(_:forColumn:)`` to get a
+    ///   its value converts to `Value` (use ``decode(_:forColumn:)-1qboz`` to get a
     ///   thrown error instead).
     @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String) -> Value {
@@ -237,7 +237,7 @@ extension Row {
     /// ```
     ///
     /// - Precondition: the value converts to `Value` (as with the
-    ///   subscripts; use ``decode(_:forColumn:)`` to catch the error).
+    ///   subscripts; use ``decode(_:forColumn:)-1qboz`` to catch the error).
     public func coalesce<Value: DatabaseValueConvertible>(_ columns: some Collection<String>) -> Value? {
         for column in columns {
             guard let index = index(forColumn: column) else { continue }

@@ -16,6 +16,8 @@ extension Row {
     /// - Parameters:
     ///   - statement: A prepared statement.
     ///   - arguments: When not nil, the new statement arguments.
+    ///   - adapter: When not nil, a row adapter applied to each fetched
+    ///     row (see ``RowAdapter``).
     /// - Throws: A ``DatabaseError`` when the arguments do not fit; the
     ///   cursor throws the errors of the statement.
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RowCursor {
@@ -83,6 +85,8 @@ extension Row {
     ///   - db: A connection.
     ///   - sql: One SQL query.
     ///   - arguments: The statement arguments.
+    ///   - adapter: When not nil, a row adapter applied to each fetched
+    ///     row (see ``RowAdapter``).
     /// - Throws: A ``DatabaseError`` when the SQL is invalid or the
     ///   arguments do not fit; the cursor throws the errors of the statement.
     public static func fetchCursor(

@@ -18,8 +18,8 @@ import Foundation
 ///
 /// Subscripts stop the program when the value cannot be converted (a NULL
 /// read as a non-optional, 256 read as `UInt8`), as the GRDB guides document.
-/// For data you do not control, use the throwing ``decode(_:atIndex:)`` and
-/// ``decode(_:forColumn:)`` methods, which throw a ``RowDecodingError``.
+/// For data you do not control, use the throwing ``decode(_:atIndex:)-4ljdf`` and
+/// ``decode(_:forColumn:)-1qboz`` methods, which throw a ``RowDecodingError``.
 ///
 /// A row that comes from a cursor is a view on the statement's current row:
 /// the cursor reuses it at each step, so that iterating allocates nothing.

@@ -17,6 +17,8 @@ extension DatabaseValueConvertible {
     /// - Parameters:
     ///   - statement: A prepared statement.
     ///   - arguments: When not nil, the new statement arguments.
+    ///   - adapter: When not nil, a row adapter: each value is read from
+    ///     the first column of the adapted row (see ``RowAdapter``).
     /// - Throws: A ``DatabaseError`` when the arguments do not fit; the
     ///   cursor throws the errors of the statement, and a
     ///   ``RowDecodingError`` for a value that does not convert (such as
@@ -91,6 +93,8 @@ extension DatabaseValueConvertible {
     ///   - db: A connection.
     ///   - sql: One SQL query.
     ///   - arguments: The statement arguments.
+    ///   - adapter: When not nil, a row adapter: each value is read from
+    ///     the first column of the adapted row (see ``RowAdapter``).
     /// - Throws: A ``DatabaseError`` when the SQL is invalid or the
     ///   arguments do not fit; the cursor throws the errors of the statement,
     ///   and a ``RowDecodingError`` for a value that does not convert.
@@ -189,6 +193,8 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// - Parameters:
     ///   - statement: A prepared statement.
     ///   - arguments: When not nil, the new statement arguments.
+    ///   - adapter: When not nil, a row adapter: each value is read from
+    ///     the first column of the adapted row (see ``RowAdapter``).
     /// - Throws: A ``DatabaseError`` when the arguments do not fit; the
     ///   cursor throws the errors of the statement, and a
     ///   ``RowDecodingError`` for a value that does not convert (such as
@@ -260,6 +266,8 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   - db: A connection.
     ///   - sql: One SQL query.
     ///   - arguments: The statement arguments.
+    ///   - adapter: When not nil, a row adapter: each value is read from
+    ///     the first column of the adapted row (see ``RowAdapter``).
     /// - Throws: A ``DatabaseError`` when the SQL is invalid or the
     ///   arguments do not fit; the cursor throws the errors of the statement,
     ///   and a ``RowDecodingError`` for a value that does not convert.

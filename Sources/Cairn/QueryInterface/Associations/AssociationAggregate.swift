@@ -17,7 +17,7 @@
 /// ```
 ///
 /// Aggregates have a default name (`bookCount`, `maxBookYear`), which
-/// ``forKey(_:)`` changes, and which operators drop (except `??`).
+/// ``forKey(_:)-(String)`` changes, and which operators drop (except `??`).
 /// Aggregates that use the same association key are computed on the same
 /// joined records: give associations distinct keys to aggregate distinct
 /// populations (`Author.books.filter(...).forKey("novels").count`).
@@ -158,7 +158,7 @@ extension AssociationToMany {
     }
 
     /// The sum of an expression of the associated records (`TOTAL`: 0.0
-    /// when there is none), named like ``sum(_:)``.
+    /// when there is none), named like ``AssociationToMany/sum(_:)-(SQLExpressible)``.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_aggfunc.html#sumunc>
     public func total(_ value: some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
@@ -167,27 +167,27 @@ extension AssociationToMany {
 }
 
 extension AssociationToMany where RowDecoder: TableRecord {
-    /// See ``AssociationToMany/min(_:)``: `Author.books.min(\.year)`.
+    /// See ``AssociationToMany/min(_:)-(SQLExpressible)``: `Author.books.min(\.year)`.
     public func min(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
         min(value(RowDecoder.Columns.self))
     }
 
-    /// See ``AssociationToMany/max(_:)``: `Author.books.max(\.year)`.
+    /// See ``AssociationToMany/max(_:)-(SQLExpressible)``: `Author.books.max(\.year)`.
     public func max(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
         max(value(RowDecoder.Columns.self))
     }
 
-    /// See ``AssociationToMany/average(_:)``: `Author.books.average(\.price)`.
+    /// See ``AssociationToMany/average(_:)-(SQLExpressible)``: `Author.books.average(\.price)`.
     public func average(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
         average(value(RowDecoder.Columns.self))
     }
 
-    /// See ``AssociationToMany/sum(_:)``: `Author.books.sum(\.awards)`.
+    /// See ``AssociationToMany/sum(_:)-(SQLExpressible)``: `Author.books.sum(\.awards)`.
     public func sum(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
         sum(value(RowDecoder.Columns.self))
     }
 
-    /// See ``AssociationToMany/total(_:)``: `Author.books.total(\.awards)`.
+    /// See ``AssociationToMany/total(_:)-(SQLExpressible)``: `Author.books.total(\.awards)`.
     public func total(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
         total(value(RowDecoder.Columns.self))
     }

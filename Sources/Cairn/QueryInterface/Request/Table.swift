@@ -30,12 +30,12 @@ public struct Table<RowDecoder>: Sendable {
     /// A request that fetches nothing.
     public func none() -> QueryInterfaceRequest<RowDecoder> { all().none() }
 
-    /// See ``QueryInterfaceRequest/select(_:)-(any SQLSelectable...)``.
+    /// See ``DerivableRequest/select(_:)-(SQLSelectable...)``.
     public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> {
         all().select(selection)
     }
 
-    /// See ``QueryInterfaceRequest/select(_:as:)-(any SQLSelectable...,T.Type)``.
+    /// See ``QueryInterfaceRequest/select(_:as:)-(SQLSelectable...,_)``.
     public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         all().select(selection, as: type)
     }
@@ -45,12 +45,12 @@ public struct Table<RowDecoder>: Sendable {
         all().select(sql: sql, arguments: arguments)
     }
 
-    /// See ``QueryInterfaceRequest/annotated(with:)-(any SQLSelectable...)``.
+    /// See ``DerivableRequest/annotated(with:)-(SQLSelectable...)``.
     public func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> {
         all().annotated(with: selection)
     }
 
-    /// See ``QueryInterfaceRequest/filter(_:)``.
+    /// See ``DerivableRequest/filter(_:)-(SQLExpressible)``.
     public func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<RowDecoder> {
         all().filter(predicate)
     }
@@ -65,7 +65,7 @@ public struct Table<RowDecoder>: Sendable {
         all().filter(literal: sqlLiteral)
     }
 
-    /// See ``QueryInterfaceRequest/order(_:)-(any SQLOrderingTerm...)``.
+    /// See ``DerivableRequest/order(_:)-(SQLOrderingTerm...)``.
     public func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<RowDecoder> {
         all().order(orderings)
     }
@@ -75,7 +75,7 @@ public struct Table<RowDecoder>: Sendable {
         all().order(sql: sql, arguments: arguments)
     }
 
-    /// See ``QueryInterfaceRequest/group(_:)-(any SQLExpressible...)``.
+    /// See ``DerivableRequest/group(_:)-(SQLExpressible...)``.
     public func group(_ expressions: any SQLExpressible...) -> QueryInterfaceRequest<RowDecoder> {
         all().group(expressions)
     }

@@ -14,17 +14,17 @@ extension TableRecord {
     /// A request that fetches nothing.
     public static func none() -> QueryInterfaceRequest<Self> { all().none() }
 
-    /// See ``QueryInterfaceRequest/select(_:)-(any SQLSelectable...)``.
+    /// See ``DerivableRequest/select(_:)-(SQLSelectable...)``.
     public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
         all().select(selection)
     }
 
-    /// See ``QueryInterfaceRequest/select(_:)-([any SQLSelectable])``.
+    /// See ``DerivableRequest/select(_:)-([SQLSelectable])``.
     public static func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> {
         all().select(selection)
     }
 
-    /// See ``QueryInterfaceRequest/select(_:as:)-(any SQLSelectable...,T.Type)``.
+    /// See ``QueryInterfaceRequest/select(_:as:)-(SQLSelectable...,_)``.
     ///
     /// ```swift
     /// let maxScore = try Player.select(max(Column("score")), as: Int.self).fetchOne(db)
@@ -43,7 +43,7 @@ extension TableRecord {
         all().select(literal: sqlLiteral)
     }
 
-    /// See ``QueryInterfaceRequest/select(_:as:)-([any SQLSelectable],T.Type)``.
+    /// See ``QueryInterfaceRequest/select(_:as:)-([SQLSelectable],_)``.
     ///
     /// ```swift
     /// let names = try Player.select([Column("name")], as: String.self).fetchAll(db)
@@ -110,12 +110,12 @@ extension TableRecord {
         all().select([selection(Columns.self)])
     }
 
-    /// See ``QueryInterfaceRequest/annotated(with:)-(any SQLSelectable...)``.
+    /// See ``DerivableRequest/annotated(with:)-(SQLSelectable...)``.
     public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
         all().annotated(with: selection)
     }
 
-    /// See ``QueryInterfaceRequest/annotated(with:)-([any SQLSelectable])``.
+    /// See ``DerivableRequest/annotated(with:)-([SQLSelectable])``.
     ///
     /// ```swift
     /// // SELECT *, "score" + 1 FROM "player"
@@ -169,7 +169,7 @@ extension TableRecord {
         all().having(predicate(Columns.self))
     }
 
-    /// See ``QueryInterfaceRequest/filter(_:)``.
+    /// See ``DerivableRequest/filter(_:)-(SQLExpressible)``.
     ///
     /// ```swift
     /// let players = try Player.filter(Column("score") > 1000).fetchAll(db)
@@ -202,7 +202,7 @@ extension TableRecord {
         all().matching(pattern)
     }
 
-    /// See ``QueryInterfaceRequest/order(_:)-(any SQLOrderingTerm...)``.
+    /// See ``DerivableRequest/order(_:)-(SQLOrderingTerm...)``.
     public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> {
         all().order(orderings)
     }
@@ -488,12 +488,12 @@ extension TableRecord {
 }
 
 extension TableRecord where Self: Identifiable {
-    /// See ``QueryInterfaceRequest/selectID()-(Self.ID)``.
+    /// See ``QueryInterfaceRequest/selectID()->QueryInterfaceRequest<RowDecoder.ID>``.
     public static func selectID() -> QueryInterfaceRequest<ID> {
         all().selectID()
     }
 
-    /// See ``QueryInterfaceRequest/selectID()-(Wrapped)``.
+    /// See ``QueryInterfaceRequest/selectID()->QueryInterfaceRequest<Wrapped>``.
     public static func selectID<Wrapped>() -> QueryInterfaceRequest<Wrapped> where ID == Wrapped? {
         all().selectID()
     }
