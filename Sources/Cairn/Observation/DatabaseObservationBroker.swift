@@ -87,8 +87,18 @@ final class DatabaseObservationBroker: StatementHooks {
     /// the statement that ended it.
     private var transactionCompletion: Database.TransactionCompletion?
 
-    /// The error of an observer that prevented a commit.
-    private var commitError: (any Error)?
+    /// Where the error of an observer that prevented a commit goes: the
+    /// connection's channel for the errors of callbacks, which the statement
+    /// that was committing throws.
+    private let callbackErrors: CallbackErrorStash
+
+    /// Creates the broker of a connection.
+    ///
+    /// - Parameter callbackErrors: The connection's channel for the errors
+    ///   of callbacks.
+    init(callbackErrors: CallbackErrorStash) {
+        self.callbackErrors = callbackErrors
+    }
 
     private var transactionHooksInstalled = false
     @exclusivity(unchecked) private var rowHooksInstalled = false
@@ -270,13 +280,10 @@ final class DatabaseObservationBroker: StatementHooks {
     ///
     /// - Returns: The error of an observer that prevented a commit, which
     ///   the statement must throw.
-    override func statementDidFail(_ statement: Statement, in database: Database) -> (any Error)? {
+    override func statementDidFail(_ statement: Statement, in database: Database) {
         setRowHooks(installed: false, database)
         statementObservations.removeAll()
-        let error = commitError
-        commitError = nil
         notifyTransactionCompletion(database)
-        return error
     }
 
     // MARK: Hooks
@@ -285,7 +292,7 @@ final class DatabaseObservationBroker: StatementHooks {
     /// whether the transaction may commit.
     ///
     /// - Returns: True to turn the commit into a rollback.
-    fileprivate func transactionWillCommit() -> Bool {
+    func transactionWillCommit() -> Bool {
         deliverBufferedEvents()
         savepoints.removeAll()
         for observation in observations {
@@ -293,7 +300,7 @@ final class DatabaseObservationBroker: StatementHooks {
             do {
                 try observer.databaseWillCommit()
             } catch {
-                commitError = error
+                callbackErrors.record(error, asIs: true)
                 return true
             }
         }
@@ -301,13 +308,13 @@ final class DatabaseObservationBroker: StatementHooks {
         return false
     }
 
-    fileprivate func transactionDidRollback() {
+    func transactionDidRollback() {
         bufferedEvents.removeAll()
         savepoints.removeAll()
         transactionCompletion = .rollback
     }
 
-    fileprivate func databaseDidChange(
+    func databaseDidChange(
         kind: DatabaseEvent.Kind, rowID: Int64,
         databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>)
     {
@@ -329,7 +336,7 @@ final class DatabaseObservationBroker: StatementHooks {
 
     /// Called by the pre-update hook: the event is built only when an
     /// observer wants it.
-    fileprivate func databaseWillChange(
+    func databaseWillChange(
         connection: SQLiteConnection, kind: DatabaseEvent.Kind,
         databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
         initialRowID: Int64, finalRowID: Int64)
@@ -454,46 +461,6 @@ private let currentBrokerKey: pthread_key_t = {
     return key
 }()
 
-// MARK: - C callbacks
-
-// The hooks call Swift code that cannot throw: no error crosses the C
-// boundary. The broker stores the error of a vetoing observer for the
-// statement to throw.
-
-private let brokerCommitHook: @convention(c) (UnsafeMutableRawPointer?) -> CInt = { context in
-    guard let context else { return 0 }
-    let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-    return broker.transactionWillCommit() ? 1 : 0
-}
-
-private let brokerRollbackHook: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
-    guard let context else { return }
-    Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue().transactionDidRollback()
-}
-
-private let brokerUpdateHook: @convention(c) (
-    UnsafeMutableRawPointer?, CInt, UnsafePointer<CChar>?, UnsafePointer<CChar>?, sqlite3_int64) -> Void =
-{ context, operation, databaseName, tableName, rowID in
-    guard let context, let databaseName, let tableName,
-          let kind = DatabaseEvent.Kind(rawValue: operation)
-    else { return }
-    let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-    broker.databaseDidChange(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName)
-}
-
-private let brokerPreUpdateHook: @convention(c) (
-    UnsafeMutableRawPointer?, OpaquePointer?, CInt, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-    sqlite3_int64, sqlite3_int64) -> Void =
-{ context, connection, operation, databaseName, tableName, initialRowID, finalRowID in
-    guard let context, let connection, let databaseName, let tableName,
-          let kind = DatabaseEvent.Kind(rawValue: operation)
-    else { return }
-    let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-    broker.databaseWillChange(
-        connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
-        initialRowID: initialRowID, finalRowID: finalRowID)
-}
-
 extension Database {
     /// The broker of the transaction observers of the connection, created
     /// at the first use, and kept in the connection's statement hooks.
@@ -503,7 +470,7 @@ extension Database {
             // invariant of `statementHooks`).
             return unsafeDowncast(statementHooks, to: DatabaseObservationBroker.self)
         }
-        let broker = DatabaseObservationBroker()
+        let broker = DatabaseObservationBroker(callbackErrors: callbackErrors)
         statementHooks = broker
         return broker
     }

@@ -207,6 +207,23 @@ struct VetoError: Error, Equatable { }
         #expect(try writer.read { db in try String.fetchAll(db, sql: "SELECT name FROM player") } == ["Craig"])
     }
 
+    @Test func aVetoOfACommitThatNoStatementOfCairnRanIsNotThrownLater() throws {
+        // The veto of a commit run through the C interface stays with that
+        // commit: a later statement that fails throws its own error.
+        let writer = try makeWriter(.queue)
+        let observer = RecordingObserver()
+        observer.commitError = VetoError()
+        writer.add(transactionObserver: observer)
+        try writer.writeWithoutTransaction { db in
+            let code = sqlite3_exec(db.sqliteConnection, "INSERT INTO player (name) VALUES ('Arthur')", nil, nil, nil)
+            #expect(code & 0xff == SQLITE_CONSTRAINT)  // SQLITE_CONSTRAINT_COMMITHOOK
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO missing (name) VALUES ('Barbara')")
+            }
+        }
+        #expect(try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 0)
+    }
+
     @Test func observerLifetimeExtentDoesNotRetainTheObserver() throws {
         let writer = try makeWriter(.queue)
         weak var weakObserver: RecordingObserver?

@@ -642,16 +642,18 @@ public final class Database {
         // The failure may have rolled back a transaction that changed the
         // schema.
         schemaCache.clear()
-        if let observerError = activeStatementHooks?._withUnsafeGuaranteedRef({ $0.statementDidFail(statement, in: self) }) {
-            // An observer prevented the commit.
-            callbackErrors.error = nil
-            throw observerError
-        }
-        if let callbackError = callbackErrors.error {
-            callbackErrors.error = nil
-            // A DatabaseError of an SQL function keeps its code and message;
-            // another error becomes an SQLite error whose message describes
-            // it, with the SQL of the statement.
+        // Taken before the hooks run: observers told of the rollback may
+        // run statements, which forget stale callback errors.
+        let callbackFailure = callbackErrors.take()
+        activeStatementHooks?._withUnsafeGuaranteedRef { $0.statementDidFail(statement, in: self) }
+        if let (callbackError, asIs) = callbackFailure {
+            // The error of an observer that prevented the commit is thrown
+            // as it is. A DatabaseError of an SQL function keeps its code
+            // and message; another error becomes an SQLite error whose
+            // message describes it, with the SQL of the statement.
+            if asIs {
+                throw callbackError
+            }
             if let databaseError = callbackError as? DatabaseError {
                 throw databaseError
             }

@@ -23,11 +23,10 @@ class StatementHooks {
     /// Called after a statement completed.
     func statementDidExecute(_ statement: Statement, in database: Database) { }
 
-    /// Called after a statement failed.
-    ///
-    /// - Returns: An error that the statement must throw instead of its
-    ///   own, if any.
-    func statementDidFail(_ statement: Statement, in database: Database) -> (any Error)? { nil }
+    /// Called after a statement failed. An error that the statement must
+    /// throw instead of its own goes to the connection's
+    /// `callbackErrors`, as the errors of other callbacks.
+    func statementDidFail(_ statement: Statement, in database: Database) { }
 
     /// Called when the connection closes.
     func databaseWillClose(_ database: Database) { }

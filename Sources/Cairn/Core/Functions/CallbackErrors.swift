@@ -6,8 +6,8 @@ import Foundation
 // C call) throws the error.
 //
 // Two stores, one channel: the callbacks that know their connection (SQL
-// functions, collations) keep their error in the connection's
-// `CallbackErrorStash`; the callbacks that SQLite calls without a context
+// functions, collations, the commit hook of transaction observers) keep
+// their error in the connection's `CallbackErrorStash`; the callbacks that SQLite calls without a context
 // leading to their connection (Swift FTS5 tokenizers, which FTS5 wrapper
 // tokenizers call through C token callbacks) keep it for the current thread
 // in `ThreadCallbackErrors`, which the connection reads when the statement
@@ -20,6 +20,27 @@ final class CallbackErrorStash {
     /// Unchecked exclusivity: callbacks run on the thread of the statement
     /// that calls them.
     @exclusivity(unchecked) var error: (any Error)?
+
+    /// Whether the statement throws ``error`` as it is. Otherwise, an error
+    /// that is not a ``DatabaseError`` becomes an SQLite error whose message
+    /// describes it (the errors of SQL functions, as GRDB reports them).
+    @exclusivity(unchecked) var throwsErrorAsIs = false
+
+    /// Keeps an error for the statement to throw.
+    ///
+    /// - Parameter asIs: Whether the statement throws the error as it is
+    ///   (the error of an observer that prevented a commit).
+    func record(_ error: any Error, asIs: Bool) {
+        self.error = error
+        throwsErrorAsIs = asIs
+    }
+
+    /// Returns and forgets the error, with how to throw it.
+    func take() -> (error: any Error, asIs: Bool)? {
+        guard let error else { return nil }
+        self.error = nil
+        return (error, throwsErrorAsIs)
+    }
 }
 
 /// The first error of a Swift callback that has no context leading to its
