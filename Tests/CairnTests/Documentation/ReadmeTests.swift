@@ -9,64 +9,16 @@ import Cairn
 /// program: Scripts/check-consumer.sh builds a package that depends on Cairn
 /// that way.
 @Suite struct ReadmeTests {
-    /// The root of the checkout.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Documentation
-        .deletingLastPathComponent()  // CairnTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
-
     /// The Swift blocks of the README, in order.
     static func readmeBlocks() throws -> [String] {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line == "```swift" {
-                current = []
-            } else if current != nil, line == "```" {
-                blocks.append(current!.joined(separator: "\n"))
-                current = nil
-            } else if current != nil {
-                current!.append(line)
-            }
-        }
-        return blocks
-    }
-
-    /// The lines that must match: trimmed, without blank lines and imports,
-    /// with the README's database path as the snippets name it.
-    static func significantLines(_ text: some StringProtocol) -> [String] {
-        text.split(separator: "\n")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
-            .map { $0.replacingOccurrences(of: "\"/path/to/database.sqlite\"", with: "databasePath") }
+        DocumentationBlocks.swiftBlocks(in: try DocumentationBlocks.contents(of: "README.md"))
     }
 
     @Test func everyReadmeBlockIsCompiledByTheTests() throws {
         let blocks = try ReadmeTests.readmeBlocks()
         #expect(blocks.count >= 10)
-        let snippets = try String(
-            contentsOf: ReadmeTests.root.appendingPathComponent("Tests/CairnTests/Documentation/ReadmeSnippets.swift"),
-            encoding: .utf8)
-        for (index, block) in blocks.enumerated() {
-            if block.contains(".package(") { continue }
-            let start = try #require(snippets.range(of: "// README block \(index)\n"), "README block \(index) is missing from ReadmeSnippets.swift:\n\(block)")
-            let end = try #require(snippets.range(of: "// end of README block \(index)\n", range: start.upperBound..<snippets.endIndex))
-            let region = ReadmeTests.significantLines(snippets[start.upperBound..<end.lowerBound])
-            // Each line of the block, in order, in the region.
-            var position = region.startIndex
-            for line in ReadmeTests.significantLines(block) {
-                guard let found = region[position...].firstIndex(of: line) else {
-                    Issue.record("README block \(index): ReadmeSnippets.swift lacks, in order, the line: \(line)")
-                    break
-                }
-                position = found + 1
-            }
-        }
-        // No copy of a block that the README no longer has.
-        let copies = snippets.components(separatedBy: "\n").filter { $0.hasPrefix("// README block ") }
-        #expect(copies.count == blocks.filter { !$0.contains(".package(") }.count)
+        let snippets = try DocumentationBlocks.contents(of: "Tests/CairnTests/Documentation/ReadmeSnippets.swift")
+        try DocumentationBlocks.checkCopies(of: blocks, label: "README", in: snippets, copyFileName: "ReadmeSnippets.swift")
     }
 
     @Test func readmeBlocksRun() async throws {

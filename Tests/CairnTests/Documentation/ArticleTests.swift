@@ -1,0 +1,725 @@
+import Foundation
+import Testing
+import Cairn
+
+/// The Swift code of the DocC articles (Sources/Cairn/Documentation.docc)
+/// compiles and runs: each block of an article is copied in
+/// `ArticleSnippets+<Article>.swift` (the first test checks that the copy
+/// holds every line of the block, in order, between the markers
+/// `// <Article>.md block N` and `// end of <Article>.md block N`), which the
+/// test target compiles, and the other tests run the copies and check what
+/// the articles say of them: the SQL they show, the values they return.
+/// Blocks of `Package.swift` (`.package(…)`) are not Swift code of a
+/// program, and are not copied.
+@Suite struct ArticleTests {
+    /// The articles, by file name without extension.
+    static let articles = [
+        "Cairn", "GettingStarted", "RecordsAndQueryInterface", "Associations", "FullTextSearch",
+        "Observation", "ConcurrencyAndPools", "CustomSQLiteBuilds", "Safety",
+    ]
+
+    static let articleFolder = "Sources/Cairn/Documentation.docc"
+
+    /// The Swift blocks of an article, in order.
+    static func blocks(of article: String) throws -> [String] {
+        let text = try DocumentationBlocks.contents(of: "\(articleFolder)/\(article).md")
+        let blocks = DocumentationBlocks.swiftBlocks(in: text)
+        // A fence that is not at the start of its line would escape the
+        // check: there is none.
+        #expect(blocks.count == text.components(separatedBy: "```swift").count - 1,
+                "\(article).md has a ```swift fence that is not alone at the start of its line")
+        return blocks
+    }
+
+    @Test func everyArticleIsChecked() throws {
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: DocumentationBlocks.root.appendingPathComponent(ArticleTests.articleFolder).path)
+        let articles = files.filter { $0.hasSuffix(".md") }.map { String($0.dropLast(3)) }
+        #expect(Set(articles) == Set(ArticleTests.articles))
+    }
+
+    @Test(arguments: ArticleTests.articles)
+    func everyArticleBlockIsCompiledByTheTests(article: String) throws {
+        let blocks = try ArticleTests.blocks(of: article)
+        #expect(!blocks.isEmpty)
+        let copyFileName = "ArticleSnippets+\(article).swift"
+        let copies = try DocumentationBlocks.contents(of: "Tests/CairnTests/Documentation/\(copyFileName)")
+        try DocumentationBlocks.checkCopies(of: blocks, label: "\(article).md", in: copies, copyFileName: copyFileName)
+    }
+
+    @Test func articleBlockCount() throws {
+        var copied = 0
+        for article in ArticleTests.articles {
+            copied += try ArticleTests.blocks(of: article).filter(DocumentationBlocks.isCopied).count
+        }
+        print("Article blocks copied and compiled by the tests: \(copied)")
+        #expect(copied >= 50)
+    }
+
+    /// The check fails when a copy lacks a line, has it out of order, or
+    /// copies a block that the document does not have.
+    @Test func theCopyCheckFindsMistakes() throws {
+        let blocks = ["let a = 1\nlet b = 2", ".package(path: \"x\")", "extension Player {\n}"]
+        let good = """
+            // Doc.md block 0
+            func f() {
+                let a = 1
+                _ = a
+                let b = 2
+            }
+            // end of Doc.md block 0
+            // Doc.md block 2
+            extension DocArticle.Player {
+            }
+            // end of Doc.md block 2
+
+            """
+        try DocumentationBlocks.checkCopies(of: blocks, label: "Doc.md", in: good, copyFileName: "Copy.swift")
+
+        let outOfOrder = good.replacingOccurrences(of: "let a = 1\n    _ = a\n    let b = 2", with: "let b = 2\n    let a = 1")
+        #expect(outOfOrder != good)
+        withKnownIssue {
+            try DocumentationBlocks.checkCopies(of: blocks, label: "Doc.md", in: outOfOrder, copyFileName: "Copy.swift")
+        }
+        let extra = good + "// Doc.md block 3\n// end of Doc.md block 3\n"
+        withKnownIssue {
+            try DocumentationBlocks.checkCopies(of: blocks, label: "Doc.md", in: extra, copyFileName: "Copy.swift")
+        }
+        let missing = good.replacingOccurrences(of: "// Doc.md block 2\n", with: "")
+        withKnownIssue {
+            try DocumentationBlocks.checkCopies(of: blocks, label: "Doc.md", in: missing, copyFileName: "Copy.swift")
+        }
+        // Only a namespace that ends in "Article" may qualify the type.
+        let otherNamespace = good.replacingOccurrences(of: "DocArticle.Player", with: "Doc.Player")
+        withKnownIssue {
+            try DocumentationBlocks.checkCopies(of: blocks, label: "Doc.md", in: otherNamespace, copyFileName: "Copy.swift")
+        }
+    }
+
+    // MARK: - Cairn.md
+
+    @Test func cairnBlocksRun() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try CairnArticle.block0(databasePath: directory.filePath()) == ["Arthur"])
+    }
+
+    // MARK: - GettingStarted.md
+
+    @Test func gettingStartedBlocksRun() async throws {
+        typealias Article = GettingStartedArticle
+        let directory = try TemporaryDirectory()
+        let path = directory.filePath("getting-started.sqlite")
+
+        // Block 1: a file database and an in-memory one.
+        let (dbQueue, memoryQueue) = try Article.block1(databasePath: path)
+        #expect(dbQueue.path == path)
+        #expect(FileManager.default.fileExists(atPath: path))
+        try await memoryQueue.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        #expect(FileManager.default.fileExists(atPath: memoryQueue.path) == false)
+        // Foreign keys are enforced by default.
+        #expect(Configuration().foreignKeysEnabled)
+        #expect(try await dbQueue.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
+
+        // Block 2: the migration, applied once.
+        try Article.block2(dbQueue)
+        try Article.block2(dbQueue)
+        let columns = try await dbQueue.read { db in try db.columns(in: "player").map(\.name) }
+        #expect(columns == ["id", "name", "score"])
+
+        // Block 3: SQL.
+        let (names, rows) = try Article.block3(dbQueue)
+        #expect(names == ["Barbara", "Arthur"])
+        #expect(rows.map { $0["name"] as String } == ["Arthur", "Barbara"])
+        #expect(rows.map { $0["score"] as Int } == [100, 250])
+
+        // Reads are read-only.
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.read { db in try db.execute(sql: "DELETE FROM player") }
+        }
+
+        // Block 4: async.
+        #expect(try await Article.block4(dbQueue) == 2)
+
+        // Block 5: records.
+        #expect(Article.Player.databaseTableName == "player")
+        let bestPlayers = try Article.block5(dbQueue)
+        #expect(bestPlayers.map(\.name) == ["Cécile", "Barbara", "Arthur"])
+        #expect(bestPlayers.map(\.score) == [350, 250, 100])
+        #expect(bestPlayers.allSatisfy { $0.id != nil })
+    }
+
+    // MARK: - RecordsAndQueryInterface.md
+
+    @Test func recordsAndQueryInterfaceBlocksRun() throws {
+        typealias Article = RecordsAndQueryInterfaceArticle
+        typealias Player = Article.Player
+        let recorder = DocumentationSQLRecorder()
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: recorder.configuration())
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE player (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    score INTEGER NOT NULL,
+                    teamId INTEGER REFERENCES team(id));
+                CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                """)
+        }
+
+        // Table names.
+        struct HTTPRequest: TableRecord { }
+        #expect(Player.databaseTableName == "player")
+        #expect(HTTPRequest.databaseTableName == "httpRequest")
+        // Block 1.
+        #expect(Article.OtherTableName.Player.databaseTableName == "players")
+
+        // Block 2: hand-written conversions.
+        try dbQueue.write { db in
+            try Article.Team(id: 1, name: "Reds").insert(db)
+            let team = try Article.Team.fetchOne(db, key: 1)
+            #expect(team?.name == "Reds")
+        }
+
+        // Block 3: persistence.
+        let (player, persistenceSQL) = try recorder.sql { try Article.block3(dbQueue) }
+        #expect(player.id == 1)
+        #expect(player.score == 160)
+        #expect(try dbQueue.read { db in try player.exists(db) } == false)
+        // Without the transaction, the schema introspection, and `exists`.
+        let writes = persistenceSQL.filter { sql in
+            ["INSERT", "UPDATE", "DELETE"].contains { sql.hasPrefix($0) }
+        }
+        #expect(writes == [
+            #"INSERT INTO "player" ("id", "name", "score", "teamId") VALUES (?,?,?,?)"#,
+            #"UPDATE "player" SET "name"=?, "score"=?, "teamId"=? WHERE "id"=?"#,
+            #"UPDATE "player" SET "score"=? WHERE "id"=?"#,
+            #"UPDATE "player" SET "name"=?, "score"=?, "teamId"=? WHERE "id"=?"#,
+            #"DELETE FROM "player" WHERE "id"=?"#,
+        ])
+        // Updating a record without a row throws; an error rolls back the
+        // whole transaction.
+        #expect {
+            try dbQueue.write { db in
+                try Player(id: 42, name: "Nobody", score: 0, teamId: nil).update(db)
+            }
+        } throws: { error in
+            guard case RecordError.recordNotFound(databaseTableName: "player", key: _) = error else { return false }
+            return true
+        }
+        struct Failure: Error { }
+        #expect(throws: Failure.self) {
+            try dbQueue.write { db in
+                var player = Player(id: nil, name: "Temporary", score: 0, teamId: nil)
+                try player.insert(db)
+                throw Failure()
+            }
+        }
+        #expect(try dbQueue.read { db in try Player.fetchCount(db) } == 0)
+
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                INSERT INTO player VALUES (1, 'Arthur', 1500, 1), (2, 'Barbara', 800, NULL), (3, 'Craig', 2000, NULL)
+                """)
+        }
+
+        // Block 4: fetch by key.
+        let fetched = try Article.block4(dbQueue)
+        #expect(fetched.player?.name == "Arthur")
+        #expect(fetched.players.map(\.id).sorted { $0! < $1! } == [1, 2, 3])
+        #expect(fetched.sure.name == "Arthur")
+        #expect(throws: RecordError.self) {
+            try dbQueue.read { db in try Player.find(db, key: 42) }
+        }
+
+        // Block 5: requests.
+        let (requests, requestSQL) = try recorder.sql { try Article.block5(dbQueue) }
+        #expect(requests.best.map(\.name) == ["Craig", "Arthur"])
+        #expect(requests.arthurs.map(\.id) == [1])
+        #expect(requests.freeAgents == 2)
+        #expect(Set(requests.names) == ["Arthur", "Barbara", "Craig"])
+        #expect(requests.maxScore == 2000)
+        #expect(requestSQL.contains(#"SELECT * FROM "player" WHERE "score" > ? ORDER BY "score" DESC LIMIT 10"#))
+        #expect(requestSQL.contains(#"SELECT COUNT(*) FROM "player" WHERE "teamId" IS NULL"#))
+
+        // Block 7: SQL.
+        let (likeA, sorted) = try Article.block7(dbQueue)
+        #expect(likeA.map(\.name) == ["Arthur"])
+        #expect(sorted.map(\.name) == ["Barbara", "Arthur", "Craig"])
+
+        // Block 8: Table.
+        let rows = try Article.block8(dbQueue)
+        #expect(Set(rows.map { $0["name"] as String }) == ["Arthur", "Barbara", "Craig"])
+
+        // Block 9: a cursor.
+        try Article.block9(dbQueue)
+
+        // Block 6: bulk updates and deletions.
+        let (_, bulkSQL) = try recorder.sql { try Article.block6(dbQueue) }
+        #expect(bulkSQL.contains(#"UPDATE "player" SET "score" = ?"#))
+        #expect(bulkSQL.contains(#"DELETE FROM "player" WHERE "score" < ?"#))
+        #expect(try dbQueue.read { db in try Player.fetchCount(db) } == 0)
+    }
+
+    // MARK: - Associations.md
+
+    @Test func associationsBlocksRun() throws {
+        typealias Article = AssociationsArticle
+        typealias Author = Article.Author
+        typealias Book = Article.Book
+        let recorder = DocumentationSQLRecorder()
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: recorder.configuration())
+
+        // Block 0: the schema.
+        try dbQueue.write { db in
+            try Article.createTables(db)
+            try db.execute(sql: """
+                INSERT INTO author VALUES (1, 'Victor Hugo', 'FR'), (2, 'Herman Melville', 'US'),
+                    (3, 'Jules Verne', 'FR'), (4, 'Nobody Yet', NULL);
+                INSERT INTO book VALUES (1, 1, 'Les Misérables', 1862), (2, 1, 'Notre-Dame de Paris', 1831),
+                    (3, 2, 'Moby-Dick', 1851), (4, 3, 'Vingt mille lieues sous les mers', 1870);
+                """)
+        }
+        #expect(try dbQueue.read { db in try db.columns(in: "book").map(\.name) } == ["id", "authorId", "title", "year"])
+        #expect(try dbQueue.read { db in try db.indexes(on: "book").map(\.columns) }.contains(["authorId"]))
+        #expect(try dbQueue.read { db in try db.foreignKeys(on: "book").map(\.destinationTable) } == ["author"])
+
+        // Block 2: including.
+        let ((bookInfos, authorInfos), includingSQL) = try recorder.sql { try Article.block2(dbQueue) }
+        #expect(bookInfos.map(\.book.id) == [1, 2, 3, 4])
+        #expect(bookInfos.map(\.author.name) == ["Victor Hugo", "Victor Hugo", "Herman Melville", "Jules Verne"])
+        #expect(authorInfos.map(\.author.id) == [1, 2, 3, 4])
+        #expect(authorInfos.map { $0.books.map(\.id) } == [[1, 2], [3], [4], []])
+        #expect(includingSQL.contains(#"SELECT "book".*, "author".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId""#))
+        #expect(includingSQL.contains(#"SELECT * FROM "author""#))
+        #expect(includingSQL.contains { $0.hasPrefix("SELECT ") && $0.contains(#" FROM "book" WHERE "authorId" IN ("#) })
+
+        // Block 3: another key.
+        let writers = try dbQueue.read { db in try Article.block3().fetchAll(db) }
+        #expect(writers.map(\.writer.name) == ["Victor Hugo", "Victor Hugo", "Herman Melville", "Jules Verne"])
+        // A request that prefetches cannot be iterated with a cursor.
+        #expect(throws: (any Error).self) {
+            try dbQueue.read { db in
+                _ = try Author.including(all: Author.books).asRequest(of: Article.AuthorInfo.self).fetchCursor(db)
+            }
+        }
+
+        // Block 4: refined associations.
+        let ((frenchBooks, newestFirst), refinedSQL) = try recorder.sql { try Article.block4(dbQueue) }
+        #expect(frenchBooks.map(\.id).sorted() == [1, 2, 4])
+        #expect(newestFirst.map { $0.books.map(\.id) } == [[1, 2], [3], [4], []])
+        #expect(refinedSQL.contains(
+            #"SELECT "book".* FROM "book" JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."country" = ?)"#))
+
+        // Block 5: the books of one author.
+        let (books, booksSQL) = try recorder.sql { try Article.block5(dbQueue) }
+        #expect(books?.map(\.id) == [2, 1])
+        #expect(booksSQL.contains(#"SELECT * FROM "book" WHERE "authorId" = ? ORDER BY "year""#))
+
+        // Block 6: aggregates.
+        let ((stats, prolific), statsSQL) = try recorder.sql { try Article.block6(dbQueue) }
+        #expect(stats.map(\.author.id) == [1, 2, 3, 4])
+        #expect(stats.map(\.bookCount) == [2, 1, 1, 0])
+        #expect(stats.map(\.maxBookYear) == [1862, 1851, 1870, nil])
+        #expect(prolific.map(\.name) == ["Victor Hugo"])
+        #expect(statsSQL.contains(
+            #"SELECT "author".*, COUNT(DISTINCT "book"."id") AS "bookCount", MAX("book"."year") AS "maxBookYear" "#
+            + #"FROM "author" LEFT JOIN "book" ON "book"."authorId" = "author"."id" GROUP BY "author"."id""#))
+
+        // Block 1: a foreign key that the schema does not declare.
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                ALTER TABLE book ADD COLUMN translatorId INTEGER;
+                UPDATE book SET translatorId = 2 WHERE id = 4;
+                """)
+        }
+        let (translated, translatorSQL) = try recorder.sql { () throws -> [Book] in
+            try dbQueue.read { db in try Book.joining(required: Book.translator).fetchAll(db) }
+        }
+        #expect(translated.map(\.id) == [4])
+        #expect(translatorSQL.contains(#"SELECT "book".* FROM "book" JOIN "author" ON "author"."id" = "book"."translatorId""#))
+    }
+
+    // MARK: - FullTextSearch.md
+
+    @Test func fullTextSearchBlocksRun() throws {
+        typealias Article = FullTextSearchArticle
+        typealias Document = Article.Document
+        let recorder = DocumentationSQLRecorder()
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: recorder.configuration())
+
+        // Blocks 0, 1 and 2: tables and rows.
+        try dbQueue.write { db in
+            try Article.block0(db)
+            try Article.block1(db)
+            try Document(title: "Database design", body: "Tables and indexes", uuid: "B2").insert(db)
+            try Document(title: "Notes", body: "SQLite database files", uuid: "C3").insert(db)
+
+            try db.execute(sql: "CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, summary TEXT)")
+            try Article.block2(db)
+            try db.execute(sql: "INSERT INTO book (title, summary) VALUES ('Moby-Dick', 'A whale')")
+        }
+        func strings(_ sql: String) throws -> [String] {
+            try dbQueue.read { db in try String.fetchAll(db, sql: sql) }
+        }
+        // The uuid is stored, not searched.
+        #expect(try strings("SELECT uuid FROM document WHERE document MATCH 'A1'").isEmpty)
+        #expect(try strings("SELECT uuid FROM document WHERE document MATCH 'engine'") == ["A1"])
+        // Porter stemming.
+        #expect(try strings("SELECT uuid FROM document WHERE document MATCH 'engines'") == ["A1"])
+        // The external content table follows its table.
+        #expect(try strings("SELECT title FROM book_ft WHERE book_ft MATCH 'whale'") == ["Moby-Dick"])
+
+        // Block 3: patterns.
+        let patterns = Article.block3()
+        #expect(patterns.allSatisfy { $0 != nil })
+        func uuids(_ pattern: FTS5Pattern?) throws -> [String] {
+            try dbQueue.read { db in
+                try Document.matching(pattern).fetchAll(db).map(\.uuid).sorted()
+            }
+        }
+        #expect(try uuids(patterns[0]) == ["A1", "C3"])        // both words, anywhere
+        #expect(try uuids(patterns[1]) == ["A1", "B2", "C3"])  // one of the words
+        #expect(try uuids(patterns[2]) == ["C3"])              // the words, in this order
+        #expect(try uuids(patterns[3]) == ["A1", "C3"])        // prefixes
+        #expect(try uuids(patterns[4]) == ["C3"])              // a column that starts with the phrase
+        #expect(try uuids(FTS5Pattern(matchingAllPrefixesIn: "SQL datab")) == ["A1", "C3"])
+        // Nil when there is no word; the query syntax loses its meaning.
+        #expect(FTS5Pattern(matchingAllTokensIn: " !? ") == nil)
+        #expect(try uuids(FTS5Pattern(matchingAnyTokenIn: #"NEAR "AND* -x database"#)) == ["A1", "B2", "C3"])
+
+        // Block 4: matching.
+        let (documents, matchingSQL) = try recorder.sql {
+            try dbQueue.read { db in try Article.block4(db, userInput: "database sqlite") }
+        }
+        #expect(documents.map(\.uuid).sorted() == ["A1", "C3"])
+        #expect(matchingSQL.contains { $0.contains(#"WHERE "document" MATCH ?"#) })
+        #expect(try dbQueue.read { db in try Article.block4(db, userInput: "!!") }.isEmpty)
+
+        // Block 5: raw SQL.
+        #expect(try dbQueue.read { db in try Article.block5(db, userInput: "design engine") }.map(Set.init) == ["SQLite", "Database design"])
+        #expect(try dbQueue.read { db in try Article.block5(db, userInput: "--") } == nil)
+
+        // Block 6: raw patterns.
+        let (pattern, titled) = try dbQueue.read { db in try Article.block6(db) }
+        #expect(pattern.rawPattern == "sqlite NOT mysql")
+        #expect(try uuids(titled) == ["A1"])
+        #expect(throws: DatabaseError.self) { try FTS5Pattern(rawPattern: "AND") }
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.read { db in try db.makeFTS5Pattern(rawPattern: "missing: sqlite", forTable: "document") }
+        }
+
+        // Block 7: a built-in tokenizer.
+        let tokens = try dbQueue.read { db in try Article.block7(db) }
+        #expect(tokens.map(\.token) == ["run", "databas"])
+        #expect(tokens.allSatisfy { $0.flags == [] })
+
+        // Block 8: Swift tokenizers in every connection of a pool.
+        let dbPool = try Article.block8(databasePath: directory.filePath("pool.sqlite"))
+        try dbPool.write { db in
+            try db.execute(sql: "INSERT INTO article (content) VALUES (?)", arguments: ["L'été est là"])
+        }
+        let articleTokens = try dbPool.read { db in
+            try db.makeTokenizer(FTS5StopWordTokenizer.tokenizerDescriptor(
+                stopWords: ["l", "le", "la", "les"],
+                wrapping: FTS5LatinASCIITokenizer.tokenizerDescriptor()))
+            .tokenize(document: "L'été").map(\.token)
+        }
+        #expect(articleTokens == ["ete"])
+        let folded = try dbPool.read { db in
+            try db.makeTokenizer(FTS5LatinASCIITokenizer.tokenizerDescriptor())
+                .tokenize(document: "Großmann Encyclopædia").map(\.token)
+        }
+        #expect(folded == ["grossmann", "encyclopaedia"])
+        for query in ["ete", "été", "ÉTÉ", "est"] {
+            let count = try dbPool.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM article WHERE article MATCH ?", arguments: [query])
+            }
+            #expect(count == 1, "\(query)")
+        }
+
+        // Block 9: a wrapper tokenizer.
+        try dbQueue.write { db in
+            try Article.block9(db)
+            try db.execute(sql: "INSERT INTO note (text) VALUES ('Meet 2024 friends, 42 of them')")
+        }
+        let noteTokens = try dbQueue.read { db in
+            try db.makeTokenizer(Article.NoNumberTokenizer.tokenizerDescriptor())
+                .tokenize(document: "Meet 2024 friends, 42 of them").map(\.token)
+        }
+        #expect(noteTokens == ["meet", "friends", "of", "them"])
+        #expect(try strings("SELECT text FROM note WHERE note MATCH 'friends'").count == 1)
+        #expect(try strings("SELECT text FROM note WHERE note MATCH '2024 friends'").count == 1)
+    }
+
+    // MARK: - Observation.md
+
+    @Test func observationBlocksRun() async throws {
+        typealias Article = ObservationArticle
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        try await dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT NOT NULL)")
+        }
+        struct Failure: Error { }
+
+        // Blocks 0 to 3: transaction observers, run synchronously.
+        try ArticleTests.runObservers(dbQueue)
+
+        // Block 4: a region observation.
+        let regionCancellable = Article.block4(dbQueue)
+        try await dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = score + 1") }
+        regionCancellable.cancel()
+
+        // Block 5: a value observation, with callbacks and in async code.
+        let cancellable = Article.block5(dbQueue)
+        cancellable.cancel()
+        let observing = Task { try await Article.block5Async(dbQueue) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        observing.cancel()
+        _ = await observing.result
+    }
+
+    /// Observation.md blocks 0 to 3.
+    static func runObservers(_ dbQueue: DatabaseQueue) throws {
+        typealias Article = ObservationArticle
+        struct Failure: Error { }
+
+        // Block 0: the changed players of each transaction, when the
+        // score changes.
+        let scoreObserver = Article.block0(dbQueue)
+        // Block 1: copied events.
+        let eventKeeper = Article.EventKeeper()
+        dbQueue.add(transactionObserver: eventKeeper)
+        // Block 2: pre-update events.
+        let scoreChangeObserver = Article.ScoreChangeObserver()
+        dbQueue.add(transactionObserver: scoreChangeObserver)
+
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player VALUES (1, 'Arthur', 100), (2, 'Barbara', 200)")
+        }
+        try dbQueue.write { db in try db.execute(sql: "UPDATE player SET name = 'Arthur II' WHERE id = 1") }
+        try dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = 150 WHERE id = 1") }
+        #expect(throws: Failure.self) {
+            try dbQueue.write { db in
+                try db.execute(sql: "UPDATE player SET score = 0 WHERE id = 2")
+                throw Failure()
+            }
+        }
+        try dbQueue.write { db in try db.execute(sql: "DELETE FROM player WHERE id = 2") }
+        #expect(scoreObserver.committedIDs.filter { !$0.isEmpty } == [[1, 2], [1], [2]])
+
+        let events = eventKeeper.events
+        #expect(events.map(\.kind) == [.insert, .insert, .update, .update, .update, .delete])
+        #expect(events.map(\.rowID) == [1, 2, 1, 1, 2, 2])
+        #expect(events.allSatisfy { $0.tableName == "player" })
+
+        let changes = scoreChangeObserver.scoreChanges
+        // The update of the name, then of the score, then the update that
+        // was rolled back.
+        #expect(changes.map(\.old) == [100.databaseValue, 100.databaseValue, 200.databaseValue])
+        #expect(changes.map(\.new) == [100.databaseValue, 150.databaseValue, 0.databaseValue])
+
+        // Block 3: a commit that the observer prevents.
+        let validator = Article.ScoreValidator()
+        dbQueue.add(transactionObserver: validator)
+        #expect(throws: Article.NegativeScoreError.self) {
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO player VALUES (3, 'Craig', 10)")
+                try db.execute(sql: "UPDATE player SET score = -1 WHERE id = 3")
+            }
+        }
+        #expect(try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT id FROM player") } == [1])
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES (3, 'Craig', 10)") }
+        #expect(try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT id FROM player") } == [1, 3])
+        // The connection does not retain its observers by default.
+        weak var weakObserver: Article.ScoreObserver?
+        do {
+            let observer = Article.ScoreObserver()
+            dbQueue.add(transactionObserver: observer)
+            weakObserver = observer
+        }
+        #expect(weakObserver == nil)
+
+        dbQueue.remove(transactionObserver: validator)
+        dbQueue.remove(transactionObserver: scoreObserver)
+        dbQueue.remove(transactionObserver: eventKeeper)
+        dbQueue.remove(transactionObserver: scoreChangeObserver)
+    }
+
+    // MARK: - ConcurrencyAndPools.md
+
+    @Test func concurrencyAndPoolsBlocksRun() async throws {
+        typealias Article = ConcurrencyAndPoolsArticle
+        typealias Player = Article.Player
+        let directory = try TemporaryDirectory()
+        let createPlayers = """
+            CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT NOT NULL);
+            INSERT INTO player VALUES (1, 'Arthur', 10), (2, 'Barbara', 30), (3, 'Craig', 20);
+            """
+
+        // Block 0: a queue.
+        let queuePath = directory.filePath("queue.sqlite")
+        try await DatabaseQueue(path: queuePath).write { db in try db.execute(sql: createPlayers) }
+        let (dbQueue, count) = try Article.block0(databasePath: queuePath)
+        #expect(count == 3)
+        #expect(try await dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") } == [11, 31, 21])
+
+        // Block 1: a pool.
+        #expect(Configuration().maximumReaderCount == 5)
+        let dbPool = try Article.block1(databasePath: directory.filePath("pool.sqlite"))
+        #expect(dbPool.configuration.maximumReaderCount == 8)
+        #expect(try await dbPool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        try await dbPool.write { db in try db.execute(sql: createPlayers) }
+
+        // Block 2: any reader.
+        #expect(try Article.block2(dbQueue) == 3)
+        #expect(try Article.block2(dbPool) == 3)
+        #expect(try Article.block2(dbPool.makeSnapshot()) == 3)
+        #expect(try Article.block2(dbPool.makeSnapshotPool()) == 3)
+
+        // Block 3: the db of the current access.
+        try await dbQueue.write { db in try db.execute(sql: "CREATE TABLE log (id INTEGER PRIMARY KEY, message TEXT NOT NULL)") }
+        try Article.block3(dbQueue)
+        #expect(try await dbQueue.read { db in try String.fetchAll(db, sql: "SELECT message FROM log") } == ["3 players"])
+
+        // A closure must not leave a transaction open.
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "BEGIN") }
+        }
+        #expect(try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM log") } == 1)
+
+        // Block 4: a snapshot.
+        #expect(try Article.block4(dbPool) == 3)
+        #expect(try await dbPool.read { db in try Player.fetchCount(db) } == 0)
+        try await dbPool.write { db in
+            try db.execute(sql: "INSERT INTO player VALUES (1, 'Arthur', 10), (2, 'Barbara', 30), (3, 'Craig', 20)")
+        }
+
+        // Block 5: a snapshot pool.
+        let (snapshotPool, players) = try Article.block5(dbPool)
+        #expect(players.map(\.name) == ["Arthur", "Barbara", "Craig"])
+        try await dbPool.write { db in try db.execute(sql: "DELETE FROM player WHERE id = 1") }
+        #expect(try await snapshotPool.read { db in try Player.fetchCount(db) } == 3)
+
+        // Block 6: a snapshot pool on the state that a write committed.
+        let updatedPool = try Article.block6(dbPool)
+        try await dbPool.write { db in try db.execute(sql: "UPDATE player SET score = 5") }
+        #expect(try await updatedPool.read { db in try Int.fetchAll(db, sql: "SELECT score FROM player") } == [0, 0])
+        #expect(try await dbPool.read { db in try Int.fetchAll(db, sql: "SELECT score FROM player") } == [5, 5])
+
+        // Block 7: async accesses.
+        try await dbPool.write { db in try db.execute(sql: "INSERT INTO player VALUES (4, 'Dan', -1), (5, 'Eve', 40)") }
+        #expect(try await Article.block7(dbPool).map(\.name) == ["Eve", "Barbara", "Craig"])
+        try await dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = -1 WHERE id = 1") }
+        #expect(try await Article.block7(dbQueue).map(\.name) == ["Barbara", "Craig"])
+
+        // Block 8: a function in every connection.
+        let functionPool = try Article.block8(databasePath: directory.filePath("functions.sqlite"))
+        #expect(try await functionPool.write { db in try Int.fetchOne(db, sql: "SELECT double(21)") } == 42)
+        #expect(try await functionPool.read { db in try Int.fetchOne(db, sql: "SELECT double(21)") } == 42)
+    }
+
+    // MARK: - CustomSQLiteBuilds.md
+
+    @Test func customSQLiteBuildsBlocksRun() async throws {
+        typealias Article = CustomSQLiteBuildsArticle
+        let directory = try TemporaryDirectory()
+
+        // Block 0: the version and the options.
+        let (version, hasFTS5) = Article.block0()
+        #expect(version == "3.50.4")
+        #expect(hasFTS5)
+
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        try await dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT);
+                CREATE INDEX player_score ON player(score);
+                INSERT INTO player VALUES (1, 'Arthur', 0), (2, 'Barbara', 100);
+                """)
+        }
+
+        #if SQLITE_ENABLE_SESSION
+        // Block 1: changesets.
+        let replicaQueue = try DatabaseQueue(path: directory.filePath("replica.sqlite"))
+        try await replicaQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT)")
+            try db.execute(sql: "INSERT INTO player VALUES (1, 'Arthur', 5)")
+        }
+        try Article.block1(dbQueue, replicaQueue: replicaQueue)
+        // Player 1 conflicts (.data): replaced. Player 2 is missing
+        // (.notFound): omitted.
+        #expect(try await replicaQueue.read { db in
+            try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id")
+        } == [10])
+        #endif
+
+        // Block 3: the optional features, used from SQL.
+        #if SQLITE_ENABLE_DBSTAT_VTAB
+        let sizes = try Article.block3DBStat(dbQueue)
+        #expect(Set(sizes.map { $0["name"] as String }).isSuperset(of: ["player", "player_score"]))
+        #else
+        #expect {
+            try Article.block3DBStat(dbQueue)
+        } throws: { error in
+            (error as? DatabaseError)?.message == "no such table: dbstat"
+        }
+        #endif
+        try Article.block3Analyze(dbQueue)
+        let stat4 = try await dbQueue.read { db in try db.tableExists("sqlite_stat4") }
+        #if SQLITE_ENABLE_STAT4
+        #expect(stat4)
+        #else
+        #expect(!stat4)
+        #endif
+
+        // Block 4: the option at run time.
+        #if SQLITE_ENABLE_DBSTAT_VTAB
+        #expect(Article.block4())
+        #else
+        #expect(!Article.block4())
+        #endif
+    }
+
+    // MARK: - Safety.md
+
+    @Test func safetyBlocksRun() async throws {
+        typealias Article = SafetyArticle
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        try await dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT);
+                INSERT INTO player VALUES (1, 'Arthur', 100), (2, 'Barbara', 200);
+                """)
+        }
+
+        // Block 0: copies of cursor rows, read after the access.
+        let kept = try Article.block0(dbQueue)
+        #expect(kept.map { $0["name"] as String } == ["Arthur", "Barbara"])
+
+        // Block 1: copied rows, sent across tasks.
+        let rows = try await Article.block1(dbQueue)
+        #expect(rows.map { $0["id"] as Int64 } == [1, 2])
+
+        // Block 2: arguments that do not fit.
+        #expect(try Article.block2(dbQueue) == "misuse")
+        #expect(try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 2)
+
+        // Block 3: throwing decoding.
+        var decodedName: String?? = "not decoded"
+        #expect(throws: RowDecodingError.self) {
+            try Article.block3(dbQueue, decodedName: &decodedName)
+        }
+        #expect(decodedName == .some(nil))
+
+        // Block 4: an error thrown by an SQL function.
+        let error = try #require(try Article.block4(dbQueue))
+        #expect(error.resultCode == .SQLITE_ERROR)
+        #expect(error.message == "\(Article.MissingName())")
+    }
+}
