@@ -80,6 +80,22 @@ let package = Package(
             dependencies: ["Cairn", "BenchmarkSupport"],
             path: "Benchmarks/PoolBenchmark"
         ),
+        // Examples: real programs on the public API only.
+        .target(
+            name: "CairnSearchKit",
+            dependencies: ["Cairn"],
+            path: "Examples/CairnSearch/Sources/CairnSearchKit"
+        ),
+        .executableTarget(
+            name: "cairn-search",
+            dependencies: ["Cairn", "CairnSearchKit"],
+            path: "Examples/CairnSearch/Sources/cairn-search"
+        ),
+        .testTarget(
+            name: "CairnSearchTests",
+            dependencies: ["Cairn", "CairnSearchKit"],
+            path: "Examples/CairnSearch/Tests/CairnSearchTests"
+        ),
         // Test support: a VFS that fails chosen I/O operations on demand.
         .target(
             name: "CairnFaultVFS",
