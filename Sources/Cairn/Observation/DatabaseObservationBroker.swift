@@ -229,8 +229,8 @@ final class DatabaseObservationBroker: StatementHooks {
                 // The release of the savepoint that began the transaction
                 // commits it; an empty one (nothing left to write after a
                 // ROLLBACK TO) does not call the commit hook.
-                if transactionCompletion == nil, let connection = database.sqliteConnection,
-                   sqlite3_get_autocommit(connection) != 0
+                if transactionCompletion == nil, !database.isReadOnlyAccess,
+                   let connection = database.sqliteConnection, sqlite3_get_autocommit(connection) != 0
                 {
                     transactionCompletion = .commit
                 }
@@ -241,10 +241,11 @@ final class DatabaseObservationBroker: StatementHooks {
                 savepoints.removeSubrange((index + 1)...)
             }
         case .commitTransaction?:
-            // An empty transaction does not call the commit hook.
-            if transactionCompletion == nil { transactionCompletion = .commit }
+            // An empty transaction does not call the commit hook. The
+            // transaction of a read-only access (a `read`) is not told.
+            if transactionCompletion == nil && !database.isReadOnlyAccess { transactionCompletion = .commit }
         case .rollbackTransaction?:
-            if transactionCompletion == nil { transactionCompletion = .rollback }
+            if transactionCompletion == nil && !database.isReadOnlyAccess { transactionCompletion = .rollback }
         case .beginTransaction?, nil:
             break
         }

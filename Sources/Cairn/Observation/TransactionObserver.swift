@@ -206,11 +206,13 @@ extension Database {
     /// Observers receive ``TransactionObserver/databaseDidChange()``. Call it
     /// inside a write access: in a transaction, observers then react when it
     /// commits; outside of a transaction, an empty transaction is committed
-    /// so that they react at once.
+    /// so that they react at once. In a read-only access (a `read`), it does
+    /// nothing: nothing can change there.
     ///
     /// - Parameter region: The changed region.
     /// - Throws: A ``DatabaseError`` when the empty transaction fails.
     public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
+        if isReadOnlyAccess { return }
         let region = try region.databaseRegion(self)
         observationBroker.notifyChanges(in: region)
         if !isInsideTransaction {

@@ -207,6 +207,25 @@ struct VetoError: Error, Equatable { }
         #expect(try writer.read { db in try String.fetchAll(db, sql: "SELECT name FROM player") } == ["Craig"])
     }
 
+    @Test func readOnlyAccessesAreNotNotified() throws {
+        // A read is a transaction that writes nothing: observers hear
+        // nothing of it, not even of changes notified from there.
+        let writer = try makeWriter(.queue)
+        let observer = RecordingObserver()
+        writer.add(transactionObserver: observer, extent: .databaseLifetime)
+        try writer.read { db in
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")
+            try db.notifyChanges(in: .fullDatabase)
+        }
+        #expect(observer.log.isEmpty)
+        #expect(observer.undescribedChangeCount == 0)
+        // An empty write transaction is a commit.
+        try writer.write { _ in }
+        #expect(observer.log.last == "didCommit")
+        try writer.write { db in try db.notifyChanges(in: .fullDatabase) }
+        #expect(observer.undescribedChangeCount == 1)
+    }
+
     @Test func aVetoOfACommitThatNoStatementOfCairnRanIsNotThrownLater() throws {
         // The veto of a commit run through the C interface stays with that
         // commit: a later statement that fails throws its own error.

@@ -2,6 +2,12 @@
 // accesses, isolation, and the check for transactions left open.
 
 extension Database {
+    /// Whether writes are forbidden now: on a read-only connection, or
+    /// inside ``readOnly(_:)`` (a `read` access).
+    var isReadOnlyAccess: Bool {
+        configuration.readonly || configuration.isQueryOnly || readOnlyDepth > 0
+    }
+
     /// Runs `body` with writes forbidden: a statement that would write fails
     /// with `SQLITE_READONLY`. Nests.
     ///

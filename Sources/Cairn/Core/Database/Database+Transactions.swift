@@ -168,7 +168,7 @@ extension Database {
     /// writes are forbidden (a read-only connection, or inside
     /// ``readOnly(_:)``), ``Configuration/defaultTransactionKind`` otherwise.
     var defaultTransactionKind: TransactionKind {
-        if configuration.readonly || configuration.isQueryOnly || readOnlyDepth > 0 {
+        if isReadOnlyAccess {
             return .deferred
         }
         return configuration.defaultTransactionKind
