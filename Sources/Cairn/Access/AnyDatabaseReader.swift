@@ -42,40 +42,12 @@ public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {
     /// See ``DatabaseReader/interrupt()``.
     public func interrupt() { base.interrupt() }
 
-    /// See ``DatabaseReader/read(_:)-7go1k``.
-    public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try base.read(value)
+    /// See ``DatabaseReader/_readerAccessPlan(_:)``: the plan of the wrapped
+    /// reader.
+    public func _readerAccessPlan(_ kind: _ReaderAccessKind) -> _ReaderAccessPlan {
+        base._readerAccessPlan(kind)
     }
 
-    /// See ``DatabaseReader/read(_:)-97wa5``.
-    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await base.read(value)
-    }
-
-    /// See ``DatabaseReader/asyncRead(_:)``.
-    public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        base.asyncRead(value)
-    }
-
-    /// See ``DatabaseReader/unsafeRead(_:)-6s6d6``.
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try base.unsafeRead(value)
-    }
-
-    /// See ``DatabaseReader/unsafeRead(_:)-8dxl1``.
-    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await base.unsafeRead(value)
-    }
-
-    /// See ``DatabaseReader/asyncUnsafeRead(_:)``.
-    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        base.asyncUnsafeRead(value)
-    }
-
-    /// See ``DatabaseReader/unsafeReentrantRead(_:)``.
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try base.unsafeReentrantRead(value)
-    }
 }
 
 /// A type-erased ``DatabaseWriter``: any queue or pool, behind one concrete
@@ -105,39 +77,10 @@ public final class AnyDatabaseWriter: AnyDatabaseReader, DatabaseWriter, @unchec
         super.init(unwrapping: writer)
     }
 
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
-    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writerBase.writeWithoutTransaction(updates)
-    }
-
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-59wts``.
-    public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await writerBase.writeWithoutTransaction(updates)
-    }
-
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-92uc3``.
-    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writerBase.barrierWriteWithoutTransaction(updates)
-    }
-
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-19ck5``.
-    public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await writerBase.barrierWriteWithoutTransaction(updates)
-    }
-
-    /// See ``DatabaseWriter/asyncBarrierWriteWithoutTransaction(_:)``.
-    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        writerBase.asyncBarrierWriteWithoutTransaction(updates)
-    }
-
-    /// See ``DatabaseWriter/asyncWriteWithoutTransaction(_:)``.
-    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
-        writerBase.asyncWriteWithoutTransaction(updates)
-    }
-
-    /// See ``DatabaseWriter/unsafeReentrantWrite(_:)``.
-    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
-        try writerBase.unsafeReentrantWrite(updates)
+    /// See ``DatabaseWriter/_writerAccessPlan()``: the plan of the wrapped
+    /// writer.
+    public func _writerAccessPlan() -> _WriterAccessPlan {
+        writerBase._writerAccessPlan()
     }
 
     /// See ``DatabaseWriter/spawnConcurrentRead(_:)``.

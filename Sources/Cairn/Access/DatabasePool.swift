@@ -32,6 +32,11 @@ public final class DatabasePool: DatabaseWriter {
     /// The writer and the readers: a thread that accesses one of them
     /// cannot start another access to the pool.
     private let accessGroup = AccessGroup()
+    /// The plans of `read` and `unsafeRead`, and of writes (see
+    /// DatabaseAccessPlan.swift): made once.
+    private let readPlan: _ReaderAccessPlan
+    private let unsafeReadPlan: _ReaderAccessPlan
+    private let writePlan: _WriterAccessPlan
 
     struct PoolState {
         var isClosed = false
@@ -124,22 +129,94 @@ public final class DatabasePool: DatabaseWriter {
             }
             return reader
         }
+        (readPlan, unsafeReadPlan, writePlan) = DatabasePool.makeAccessPlans(
+            writer: writer, readerPool: readerPool, accessGroup: accessGroup, state: state,
+            qos: configuration.qos.qosClass)
     }
 
     // MARK: Accesses checks
 
     /// Stops when the current thread runs an access to this pool: a nested
     /// access could wait for itself, or see another state than its caller.
-    private func preconditionNotReentrant(_ method: String) {
+    private static func preconditionNotReentrant(_ method: String, _ accessGroup: AccessGroup) {
         precondition(!SchedulingWatchdog.isAccessing(accessGroup),
             "Database methods are not reentrant: \(method) was called from an access to the same database pool. "
             + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
     }
 
     func checkNotClosed() throws {
+        try DatabasePool.checkNotClosed(state)
+    }
+
+    private static func checkNotClosed(_ state: Locked<PoolState>) throws {
         if state.withLock({ $0.isClosed }) {
             throw DatabaseError.connectionIsClosed()
         }
+    }
+
+    // MARK: Access plans
+
+    /// Each read runs on a reader connection, in parallel with other reads
+    /// and with the writer; `read` opens a transaction, so that the read
+    /// sees one committed state. The writes run on the writer connection,
+    /// and barrier writes wait for the readers.
+    private static func makeAccessPlans(
+        writer: SerializedDatabase,
+        readerPool: ReaderPool<SerializedDatabase>,
+        accessGroup: AccessGroup,
+        state: Locked<PoolState>,
+        qos: DispatchQoS.QoSClass) -> (_ReaderAccessPlan, _ReaderAccessPlan, _WriterAccessPlan)
+    {
+        let reentrancyCheck: @Sendable (String) -> Void = { method in
+            DatabasePool.preconditionNotReentrant(method, accessGroup)
+        }
+        let openCheck: @Sendable () throws -> Void = { try DatabasePool.checkNotClosed(state) }
+        let reentrantConnections: @Sendable () -> [SerializedDatabase] = {
+            var connections = [writer]
+            readerPool.forEach { connections.append($0) }
+            return connections
+        }
+        let readPlan = _ReaderAccessPlan(
+            source: .pool(readerPool),
+            reentrancyCheck: reentrancyCheck,
+            openCheck: openCheck,
+            around: IsolatedReaderAccess(),
+            reentrantConnections: reentrantConnections,
+            qos: qos)
+        let unsafeReadPlan = _ReaderAccessPlan(
+            source: .pool(readerPool),
+            reentrancyCheck: reentrancyCheck,
+            openCheck: openCheck,
+            reentrantConnections: reentrantConnections,
+            qos: qos)
+        let writePlan = _WriterAccessPlan(
+            writer: writer, readers: readerPool,
+            reentrancyCheck: reentrancyCheck, openCheck: openCheck, qos: qos)
+        return (readPlan, unsafeReadPlan, writePlan)
+    }
+
+    /// The reads of a pool's reader: inside a transaction, with a schema
+    /// cache that forgets what the writer may have changed.
+    private struct IsolatedReaderAccess: ReaderAccessWrapper {
+        func run<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
+            try db.isolated {
+                db.clearSchemaCacheIfNeeded()
+                return try value(db)
+            }
+        }
+    }
+
+    /// See ``DatabaseReader/_readerAccessPlan(_:)``.
+    public func _readerAccessPlan(_ kind: _ReaderAccessKind) -> _ReaderAccessPlan {
+        switch kind {
+        case .read: readPlan
+        case .unsafeRead: unsafeReadPlan
+        }
+    }
+
+    /// See ``DatabaseWriter/_writerAccessPlan()``.
+    public func _writerAccessPlan() -> _WriterAccessPlan {
+        writePlan
     }
 
     // MARK: Closing and maintenance
@@ -225,105 +302,6 @@ public final class DatabasePool: DatabaseWriter {
 
     // MARK: Reads
 
-    /// See ``DatabaseReader/read(_:)-7go1k``: the read runs on a
-    /// reader connection, in parallel with other reads and with the writer.
-    public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        preconditionNotReentrant("read")
-        try checkNotClosed()
-        let reader = try readerPool.get()
-        defer { readerPool.release(reader) }
-        return try reader.syncGranted { db in
-            try db.isolated {
-                db.clearSchemaCacheIfNeeded()
-                return try value(db)
-            }
-        }
-    }
-
-    /// See ``DatabaseReader/read(_:)-97wa5``.
-    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try checkNotClosed()
-        let reader = try await readerPool.get()
-        defer { readerPool.release(reader) }
-        return try await reader.execute { db in
-            try db.isolated {
-                db.clearSchemaCacheIfNeeded()
-                return try value(db)
-            }
-        }
-    }
-
-    /// See ``DatabaseReader/asyncRead(_:)``.
-    public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
-            do {
-                try checkNotClosed()
-                let reader = try readerPool.get()
-                reader.async(then: { [readerPool] in readerPool.release(reader) }) { db in
-                    do {
-                        try db.isolated {
-                            db.clearSchemaCacheIfNeeded()
-                            value(.success(db))
-                        }
-                    } catch {
-                        value(.failure(error))
-                    }
-                }
-            } catch {
-                value(.failure(error))
-            }
-        }
-    }
-
-    /// See ``DatabaseReader/unsafeRead(_:)-6s6d6``: a reader
-    /// connection, without transaction.
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        preconditionNotReentrant("unsafeRead")
-        try checkNotClosed()
-        let reader = try readerPool.get()
-        defer { readerPool.release(reader) }
-        return try reader.syncGranted { db in try value(db) }
-    }
-
-    /// See ``DatabaseReader/unsafeRead(_:)-8dxl1``.
-    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try checkNotClosed()
-        let reader = try await readerPool.get()
-        defer { readerPool.release(reader) }
-        return try await reader.execute { db in try value(db) }
-    }
-
-    /// See ``DatabaseReader/asyncUnsafeRead(_:)``.
-    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
-            do {
-                try checkNotClosed()
-                let reader = try readerPool.get()
-                reader.async(then: { [readerPool] in readerPool.release(reader) }) { db in
-                    value(.success(db))
-                }
-            } catch {
-                value(.failure(error))
-            }
-        }
-    }
-
-    /// See ``DatabaseReader/unsafeReentrantRead(_:)``: from an access to
-    /// this pool (writer or reader), `value` receives its connection.
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
-        if writer.isCurrentAccess {
-            return try writer.reentrantSync { db in try value(db) }
-        }
-        var currentReader: SerializedDatabase?
-        readerPool.forEach { reader in
-            if reader.isCurrentAccess { currentReader = reader }
-        }
-        if let currentReader {
-            return try currentReader.reentrantSync { db in try value(db) }
-        }
-        return try unsafeRead(value)
-    }
-
     // MARK: Concurrent reads
 
     /// Runs `value` on a reader connection that sees the database as it is
@@ -383,14 +361,6 @@ public final class DatabasePool: DatabaseWriter {
 
     // MARK: Writes
 
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
-    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        preconditionNotReentrant("writeWithoutTransaction")
-        return try writer.sync { db in
-            try db.checkingTransactionLeftOpen { try updates(db) }
-        }
-    }
-
     /// Runs `updates`, which does not throw, outside of any transaction:
     /// see ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
     ///
@@ -406,59 +376,6 @@ public final class DatabasePool: DatabaseWriter {
             // Only a transaction left open throws here.
             preconditionFailure("\(error)")
         }
-    }
-
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-59wts``.
-    public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.execute { db in
-            try db.checkingTransactionLeftOpen { try updates(db) }
-        }
-    }
-
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-92uc3``:
-    /// waits until no read runs, and keeps new reads from starting until
-    /// `updates` completes. Reads of snapshots are not blocked.
-    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        preconditionNotReentrant("barrierWriteWithoutTransaction")
-        return try readerPool.barrier {
-            try writer.sync { db in
-                try db.checkingTransactionLeftOpen { try updates(db) }
-            }
-        }
-    }
-
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-19ck5``.
-    public func barrierWriteWithoutTransaction<T: Sendable>(
-        _ updates: @Sendable (Database) throws -> T) async throws -> T
-    {
-        try checkNotClosed()
-        // Waits, with the task suspended, until no read runs; new reads wait
-        // until the barrier ends. The writer is taken afterwards, as in the
-        // synchronous variant.
-        let endBarrier = try await readerPool.acquireBarrier()
-        defer { endBarrier() }
-        return try await writer.execute { db in
-            try db.checkingTransactionLeftOpen { try updates(db) }
-        }
-    }
-
-    /// See ``DatabaseWriter/asyncBarrierWriteWithoutTransaction(_:)``.
-    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
-            readerPool.barrier {
-                writer.sync { db in updates(.success(db)) }
-            }
-        }
-    }
-
-    /// See ``DatabaseWriter/asyncWriteWithoutTransaction(_:)``.
-    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
-        writer.async { db in updates(db) }
-    }
-
-    /// See ``DatabaseWriter/unsafeReentrantWrite(_:)``.
-    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
-        try writer.reentrantSync { db in try updates(db) }
     }
 
     // MARK: Connection setup

@@ -26,6 +26,11 @@ import Foundation
 /// of another.
 public final class DatabaseQueue: DatabaseWriter {
     private let writer: SerializedDatabase
+    /// The plans of `read` and `unsafeRead` (see DatabaseAccessPlan.swift):
+    /// made once.
+    private let readPlan: _ReaderAccessPlan
+    private let unsafeReadPlan: _ReaderAccessPlan
+    private let writePlan: _WriterAccessPlan
 
     /// The configuration of the connection.
     public var configuration: Configuration { writer.configuration }
@@ -55,6 +60,8 @@ public final class DatabaseQueue: DatabaseWriter {
         writer = try SerializedDatabase(
             path: path, configuration: configuration,
             defaultLabel: "Cairn.DatabaseQueue")
+        (readPlan, unsafeReadPlan) = DatabaseQueue.makeReadPlans(writer)
+        writePlan = _WriterAccessPlan(writer: writer)
     }
 
     /// Opens an in-memory database.
@@ -86,6 +93,8 @@ public final class DatabaseQueue: DatabaseWriter {
                 path: ":memory:", configuration: configuration,
                 defaultLabel: "Cairn.DatabaseQueue")
         }
+        (readPlan, unsafeReadPlan) = DatabaseQueue.makeReadPlans(writer)
+        writePlan = _WriterAccessPlan(writer: writer)
     }
 
     // MARK: Closing and interrupting
@@ -186,60 +195,6 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
-    /// See ``DatabaseReader/read(_:)-7go1k``.
-    public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try writer.sync { db in
-            try db.readOnly { try db.isolated { try value(db) } }
-        }
-    }
-
-    /// See ``DatabaseReader/read(_:)-97wa5``.
-    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.execute { db in
-            try db.readOnly { try db.isolated { try value(db) } }
-        }
-    }
-
-    /// See ``DatabaseReader/asyncRead(_:)``.
-    public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        writer.async { db in
-            do {
-                try db.readOnly {
-                    try db.isolated { value(.success(db)) }
-                }
-            } catch {
-                value(.failure(error))
-            }
-        }
-    }
-
-    /// See ``DatabaseReader/unsafeRead(_:)-6s6d6``.
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try writer.sync { db in try value(db) }
-    }
-
-    /// See ``DatabaseReader/unsafeRead(_:)-8dxl1``.
-    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.execute { db in try value(db) }
-    }
-
-    /// See ``DatabaseReader/asyncUnsafeRead(_:)``.
-    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        writer.async { db in value(.success(db)) }
-    }
-
-    /// See ``DatabaseReader/unsafeReentrantRead(_:)``.
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try writer.reentrantSync { db in try value(db) }
-    }
-
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
-    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writer.sync { db in
-            try db.checkingTransactionLeftOpen { try updates(db) }
-        }
-    }
-
     /// Runs `updates`, which does not throw, outside of any transaction:
     /// see ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
     ///
@@ -257,43 +212,6 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
-    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-59wts``.
-    public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.execute { db in
-            try db.checkingTransactionLeftOpen { try updates(db) }
-        }
-    }
-
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-92uc3``.
-    ///
-    /// In a queue, all accesses are serialized: this is the same as
-    /// ``writeWithoutTransaction(_:)-2lvfc``.
-    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writeWithoutTransaction(updates)
-    }
-
-    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-19ck5``.
-    public func barrierWriteWithoutTransaction<T: Sendable>(
-        _ updates: @Sendable (Database) throws -> T) async throws -> T
-    {
-        try await writeWithoutTransaction(updates)
-    }
-
-    /// See ``DatabaseWriter/asyncBarrierWriteWithoutTransaction(_:)``.
-    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        writer.async { db in updates(.success(db)) }
-    }
-
-    /// See ``DatabaseWriter/asyncWriteWithoutTransaction(_:)``.
-    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
-        writer.async { db in updates(db) }
-    }
-
-    /// See ``DatabaseWriter/unsafeReentrantWrite(_:)``.
-    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
-        try writer.reentrantSync { db in try updates(db) }
-    }
-
     /// See ``DatabaseWriter/spawnConcurrentRead(_:)``: in a queue, `value`
     /// runs at once, on the current access, with writes forbidden.
     ///
@@ -307,6 +225,40 @@ public final class DatabaseQueue: DatabaseWriter {
             } catch {
                 value(.failure(error))
             }
+        }
+    }
+
+    // MARK: Access plans
+
+    /// The reads run on the queue's connection; `read` forbids writes and
+    /// opens a transaction.
+    private static func makeReadPlans(_ writer: SerializedDatabase) -> (_ReaderAccessPlan, _ReaderAccessPlan) {
+        let readPlan = _ReaderAccessPlan(
+            source: .connection(writer),
+            around: ReadOnlyIsolatedAccess(),
+            reentrantConnections: { [writer] })
+        let unsafeReadPlan = _ReaderAccessPlan(source: .connection(writer), reentrantConnections: { [writer] })
+        return (readPlan, unsafeReadPlan)
+    }
+
+    /// See ``DatabaseReader/_readerAccessPlan(_:)``.
+    public func _readerAccessPlan(_ kind: _ReaderAccessKind) -> _ReaderAccessPlan {
+        switch kind {
+        case .read: readPlan
+        case .unsafeRead: unsafeReadPlan
+        }
+    }
+
+    /// See ``DatabaseWriter/_writerAccessPlan()``: the writes run on the
+    /// queue's connection, serialized with the reads.
+    public func _writerAccessPlan() -> _WriterAccessPlan {
+        writePlan
+    }
+
+    /// The reads of a queue: writes forbidden, inside a transaction.
+    private struct ReadOnlyIsolatedAccess: ReaderAccessWrapper {
+        func run<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
+            try db.readOnly { try db.isolated { try value(db) } }
         }
     }
 

@@ -95,4 +95,54 @@ public protocol DatabaseReader: AnyObject, Sendable {
     ///
     /// - Throws: The error of `value`, or a ``DatabaseError``.
     func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
+
+    /// How the reader runs its reads: Cairn's access primitive, on which
+    /// the access methods above are written once. Not for use outside of
+    /// Cairn.
+    func _readerAccessPlan(_ kind: _ReaderAccessKind) -> _ReaderAccessPlan
+}
+
+// The access methods, written once for all readers, on top of their plans
+// (see DatabaseAccessPlan.swift).
+extension DatabaseReader {
+    /// See ``DatabaseReader/read(_:)-7go1k``.
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try _readerAccessPlan(.read).sync(method: "read", value)
+    }
+
+    /// See ``DatabaseReader/read(_:)-97wa5``.
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await _readerAccessPlan(.read).execute(value)
+    }
+
+    /// See ``DatabaseReader/asyncRead(_:)``.
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        _readerAccessPlan(.read).async(value)
+    }
+
+    /// See ``DatabaseReader/unsafeRead(_:)-6s6d6``.
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try _readerAccessPlan(.unsafeRead).sync(method: "unsafeRead", value)
+    }
+
+    /// See ``DatabaseReader/unsafeRead(_:)-8dxl1``.
+    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await _readerAccessPlan(.unsafeRead).execute(value)
+    }
+
+    /// See ``DatabaseReader/asyncUnsafeRead(_:)``.
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        _readerAccessPlan(.unsafeRead).async(value)
+    }
+
+    /// See ``DatabaseReader/unsafeReentrantRead(_:)``: from an access to
+    /// one of the reader's connections, `value` receives its connection;
+    /// otherwise, it runs as ``DatabaseReader/unsafeRead(_:)-6s6d6``.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        let plan = _readerAccessPlan(.unsafeRead)
+        if let current = plan.reentrantConnections().first(where: \.isCurrentAccess) {
+            return try current.reentrantSync { db in try value(db) }
+        }
+        return try plan.sync(method: "unsafeReentrantRead", value)
+    }
 }

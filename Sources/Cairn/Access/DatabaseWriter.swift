@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A type that writes a database: ``DatabaseQueue`` and ``DatabasePool``
 /// adopt it.
 ///
@@ -50,6 +52,93 @@ public protocol DatabaseWriter: DatabaseReader {
     ///
     /// With a ``DatabaseQueue``, `value` runs before the method returns.
     func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void)
+
+    /// How the writer runs its writes: Cairn's access primitive, on which
+    /// the access methods above are written once. Not for use outside of
+    /// Cairn.
+    func _writerAccessPlan() -> _WriterAccessPlan
+}
+
+// The write methods, written once for all writers, on top of their plans
+// (see DatabaseAccessPlan.swift).
+extension DatabaseWriter {
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        let plan = _writerAccessPlan()
+        plan.reentrancyCheck?("writeWithoutTransaction")
+        return try plan.writer.sync { db in
+            try db.checkingTransactionLeftOpen { try updates(db) }
+        }
+    }
+
+    /// See ``DatabaseWriter/writeWithoutTransaction(_:)-59wts``.
+    public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try await _writerAccessPlan().writer.execute { db in
+            try db.checkingTransactionLeftOpen { try updates(db) }
+        }
+    }
+
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-92uc3``: with
+    /// a pool, waits until no read runs, and keeps new reads from starting
+    /// until `updates` completes (reads of snapshots are not blocked). In a
+    /// queue, all accesses are serialized: this is the same as
+    /// ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        let plan = _writerAccessPlan()
+        guard let readers = plan.readers else {
+            return try writeWithoutTransaction(updates)
+        }
+        plan.reentrancyCheck?("barrierWriteWithoutTransaction")
+        return try readers.barrier {
+            try plan.writer.sync { db in
+                try db.checkingTransactionLeftOpen { try updates(db) }
+            }
+        }
+    }
+
+    /// See ``DatabaseWriter/barrierWriteWithoutTransaction(_:)-19ck5``.
+    public func barrierWriteWithoutTransaction<T: Sendable>(
+        _ updates: @Sendable (Database) throws -> T) async throws -> T
+    {
+        let plan = _writerAccessPlan()
+        guard let readers = plan.readers else {
+            return try await writeWithoutTransaction(updates)
+        }
+        try plan.openCheck?()
+        // Waits, with the task suspended, until no read runs; new reads wait
+        // until the barrier ends. The writer is taken afterwards, as in the
+        // synchronous variant.
+        let endBarrier = try await readers.acquireBarrier()
+        defer { endBarrier() }
+        return try await plan.writer.execute { db in
+            try db.checkingTransactionLeftOpen { try updates(db) }
+        }
+    }
+
+    /// See ``DatabaseWriter/asyncBarrierWriteWithoutTransaction(_:)``.
+    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        let plan = _writerAccessPlan()
+        guard let readers = plan.readers else {
+            plan.writer.async { db in updates(.success(db)) }
+            return
+        }
+        // Waiting for the readers may block: not on the caller's thread.
+        DispatchQueue.global(qos: plan.qos).async {
+            readers.barrier {
+                plan.writer.sync { db in updates(.success(db)) }
+            }
+        }
+    }
+
+    /// See ``DatabaseWriter/asyncWriteWithoutTransaction(_:)``.
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        _writerAccessPlan().writer.async { db in updates(db) }
+    }
+
+    /// See ``DatabaseWriter/unsafeReentrantWrite(_:)``.
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try _writerAccessPlan().writer.reentrantSync { db in try updates(db) }
+    }
 }
 
 extension DatabaseWriter {

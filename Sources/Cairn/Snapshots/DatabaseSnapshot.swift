@@ -23,6 +23,8 @@ import Foundation
 /// grows: release snapshots when you are done with them.
 public final class DatabaseSnapshot: DatabaseReader {
     private let reader: SerializedDatabase
+    /// The plan of all reads (see DatabaseAccessPlan.swift): made once.
+    private let readPlan: _ReaderAccessPlan
 
     /// The configuration of the connection.
     public var configuration: Configuration { reader.configuration }
@@ -34,22 +36,37 @@ public final class DatabaseSnapshot: DatabaseReader {
         var configuration = configuration
         configuration.isQueryOnly = true
         configuration.label = label
-        reader = try SerializedDatabase(path: path, configuration: configuration, defaultLabel: label)
+        let reader = try SerializedDatabase(path: path, configuration: configuration, defaultLabel: label)
+        self.reader = reader
+        // A snapshot is always isolated and read-only: `unsafeRead` is
+        // `read`.
+        readPlan = _ReaderAccessPlan(
+            source: .connection(reader),
+            around: SnapshotAccess(),
+            reentrantConnections: { [reader] })
         try reader.sync { db in try db.beginReadTransaction() }
     }
 
-    /// Runs `value` on the snapshot connection, checking that its read
+    /// See ``DatabaseReader/_readerAccessPlan(_:)``: the reads run on the
+    /// snapshot connection, in its transaction.
+    public func _readerAccessPlan(_ kind: _ReaderAccessKind) -> _ReaderAccessPlan {
+        readPlan
+    }
+
+    /// Runs the reads on the snapshot connection, checking that its read
     /// transaction is still open.
-    private func access<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
-        guard db.isInsideTransaction else {
-            throw db.makeError(
-                resultCode: .SQLITE_MISUSE,
-                message: db.isClosed
-                    ? "Connection is closed"
-                    : "the snapshot's transaction was ended by a COMMIT or ROLLBACK: the snapshot is no longer usable",
-                sql: nil, arguments: nil)
+    private struct SnapshotAccess: ReaderAccessWrapper {
+        func run<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
+            guard db.isInsideTransaction else {
+                throw db.makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: db.isClosed
+                        ? "Connection is closed"
+                        : "the snapshot's transaction was ended by a COMMIT or ROLLBACK: the snapshot is no longer usable",
+                    sql: nil, arguments: nil)
+            }
+            return try value(db)
         }
-        return try value(db)
     }
 
     /// Ends the snapshot's transaction and closes its connection. Later
@@ -71,46 +88,4 @@ public final class DatabaseSnapshot: DatabaseReader {
         reader.interrupt()
     }
 
-    /// See ``DatabaseReader/read(_:)-7go1k``: the read sees the
-    /// snapshot's state.
-    public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try reader.sync { db in try access(db, value) }
-    }
-
-    /// See ``DatabaseReader/read(_:)-97wa5``.
-    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await reader.execute { db in try self.access(db, value) }
-    }
-
-    /// See ``DatabaseReader/asyncRead(_:)``.
-    public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        reader.async { db in
-            do {
-                try self.access(db) { db in value(.success(db)) }
-            } catch {
-                value(.failure(error))
-            }
-        }
-    }
-
-    /// Same as ``DatabaseSnapshot/read(_:)-50ql6``: a snapshot is always isolated and
-    /// read-only.
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try read(value)
-    }
-
-    /// Same as ``DatabaseSnapshot/read(_:)-9ar5d``.
-    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await read(value)
-    }
-
-    /// Same as ``asyncRead(_:)``.
-    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        asyncRead(value)
-    }
-
-    /// See ``DatabaseReader/unsafeReentrantRead(_:)``.
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try reader.reentrantSync { db in try access(db, value) }
-    }
 }

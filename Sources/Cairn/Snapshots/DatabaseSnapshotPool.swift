@@ -43,6 +43,8 @@ public final class DatabaseSnapshotPool: DatabaseReader {
     /// access to the pool.
     private let accessGroup = AccessGroup()
     private let isClosed = Locked(false)
+    /// The plan of all reads (see DatabaseAccessPlan.swift): made once.
+    private let readPlan: _ReaderAccessPlan
 
     /// Creates a snapshot pool that sees the current state of a connection:
     /// the state that its current read transaction sees, or, outside of a
@@ -105,7 +107,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         let label = configuration.label ?? "Cairn.DatabaseSnapshotPool"
         let readerCount = Locked(0)
         let accessGroup = self.accessGroup
-        readerPool = ReaderPool(maximumCount: configuration.maximumReaderCount) {
+        let readerPool = ReaderPool<SerializedDatabase>(maximumCount: configuration.maximumReaderCount) {
             let number = readerCount.withLock { count -> Int in
                 count += 1
                 return count
@@ -114,6 +116,30 @@ public final class DatabaseSnapshotPool: DatabaseReader {
                 path: path, configuration: configuration,
                 defaultLabel: label, purpose: "reader.\(number)", accessGroup: accessGroup)
         }
+        self.readerPool = readerPool
+        // Reads of a snapshot pool are always isolated and read-only:
+        // `unsafeRead` is `read`.
+        let walSnapshot = parts.walSnapshot
+        let isClosed = isClosed
+        readPlan = _ReaderAccessPlan(
+            source: .pool(readerPool),
+            reentrancyCheck: { method in
+                precondition(!SchedulingWatchdog.isAccessing(accessGroup),
+                    "Database methods are not reentrant: \(method) was called from an access to the same snapshot pool. "
+                    + "Use the `db` argument of the current access instead, or unsafeReentrantRead.")
+            },
+            openCheck: {
+                if isClosed.withLock({ $0 }) {
+                    throw DatabaseError.connectionIsClosed()
+                }
+            },
+            around: SnapshotAccess(walSnapshot: walSnapshot),
+            reentrantConnections: {
+                var connections: [SerializedDatabase] = []
+                readerPool.forEach { connections.append($0) }
+                return connections
+            },
+            qos: configuration.qos.qosClass)
     }
 
     /// Takes a WAL snapshot of the state `db` sees, and opens a connection
@@ -169,24 +195,22 @@ public final class DatabaseSnapshotPool: DatabaseReader {
 
     // MARK: Accesses
 
-    /// Runs `value` inside a transaction on the snapshot.
-    private func snapshotAccess<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
-        try db.beginTransaction(.deferred)
-        defer { db.rollbackIgnoringErrors() }
-        try walSnapshot.open(on: db)
-        return try value(db)
-    }
+    /// Runs the reads inside a transaction on the snapshot.
+    private struct SnapshotAccess: ReaderAccessWrapper {
+        let walSnapshot: WALSnapshot
 
-    private func checkNotClosed() throws {
-        if isClosed.withLock({ $0 }) {
-            throw DatabaseError.connectionIsClosed()
+        func run<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
+            try db.beginTransaction(.deferred)
+            defer { db.rollbackIgnoringErrors() }
+            try walSnapshot.open(on: db)
+            return try value(db)
         }
     }
 
-    private func preconditionNotReentrant(_ method: String) {
-        precondition(!SchedulingWatchdog.isAccessing(accessGroup),
-            "Database methods are not reentrant: \(method) was called from an access to the same snapshot pool. "
-            + "Use the `db` argument of the current access instead, or unsafeReentrantRead.")
+    /// See ``DatabaseReader/_readerAccessPlan(_:)``: each read runs on a
+    /// connection of the pool, inside a transaction on the snapshot.
+    public func _readerAccessPlan(_ kind: _ReaderAccessKind) -> _ReaderAccessPlan {
+        readPlan
     }
 
     /// Closes the connections, after the reads in flight have completed, and
@@ -218,69 +242,4 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         readerPool.forEach { $0.interrupt() }
     }
 
-    /// See ``DatabaseReader/read(_:)-7go1k``: the read sees the
-    /// snapshot's state, in parallel with other reads.
-    public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        preconditionNotReentrant("read")
-        try checkNotClosed()
-        let reader = try readerPool.get()
-        defer { readerPool.release(reader) }
-        return try reader.syncGranted { db in try snapshotAccess(db, value) }
-    }
-
-    /// See ``DatabaseReader/read(_:)-97wa5``.
-    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try checkNotClosed()
-        let reader = try await readerPool.get()
-        defer { readerPool.release(reader) }
-        return try await reader.execute { db in try self.snapshotAccess(db, value) }
-    }
-
-    /// See ``DatabaseReader/asyncRead(_:)``.
-    public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        DispatchQueue.global(qos: configuration.qos.qosClass).async { [self] in
-            do {
-                try checkNotClosed()
-                let reader = try readerPool.get()
-                reader.async(then: { [readerPool] in readerPool.release(reader) }) { db in
-                    do {
-                        try self.snapshotAccess(db) { db in value(.success(db)) }
-                    } catch {
-                        value(.failure(error))
-                    }
-                }
-            } catch {
-                value(.failure(error))
-            }
-        }
-    }
-
-    /// Same as ``DatabaseSnapshotPool/read(_:)-32gyu``: reads of a snapshot pool are
-    /// always isolated and read-only.
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try read(value)
-    }
-
-    /// Same as ``DatabaseSnapshotPool/read(_:)-h8a5``.
-    public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await read(value)
-    }
-
-    /// Same as ``asyncRead(_:)``.
-    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        asyncRead(value)
-    }
-
-    /// See ``DatabaseReader/unsafeReentrantRead(_:)``: from a read of this
-    /// snapshot pool, `value` receives its connection.
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
-        var currentReader: SerializedDatabase?
-        readerPool.forEach { reader in
-            if reader.isCurrentAccess { currentReader = reader }
-        }
-        if let currentReader {
-            return try currentReader.reentrantSync { db in try value(db) }
-        }
-        return try read(value)
-    }
 }
