@@ -64,6 +64,11 @@ public final class _ReaderAccessPlan: Sendable {
     /// this reader, for ``DatabaseReader/unsafeReentrantRead(_:)``.
     let reentrantConnections: @Sendable () -> [SerializedDatabase]
 
+    /// Runs the closure of a reentrant read, inside an access to one of
+    /// the ``reentrantConnections`` (a snapshot checks that its transaction
+    /// is still open).
+    let reentrantAround: any ReaderAccessWrapper
+
     /// The quality of service of the global queue on which
     /// completion-based reads of a pool wait for a reader.
     let qos: DispatchQoS.QoSClass
@@ -74,6 +79,7 @@ public final class _ReaderAccessPlan: Sendable {
         openCheck: (@Sendable () throws -> Void)? = nil,
         around: any ReaderAccessWrapper = PlainReaderAccess(),
         reentrantConnections: @escaping @Sendable () -> [SerializedDatabase],
+        reentrantAround: any ReaderAccessWrapper = PlainReaderAccess(),
         qos: DispatchQoS.QoSClass = .default)
     {
         self.source = source
@@ -81,6 +87,7 @@ public final class _ReaderAccessPlan: Sendable {
         self.openCheck = openCheck
         self.around = around
         self.reentrantConnections = reentrantConnections
+        self.reentrantAround = reentrantAround
         self.qos = qos
     }
 

@@ -117,7 +117,11 @@ extension DatabaseReader {
 
     /// See ``DatabaseReader/asyncRead(_:)``.
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        _readerAccessPlan(.read).async(value)
+        // The reader stays alive until the read runs: a snapshot pool, for
+        // instance, releases its snapshot when it goes.
+        _readerAccessPlan(.read).async { [self] result in
+            withExtendedLifetime(self) { value(result) }
+        }
     }
 
     /// See ``DatabaseReader/unsafeRead(_:)-6s6d6``.
@@ -132,7 +136,10 @@ extension DatabaseReader {
 
     /// See ``DatabaseReader/asyncUnsafeRead(_:)``.
     public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        _readerAccessPlan(.unsafeRead).async(value)
+        // See asyncRead(_:).
+        _readerAccessPlan(.unsafeRead).async { [self] result in
+            withExtendedLifetime(self) { value(result) }
+        }
     }
 
     /// See ``DatabaseReader/unsafeReentrantRead(_:)``: from an access to
@@ -141,7 +148,7 @@ extension DatabaseReader {
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         let plan = _readerAccessPlan(.unsafeRead)
         if let current = plan.reentrantConnections().first(where: \.isCurrentAccess) {
-            return try current.reentrantSync { db in try value(db) }
+            return try current.reentrantSync { db in try plan.reentrantAround.run(db, value) }
         }
         return try plan.sync(method: "unsafeReentrantRead", value)
     }

@@ -416,11 +416,25 @@ final class DatabaseObservationBroker: StatementHooks {
         }
     }
 
+    /// Statements that SQLite ran by itself report no row events (the row
+    /// hooks are installed around Cairn's statements only): the observers
+    /// of what they changed hear of an unspecified change, then of the end
+    /// of the transaction they committed or rolled back, if any.
+    override func externalStatementsDidRun(changing region: DatabaseRegion?, in database: Database) {
+        if let region {
+            notifyChanges(in: region)
+        }
+        notifyTransactionCompletion(database)
+    }
+
     /// Tells observers how the transaction ended, once the statement that
-    /// ended it is done.
+    /// ended it is done. The transactions of read-only accesses (a `read`)
+    /// are not told: they changed nothing, and SQLite calls the rollback
+    /// hook for them too.
     private func notifyTransactionCompletion(_ database: Database) {
         guard let completion = transactionCompletion else { return }
         transactionCompletion = nil
+        if database.isReadOnlyAccess { return }
         // Observers may run statements, and add or remove observers: iterate
         // the observers of the transaction that ended.
         let ended = observations

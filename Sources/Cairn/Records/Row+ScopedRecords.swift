@@ -79,8 +79,8 @@ extension Row {
         let rows = try _prefetchedRows(forKey: key)
         var records = Records()
         records.reserveCapacity(rows.count)
-        // The iterator may present each row through the same view, moved
-        // from row to row when the record did not keep it.
+        // The iterator makes the rows of prefetched values one at a time,
+        // without an array of rows.
         var iterator = rows.makeRowIterator()
         while let row = iterator.next() {
             records.append(try Records.Element(row: row))

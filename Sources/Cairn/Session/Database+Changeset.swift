@@ -74,7 +74,14 @@ extension Database {
     /// The changes are applied inside a savepoint: when the application
     /// fails, when `onConflict` returns ``ChangesetConflictResolution/abort``
     /// or throws, nothing is applied and the database is left as it was.
-    /// Transaction observers hear of the changes as of any other change.
+    ///
+    /// SQLite applies the changes with statements of its own, whose rows
+    /// Cairn does not see one by one: transaction observers of the changed
+    /// tables hear of an unspecified change
+    /// (``TransactionObserver/databaseDidChange()``), so that a
+    /// `ValueObservation` fetches again, then of the commit or the rollback,
+    /// as of other transactions. An observer that prevents the commit makes
+    /// the method throw its error.
     ///
     /// - Parameters:
     ///   - changeset: A changeset or a patchset.
@@ -83,9 +90,13 @@ extension Database {
     ///   - onConflict: Decides what to do with each change that conflicts.
     ///     An error it throws stops the application, which then throws it.
     /// - Throws: A ``DatabaseError``: `SQLITE_CORRUPT` for bytes that are
-    ///   not a changeset, `SQLITE_ABORT` when `onConflict` aborted,
-    ///   `SQLITE_MISUSE` for ``ChangesetConflictResolution/replace`` on a
-    ///   conflict that does not allow it; or the error of `onConflict`.
+    ///   not a changeset, `SQLITE_ABORT` when `onConflict` aborted or after
+    ///   the transaction of the block was aborted, `SQLITE_MISUSE` for
+    ///   ``ChangesetConflictResolution/replace`` on a conflict that does not
+    ///   allow it and for an `apply` called from the `onConflict` of
+    ///   another, `SQLITE_INTERRUPT` when the task of an async access is
+    ///   cancelled; or the error of `onConflict`, or of an observer that
+    ///   prevented the commit.
     ///
     /// The corresponding C function is `sqlite3changeset_apply_v2`.
     public func apply(
@@ -94,8 +105,13 @@ extension Database {
         onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution) throws
     {
         try checkSessionAccess()
+        try checkValidAccess(forWritesOf: "a changeset is applied")
         guard let connection = sqliteConnection else { return }
-        try withoutActuallyEscaping(onConflict) { onConflict in
+        // The tables that the changeset changes, for transaction observers.
+        let tableNames = Set(try changeset.operations().map(\.tableName))
+        let changesBefore = totalChangesCount
+        try withNonReentrantOperation("apply(_:filter:onConflict:)") {
+            try withoutActuallyEscaping(onConflict) { onConflict in
             try withoutActuallyEscaping(filter ?? { _ in true }) { filter in
                 let context = ChangesetApplyContext(filter: filter, onConflict: onConflict)
                 let code = try changeset.withUnsafeBytes { count, bytes in
@@ -115,16 +131,28 @@ extension Database {
                 // back: a failure may have rolled back the transaction of
                 // a block too.
                 schemaCache.clear()
+                // The veto of an observer, when the application committed.
+                let callbackFailure = callbackErrors.take()
+                let changedRegion = totalChangesCount == changesBefore
+                    ? nil
+                    : tableNames.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) }
+                externalStatementsDidRun(changing: code == SQLITE_OK ? changedRegion : nil)
                 if let error = context.error {
                     throw error
                 }
+                if let (error, _) = callbackFailure {
+                    throw error
+                }
                 guard code == SQLITE_OK else {
-                    let message = context.misuse
-                        ?? (code == SQLITE_ABORT
-                            ? "the changeset was not applied: the conflict handler aborted"
-                            : lastErrorMessage)
+                    if let misuse = context.misuse {
+                        throw makeError(resultCode: .SQLITE_MISUSE, message: misuse, sql: nil, arguments: nil)
+                    }
+                    let message = code == SQLITE_ABORT
+                        ? "the changeset was not applied: the conflict handler aborted"
+                        : lastErrorMessage
                     throw makeError(resultCode: ResultCode(rawValue: code), message: message, sql: nil, arguments: nil)
                 }
+            }
             }
         }
     }

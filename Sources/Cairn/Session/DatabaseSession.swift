@@ -44,11 +44,12 @@ public final class DatabaseSession {
     /// The connection of the session.
     let database: Database
 
-    /// The SQLite session; nil once the connection closed.
-    private var handle: OpaquePointer?
+    /// The SQLite session.
+    private let handle: OpaquePointer
 
-    /// The hub of the connection's pre-update hook, which lists the session.
-    private let hub: UnsafeMutablePointer<_cairn_preupdate_hub>
+    /// The registration of the SQLite session on the connection, which
+    /// deletes it once, inside an access, before the connection closes.
+    private let registration: ConnectionResources.Registration
 
     /// The schema whose changes are recorded: "main", or the name of an
     /// attached database.
@@ -75,20 +76,20 @@ public final class DatabaseSession {
         }
         self.database = db
         self.handle = handle
-        self.hub = hub
         self.schemaName = schemaName
-        db.resources.add(self)
+        // The hub lives as long as the connection, which deletes the
+        // session before it closes.
+        registration = db.resources.register { connection in
+            _cairn_session_delete(connection, hub, handle)
+        }
     }
 
     deinit {
-        guard let handle else { return }
         // The connection may be in use on another thread: the session is
         // deleted inside an access (at the end of the current one, if
-        // Swift releases the session inside an access).
-        let hub = hub
-        database.releaseInsideAccess { connection in
-            _cairn_session_delete(connection, hub, handle)
-        }
+        // Swift releases the session inside an access), or when the
+        // connection closes.
+        database.connectionResources?.release(registration)
     }
 
     /// The SQLite session, after checking that it can be used now.
@@ -97,7 +98,7 @@ public final class DatabaseSession {
     ///   connection, or after the connection closed.
     private func checkedHandle() throws -> OpaquePointer {
         try database.checkSessionAccess()
-        guard let handle else {
+        guard !registration.isReleased else {
             throw database.makeError(
                 resultCode: .SQLITE_MISUSE,
                 message: "the session was deleted when its connection closed",
@@ -249,14 +250,6 @@ public final class DatabaseSession {
         guard code == SQLITE_OK else { throw database.lastError(code: code) }
         guard let buffer, count > 0 else { return Data() }
         return Data(bytes: buffer, count: Int(count))
-    }
-}
-
-extension DatabaseSession: ConnectionResource {
-    func connectionWillClose(_ db: Database) {
-        guard let handle, let connection = db.sqliteConnection else { return }
-        _cairn_session_delete(connection, hub, handle)
-        self.handle = nil
     }
 }
 

@@ -43,7 +43,8 @@ public final class DatabaseSnapshot: DatabaseReader {
         readPlan = _ReaderAccessPlan(
             source: .connection(reader),
             around: SnapshotAccess(),
-            reentrantConnections: { [reader] })
+            reentrantConnections: { [reader] },
+            reentrantAround: SnapshotAccess())
         try reader.sync { db in try db.beginReadTransaction() }
     }
 

@@ -219,6 +219,15 @@ struct VetoError: Error, Equatable { }
         }
         #expect(observer.log.isEmpty)
         #expect(observer.undescribedChangeCount == 0)
+        // A read that fails rolls back its transaction: not notified either.
+        struct ReadFailure: Error { }
+        #expect(throws: ReadFailure.self) {
+            try writer.read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")
+                throw ReadFailure()
+            }
+        }
+        #expect(observer.log.isEmpty)
         // An empty write transaction is a commit.
         try writer.write { _ in }
         #expect(observer.log.last == "didCommit")

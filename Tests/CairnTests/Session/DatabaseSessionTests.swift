@@ -212,7 +212,7 @@ import Cairn
                     }
                     Issue.record("expected an error")
                 } catch let error as DatabaseError {
-                    #expect(error.resultCode == (resolution == .abort ? .SQLITE_ABORT : .SQLITE_ABORT))
+                    #expect(error.resultCode == (resolution == .abort ? .SQLITE_ABORT : .SQLITE_MISUSE))
                     if resolution == .replace {
                         #expect(error.message?.contains(".replace resolves .data and .conflict conflicts only") == true)
                     }
@@ -365,6 +365,115 @@ import Cairn
         try dbQueue.write { db in try db.execute(sql: "DELETE FROM player") }
         #expect(before.preUpdateEvents.count == 4)
         #expect(after.preUpdateEvents.count == 4)
+    }
+
+    /// A changeset that inserts player 1 and updates nothing else.
+    func insertion() throws -> Changeset {
+        let source = try DatabaseQueue()
+        return try source.write { db in
+            try db.execute(sql: DatabaseSessionTests.schema)
+            let session = try DatabaseSession(db)
+            try session.attach("player")
+            try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (1, 'Arthur', 100)")
+            return try session.changeset()
+        }
+    }
+
+    @Test func transactionObserversHearOfAppliedChanges() throws {
+        let changeset = try insertion()
+        let replica = try DatabaseQueue()
+        try replica.write { db in try db.execute(sql: DatabaseSessionTests.schema) }
+        let playerObserver = RecordingObserver(observing: ["player"])
+        let teamObserver = RecordingObserver(observing: ["team"])
+        replica.add(transactionObserver: playerObserver, extent: .databaseLifetime)
+        replica.add(transactionObserver: teamObserver, extent: .databaseLifetime)
+
+        // Outside of a transaction: the application commits by itself.
+        try replica.writeWithoutTransaction { db in
+            try db.apply(changeset) { _ in .abort }
+            #expect(playerObserver.undescribedChangeCount == 1)
+            #expect(playerObserver.log == ["willCommit", "didCommit"])
+        }
+        #expect(teamObserver.undescribedChangeCount == 0)
+
+        // Inside a transaction: observers hear of the commit of the block.
+        let undo = try changeset.inverted()
+        try replica.write { db in
+            try db.apply(undo) { _ in .abort }
+            #expect(playerObserver.undescribedChangeCount == 2)
+            #expect(playerObserver.log.count == 2)
+        }
+        #expect(playerObserver.log == ["willCommit", "didCommit", "willCommit", "didCommit"])
+
+        // A ValueObservation fetches again.
+        let observation = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        let values = Locked<[Int]>([])
+        let received = DispatchSemaphore(value: 0)
+        let cancellable = observation.start(
+            in: replica, scheduling: .async(onQueue: DispatchQueue(label: "observation")),
+            onError: { error in Issue.record(error) },
+            onChange: { count in
+                values.withLock { $0.append(count) }
+                received.signal()
+            })
+        #expect(received.wait(timeout: .now() + 10) == .success)
+        try replica.writeWithoutTransaction { db in try db.apply(changeset) { _ in .abort } }
+        #expect(received.wait(timeout: .now() + 10) == .success)
+        cancellable.cancel()
+        #expect(values.withLock { $0 } == [0, 1])
+    }
+
+    @Test func aVetoOfTheCommitOfAnApplicationIsThrown() throws {
+        let changeset = try insertion()
+        let replica = try DatabaseQueue()
+        try replica.write { db in try db.execute(sql: DatabaseSessionTests.schema) }
+        let observer = RecordingObserver()
+        observer.commitError = VetoError()
+        replica.add(transactionObserver: observer, extent: .databaseLifetime)
+        try replica.writeWithoutTransaction { db throws -> Void in
+            #expect(throws: VetoError()) { try db.apply(changeset) { _ in .abort } }
+        }
+        #expect(try players(replica).isEmpty)
+        #expect(observer.log.last == "didRollback")
+    }
+
+    @Test func applicationsAfterAnAbortedTransactionOrInsideThemselvesThrow() throws {
+        let changeset = try insertion()
+        let replica = try DatabaseQueue()
+        try replica.write { db in
+            try db.execute(sql: DatabaseSessionTests.schema)
+            try db.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Red')")
+        }
+        // A failure that rolls back the transaction of the block: the
+        // changeset must not be committed on its own afterwards.
+        #expect(throws: DatabaseError.self) {
+            try replica.write { db in
+                _ = try? db.execute(sql: "INSERT OR ROLLBACK INTO team (id, name) VALUES (2, 'Red')")
+                #expect {
+                    try db.apply(changeset) { _ in .abort }
+                } throws: { error in
+                    (error as? DatabaseError)?.resultCode == .SQLITE_ABORT
+                }
+            }
+        }
+        #expect(try players(replica).isEmpty)
+
+        // An application from the conflict handler of another.
+        try replica.write { db in
+            try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (1, 'Other', 0)")
+        }
+        try replica.writeWithoutTransaction { db throws -> Void in
+            #expect {
+                try db.apply(changeset) { _ in
+                    try db.apply(changeset) { _ in .omit }
+                    return .omit
+                }
+            } throws: { error in
+                (error as? DatabaseError)?.resultCode == .SQLITE_MISUSE
+                    && "\(error)".contains("cannot run from inside itself")
+            }
+        }
+        #expect(try players(replica).map { $0["name"] as String } == ["Other"])
     }
 
     @Test func sessionsLiveInsideAccessesToTheirConnection() throws {

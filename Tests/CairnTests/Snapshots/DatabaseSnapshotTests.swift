@@ -60,6 +60,37 @@ import Cairn
     }
 
     @Test(arguments: SnapshotKind.allCases)
+    func completionReadsKeepTheirSnapshotAlive(_ kind: SnapshotKind) throws {
+        // The only reference to the snapshot is dropped at once: the read,
+        // which runs later, still sees the snapshot's state.
+        let done = DispatchSemaphore(value: 0)
+        let counts = Locked<[Int]>([])
+        try dbPool.write { db throws in try db.execute(sql: "DELETE FROM player WHERE name = 'Barbara'") }
+        try makeSnapshot(kind).asyncRead { result in
+            defer { done.signal() }
+            guard let db = try? result.get(), let count = try? count(db) else { return }
+            counts.withLock { $0.append(count) }
+        }
+        try dbPool.write { db throws in try db.execute(sql: "DELETE FROM player") }
+        _ = try? dbPool.checkpoint(.passive)
+        done.wait()
+        #expect(counts.withLock { $0 } == [1])
+    }
+
+    @Test func reentrantReadsOfASnapshotCheckItsTransaction() throws {
+        let snapshot = try dbPool.makeSnapshot()
+        try snapshot.read { db throws -> Void in
+            // Ends the snapshot's transaction from inside a read.
+            try db.execute(sql: "COMMIT")
+            #expect {
+                try snapshot.unsafeReentrantRead { db in try count(db) }
+            } throws: { error in
+                (error as? DatabaseError)?.resultCode == .SQLITE_MISUSE
+            }
+        }
+    }
+
+    @Test(arguments: SnapshotKind.allCases)
     func restartCheckpointCannotOverwriteASnapshot(_ kind: SnapshotKind) throws {
         let snapshot = try makeSnapshot(kind)
         try dbPool.write { db throws in try db.execute(sql: "DELETE FROM player") }

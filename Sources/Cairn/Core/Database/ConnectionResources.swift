@@ -6,64 +6,104 @@ import Foundation
 // - The pre-update hook, which SQLite keeps once per connection and which
 //   Cairn's transaction observers and the session extension both need. Both
 //   go through one hub (see `_cairn_preupdate_hub` in CairnSQLite.h).
-// - Objects that live on the handle and must be released before it closes,
-//   inside an access to the connection (sessions of the session extension):
-//   `ConnectionResource`. Core knows them only through that protocol.
+// - SQLite objects that live on the handle and must be released before it
+//   closes, inside an access to the connection (the sessions of the session
+//   extension): each is registered with the cleanup that releases it.
 //
-// A resource may be released by Swift on any thread (its last reference is
-// dropped outside of an access): its SQLite object must then wait for the
-// next access, because the connection may be in use on another thread at
-// that moment. `releaseInsideAccess(_:)` defers such cleanups.
+// The Swift object that owns such an SQLite object may be released on any
+// thread (its last reference is dropped outside of an access), while the
+// connection is in use on another thread: its cleanup then waits for the
+// next access to the connection, or for the connection to close. One lock
+// orders these releases with the closing of the connection, so that every
+// cleanup runs exactly once, before the handle closes.
 
-/// An object that lives on a connection's SQLite handle and must be released
-/// before the handle closes.
-protocol ConnectionResource: AnyObject {
-    /// Releases the SQLite objects of the resource, which stops working.
-    /// Called inside an access to the connection, before it closes, for the
-    /// resources that are still alive.
-    func connectionWillClose(_ db: Database)
-}
-
-/// The resources of a connection, and the cleanups that wait for an access.
+/// The SQLite objects that live on a connection's handle.
 final class ConnectionResources {
-    /// The live resources, held weakly. Touched inside accesses only.
-    private var resources: [Weak] = []
+    /// One SQLite object, and the cleanup that releases it.
+    final class Registration {
+        /// Releases the object; nil once it ran. Only set to nil inside an
+        /// access to the connection.
+        fileprivate var cleanup: ((SQLiteConnection) -> Void)?
 
-    /// Cleanups asked for outside of an access, run at the beginning or at
-    /// the end of the next access, or when the connection closes.
-    let deferredCleanups = Locked<[(SQLiteConnection) -> Void]>([])
+        fileprivate init(cleanup: @escaping (SQLiteConnection) -> Void) {
+            self.cleanup = cleanup
+        }
 
-    private struct Weak {
-        weak var resource: (any ConnectionResource)?
+        /// Whether the object was released: its connection closed. Read it
+        /// inside an access to the connection.
+        var isReleased: Bool { cleanup == nil }
     }
 
-    /// Adds a resource.
-    func add(_ resource: any ConnectionResource) {
-        resources.removeAll { $0.resource == nil }
-        resources.append(Weak(resource: resource))
+    private struct State {
+        /// The registered objects that are not released yet.
+        var live: [ObjectIdentifier: Registration] = [:]
+        /// The objects whose owner asked for their release, outside of an
+        /// access.
+        var pending: [Registration] = []
+        /// Whether the connection closed: nothing is registered or released
+        /// any longer.
+        var isClosed = false
     }
 
-    /// Runs the deferred cleanups.
-    func runDeferredCleanups(_ connection: SQLiteConnection) {
-        let cleanups = deferredCleanups.withLock { cleanups in
-            defer { cleanups.removeAll() }
-            return cleanups
-        }
-        for cleanup in cleanups {
-            cleanup(connection)
+    private let state = Locked(State())
+
+    /// Operations that must not run inside themselves (see
+    /// `Database.withNonReentrantOperation(_:_:)`). Touched inside accesses
+    /// only.
+    var runningOperations: Set<String> = []
+
+    /// Registers an SQLite object of the connection. Called inside an
+    /// access.
+    ///
+    /// - Parameter cleanup: Releases the object, with the connection's
+    ///   handle. It runs once, inside an access to the connection, before
+    ///   the connection closes.
+    func register(cleanup: @escaping (SQLiteConnection) -> Void) -> Registration {
+        let registration = Registration(cleanup: cleanup)
+        state.withLock { $0.live[ObjectIdentifier(registration)] = registration }
+        return registration
+    }
+
+    /// Asks for the release of an object, from any thread: it happens at
+    /// the beginning or the end of the next access, or when the connection
+    /// closes; nothing happens when the connection is closed already.
+    func release(_ registration: Registration) {
+        state.withLock { state in
+            guard !state.isClosed,
+                  state.live.removeValue(forKey: ObjectIdentifier(registration)) != nil
+            else { return }
+            state.pending.append(registration)
         }
     }
 
-    /// Releases everything before the connection closes.
-    func connectionWillClose(_ db: Database, _ connection: SQLiteConnection) {
-        runDeferredCleanups(connection)
-        let alive = resources.compactMap(\.resource)
-        resources.removeAll()
-        for resource in alive {
-            resource.connectionWillClose(db)
+    /// Runs the pending releases. Called inside an access (one lock: only
+    /// the connections that registered objects pay it).
+    func runPendingReleases(_ connection: SQLiteConnection) {
+        let pending = state.withLock { state in
+            defer { state.pending.removeAll() }
+            return state.pending
         }
-        // Cleanups asked for by the resources released above.
-        runDeferredCleanups(connection)
+        for registration in pending {
+            registration.cleanup?(connection)
+            registration.cleanup = nil
+        }
+    }
+
+    /// Releases every object, before the connection closes. Called inside
+    /// an access, or by the connection's deinitializer.
+    func connectionWillClose(_ connection: SQLiteConnection) {
+        let registrations = state.withLock { state -> [Registration] in
+            state.isClosed = true
+            defer {
+                state.live.removeAll()
+                state.pending.removeAll()
+            }
+            return Array(state.live.values) + state.pending
+        }
+        for registration in registrations {
+            registration.cleanup?(connection)
+            registration.cleanup = nil
+        }
     }
 }
 
@@ -77,29 +117,27 @@ extension Database {
         return resources
     }
 
-    /// Runs `cleanup` with the SQLite handle, inside an access to the
-    /// connection: at once when the current thread runs one, at the
-    /// beginning or the end of the next access otherwise, or when the
-    /// connection closes. Nothing runs when the connection is already
-    /// closed.
-    ///
-    /// For the deinitializers of resources, which Swift runs on the thread
-    /// that drops the last reference.
-    ///
-    /// - Precondition: the connection has resources (``resources`` was used
-    ///   inside an access).
-    func releaseInsideAccess(_ cleanup: @escaping (SQLiteConnection) -> Void) {
-        guard let connectionResources else { return }
-        // `isInsideAccess` may not be read from another thread: always
-        // defer, and let the current access, if any, run it at its end.
-        connectionResources.deferredCleanups.withLock { $0.append(cleanup) }
+    /// Runs the releases that wait for an access; called at the beginning
+    /// and at the end of each access to a connection that has resources.
+    func runPendingReleases() {
+        guard let connectionResources, let sqliteConnection else { return }
+        connectionResources.runPendingReleases(sqliteConnection)
     }
 
-    /// Runs the deferred cleanups; called at the beginning and at the end of
-    /// each access.
-    func runDeferredCleanupsIfNeeded() {
-        guard let connectionResources, let sqliteConnection else { return }
-        connectionResources.runDeferredCleanups(sqliteConnection)
+    /// Runs `body`, and throws an error with the `SQLITE_MISUSE` code when
+    /// `operation` is already running on the connection (called from a
+    /// callback of itself).
+    ///
+    /// - Throws: A ``DatabaseError``, or the error of `body`.
+    func withNonReentrantOperation<T>(_ operation: String, _ body: () throws -> T) throws -> T {
+        let resources = resources
+        guard resources.runningOperations.insert(operation).inserted else {
+            throw makeError(
+                resultCode: .SQLITE_MISUSE,
+                message: "\(operation) cannot run from inside itself", sql: nil, arguments: nil)
+        }
+        defer { resources.runningOperations.remove(operation) }
+        return try body()
     }
 
     // MARK: The pre-update hook

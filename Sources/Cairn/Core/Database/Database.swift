@@ -219,7 +219,10 @@ public final class Database {
         } catch {
             clearStatementCache()
             interruptHandle.withLock { $0 = nil }
+            // Sessions that a setup created go before the handle.
+            connectionResources?.connectionWillClose(connection)
             sqlite3_close_v2(connection)
+            freePreUpdateHub()
             sqliteConnection = nil
             throw error
         }
@@ -233,7 +236,7 @@ public final class Database {
             // Resources hold the connection object: none is alive, but
             // their cleanups may wait for an access. Nobody else can use
             // the connection now.
-            connectionResources?.connectionWillClose(self, sqliteConnection)
+            connectionResources?.connectionWillClose(sqliteConnection)
             // The callbacks point, unretained, at objects that this
             // connection owns and that are being deinitialized: remove them,
             // so that no statement that users still hold can reach them
@@ -332,7 +335,7 @@ public final class Database {
         try checkClosable()
         statementHooks?.databaseWillClose(self)
         // Sessions and other resources go before the handle.
-        connectionResources?.connectionWillClose(self, connection)
+        connectionResources?.connectionWillClose(connection)
         interruptHandle.withLock { $0 = nil }
         let code = sqlite3_close(connection)
         guard code == SQLITE_OK else {
@@ -463,10 +466,10 @@ public final class Database {
         let previousThread = accessThread
         accessThread = current
         accessCell.endScope()
-        if connectionResources != nil { runDeferredCleanupsIfNeeded() }
+        if connectionResources != nil { runPendingReleases() }
         defer {
             resetBusyStatements()
-            if connectionResources != nil { runDeferredCleanupsIfNeeded() }
+            if connectionResources != nil { runPendingReleases() }
             accessCell.endScope()
             accessThread = previousThread
         }
@@ -498,6 +501,40 @@ public final class Database {
         if _slowPath(accessCancellation != nil) {
             try checkCancellation(for: statement)
         }
+    }
+
+    /// Checks that work that SQLite runs by itself (statements prepared
+    /// inside SQLite, such as those of the session extension's
+    /// `sqlite3changeset_apply_v2`) may change the database now, as
+    /// ``checkValidAccess(for:)`` checks a statement that writes.
+    ///
+    /// - Parameter description: What runs, for the messages of the errors.
+    /// - Throws: A ``DatabaseError``: `SQLITE_MISUSE` when the connection is
+    ///   closed, `SQLITE_ABORT` after the transaction of a block was
+    ///   aborted, `SQLITE_INTERRUPT` after the task of an async access was
+    ///   cancelled.
+    func checkValidAccess(forWritesOf description: String) throws {
+        guard !isClosed else {
+            throw makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: nil, arguments: nil)
+        }
+        if transactionWasAborted {
+            throw abortedTransactionError(sql: nil, arguments: nil)
+        }
+        if let accessCancellation, accessCancellation() {
+            throw makeError(
+                resultCode: .SQLITE_INTERRUPT,
+                message: "interrupted: the task of the access was cancelled before \(description)",
+                sql: nil, arguments: nil)
+        }
+    }
+
+    /// Tells the statement hooks (transaction observers) that SQLite ran
+    /// statements of its own, which changed `region` (nil when nothing
+    /// changed): observers of the region hear of an unspecified change, and
+    /// of the end of a transaction that those statements committed or
+    /// rolled back.
+    func externalStatementsDidRun(changing region: DatabaseRegion?) {
+        activeStatementHooks?._withUnsafeGuaranteedRef { $0.externalStatementsDidRun(changing: region, in: self) }
     }
 
     /// Throws `SQLITE_INTERRUPT` for a statement that would start after the
@@ -645,6 +682,7 @@ public final class Database {
         // Taken before the hooks run: observers told of the rollback may
         // run statements, which forget stale callback errors.
         let callbackFailure = callbackErrors.take()
+        let threadCallbackFailure = ThreadCallbackErrors.take()
         activeStatementHooks?._withUnsafeGuaranteedRef { $0.statementDidFail(statement, in: self) }
         if let (callbackError, asIs) = callbackFailure {
             // The error of an observer that prevented the commit is thrown
@@ -661,7 +699,7 @@ public final class Database {
                 resultCode: .SQLITE_ERROR, message: "\(callbackError)",
                 sql: statement.sql, arguments: statement.arguments)
         }
-        if let (callbackError, rollsBackTransaction) = ThreadCallbackErrors.take() {
+        if let (callbackError, rollsBackTransaction) = threadCallbackFailure {
             // The callback may have left the changes of the statement half
             // done (a document half-indexed by FTS5): the transaction is
             // rolled back, so that nothing half done remains. (Outside of a

@@ -28,6 +28,11 @@ class StatementHooks {
     /// `callbackErrors`, as the errors of other callbacks.
     func statementDidFail(_ statement: Statement, in database: Database) { }
 
+    /// Called after SQLite ran statements of its own, outside of any
+    /// statement of Cairn (the session extension applying a changeset),
+    /// which changed `region` (nil when nothing changed).
+    func externalStatementsDidRun(changing region: DatabaseRegion?, in database: Database) { }
+
     /// Called when the connection closes.
     func databaseWillClose(_ database: Database) { }
 }

@@ -4,11 +4,12 @@
 // A prefetch query returns the children of many parents. Copying each child
 // into a `Row` object with an array of its own costs two allocations per
 // child, and as many frees: most of the cost of a prefetch. Instead, the
-// values of all rows of one query are copied into one flat array (a
+// values of all rows of one query are copied into chunks of values (a
 // `PrefetchedRowSet`), and the parents refer to ranges of it. `Row` objects
-// are made when someone asks for them (`row.prefetchedRows[key]`), as views
-// on the flat array, and records decoded with `row.decode(forKey:)` read
-// their children through one reused view (see `PrefetchedRowIterator`).
+// are made when someone asks for them (`row.prefetchedRows[key]`) or when a
+// record decodes from them (`row.decode(forKey:)`, see
+// `PrefetchedRowIterator`), as views on their chunk: one small object per
+// row, without a copy of its values.
 
 /// The values of the rows of one prefetch query, row after row, in arrays
 /// of a fixed number of rows (chunks).
@@ -173,15 +174,15 @@ struct PrefetchedRows: Sendable {
     }
 }
 
-/// Iterates prefetched rows for decoding records from them: the rows of a
-/// ``PrefetchedRowSet`` are presented through one reused view, moved from
-/// row to row, rather than through one new `Row` object per row.
+/// Iterates prefetched rows for decoding records from them, without the
+/// `[Row]` array of ``PrefetchedRows/rows``: the rows of a
+/// ``PrefetchedRowSet`` are made one at a time, as views on their chunk of
+/// values (one small object each, no copy of the values).
 ///
-/// A view is moved only when nothing else holds it: when a record kept the
-/// row it was decoded from (or a copy, which is the same immutable view), or
-/// decoded it with a decoder (which may outlive the record), the next row
-/// gets a new view, and the kept one never changes. So a program always
-/// reads the values of the row it was given.
+/// Each row gets a view of its own, which never changes: a record may keep
+/// its row, or a weak or unowned reference to it, or send it to another
+/// task. (Moving one view from row to row when nothing else seems to
+/// reference it is not safe: weak and unowned references do not count.)
 @usableFromInline
 struct PrefetchedRowIterator {
     /// The rows, when they are not views on a set.
@@ -190,10 +191,6 @@ struct PrefetchedRowIterator {
     private let set: PrefetchedRowSet?
     private var position: Int
     private let end: Int
-    /// The view of the last row, if any.
-    private var view: Row?
-    /// The chunk of values of ``view``.
-    private var viewChunk = -1
 
     init(_ rows: PrefetchedRows) {
         switch rows.storage {
@@ -216,17 +213,7 @@ struct PrefetchedRowIterator {
         guard position < end else { return nil }
         defer { position += 1 }
         guard let set else { return array[position] }
-        let (chunk, offset) = set.values.location(ofRow: Int(set.order[position]))
-        // Unique: the caller no longer holds the previous row, and no
-        // record kept it. A view stays on its chunk.
-        if viewChunk == chunk, isKnownUniquelyReferenced(&view), let view, view.canMoveAsPrefetchedView {
-            view.valuesOffset = offset
-            return view
-        }
-        let newView = Row(prefetchedColumnNames: set.values.columnNames, values: set.values.chunks[chunk], offset: offset)
-        view = newView
-        viewChunk = chunk
-        return newView
+        return set.values.makeRow(Int(set.order[position]))
     }
 }
 

@@ -51,12 +51,10 @@ public final class Row: @unchecked Sendable {
     let copiedValues: [DatabaseValue]?
 
     /// The index in ``copiedValues`` of the value of the first column: 0,
-    /// but for prefetched rows (see `PrefetchedRows.swift`).
-    ///
-    /// Unchecked exclusivity: only changed by `PrefetchedRowIterator`, which
-    /// moves its view from row to row when nothing else references it (no
-    /// other thread can see it then).
-    @usableFromInline @exclusivity(unchecked) var valuesOffset = 0
+    /// but for prefetched rows, whose values are in the values of several
+    /// rows (see `PrefetchedRows.swift`).
+    @usableFromInline
+    let valuesOffset: Int
 
     /// The statement of a cursor row; nil for copied rows, which may leave
     /// the database access (and the thread) of their statement.
@@ -248,6 +246,7 @@ public final class Row: @unchecked Sendable {
     init(statement: Statement) {
         self.storage = .statement
         self.copiedValues = nil
+        self.valuesOffset = 0
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
         self.count = statement.columnCount
@@ -268,6 +267,7 @@ public final class Row: @unchecked Sendable {
     init(columnNames: [String], values: [DatabaseValue]) {
         self.storage = .values(columnNames: columnNames)
         self.copiedValues = values
+        self.valuesOffset = 0
         self.statement = nil
         self.sqliteStatement = nil
         self.count = values.count
@@ -290,24 +290,11 @@ public final class Row: @unchecked Sendable {
         self.isFetched = true
     }
 
-    /// Whether a view on a prefetched row may be moved to another row of
-    /// its set, when nothing else references it: false once a decoder gave
-    /// it a decoding cell (a decoder that a record kept would read the
-    /// other row).
-    ///
-    /// The other state that could tie a row to its values is never set on
-    /// such a view: prefetched rows and scopes are attached by requests to
-    /// the rows they fetch (rows with scopes or prefetched rows of their own
-    /// are not views, see `PrefetchedRows.Storage`), and decoding caches and
-    /// cached scope rows belong to cursor rows.
-    var canMoveAsPrefetchedView: Bool {
-        decodingCell == nil
-    }
-
     /// Creates a row that presents a base row through a layout.
     init(adaptedBase base: Row, layout: RowLayout) {
         self.storage = .adapted(base: base, layout: layout)
         self.copiedValues = nil
+        self.valuesOffset = 0
         self.statement = base.statement
         self.sqliteStatement = nil
         self.count = layout.baseIndexes.count

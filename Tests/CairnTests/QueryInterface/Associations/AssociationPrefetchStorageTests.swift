@@ -3,8 +3,8 @@ import Testing
 import Cairn
 
 /// How prefetched rows are stored and handed out: the values of one prefetch
-/// query are kept together, records are decoded through a view that moves
-/// from row to row, and rows that a record keeps never change afterwards.
+/// query are kept together, records are decoded through views on them, and
+/// rows that a record keeps, strongly or weakly, never change afterwards.
 @Suite struct AssociationPrefetchStorageTests {
     struct Author: Codable, FetchableRecord, PersistableRecord {
         static let books = hasMany(Book.self)
@@ -148,6 +148,48 @@ import Cairn
         #expect(mismatches.isEmpty, "books whose kept row changed: \(mismatches.prefix(5))")
         #expect(books[0].row.columnNames == ["id", "authorId", "title", "grdb_authorId"])
         #expect(books[0].row == books[0].copiedRow)
+    }
+
+    /// A book that keeps a weak reference to its row.
+    final class WeakRowBook: FetchableRecord, @unchecked Sendable {
+        let id: Int64
+        weak var row: Row?
+
+        init(row: Row) throws {
+            id = row["id"]
+            self.row = row
+        }
+    }
+
+    struct WeakRowAuthorInfo: FetchableRecord {
+        var books: [WeakRowBook]
+        /// The id of each book's row, read through the weak reference once
+        /// all books are decoded.
+        var idsSeenDuringDecoding: [Int64?]
+
+        init(row: Row) throws {
+            books = try row.decode(forKey: "books")
+            idsSeenDuringDecoding = books.map { book in book.row.map { $0["id"] as Int64 } }
+        }
+    }
+
+    @Test func rowsReferencedWeaklyAreNotReused() throws {
+        // Weak and unowned references do not keep a row from being freed,
+        // but a row never shows the values of another row.
+        let directory = try TemporaryDirectory()
+        let writer = try makeWriter(.queue, directory, authorIDs: [1], booksPerAuthor: 300)
+        try writer.read { db throws -> Void in
+            let infos = try Author
+                .including(all: Author.books.order(Column("id")))
+                .asRequest(of: WeakRowAuthorInfo.self)
+                .fetchAll(db)
+            let info = try #require(infos.first)
+            #expect(info.books.count == 300)
+            for (book, seenID) in zip(info.books, info.idsSeenDuringDecoding) {
+                // Either the row is gone, or it is the book's own row.
+                #expect(seenID == nil || seenID == book.id)
+            }
+        }
     }
 
     @Test(arguments: WriterKind.allCases)
