@@ -110,50 +110,62 @@ extension Database {
         // The tables that the changeset changes, for transaction observers.
         let tableNames = Set(try changeset.operations().map(\.tableName))
         let changesBefore = totalChangesCount
-        try withNonReentrantOperation("apply(_:filter:onConflict:)") {
+        let (code, context) = try withNonReentrantOperation("apply(_:filter:onConflict:)") {
             try withoutActuallyEscaping(onConflict) { onConflict in
-            try withoutActuallyEscaping(filter ?? { _ in true }) { filter in
-                let context = ChangesetApplyContext(filter: filter, onConflict: onConflict)
-                let code = try changeset.withUnsafeBytes { count, bytes in
-                    withExtendedLifetime(context) {
-                        let pointer = Unmanaged.passUnretained(context).toOpaque()
-                        var rebase: UnsafeMutableRawPointer?
-                        var rebaseCount: CInt = 0
-                        let code = sqlite3changeset_apply_v2(
-                            connection, count, bytes,
-                            changesetApplyFilter, changesetApplyConflict, pointer,
-                            &rebase, &rebaseCount, 0)
-                        sqlite3_free(rebase)
-                        return code
+                try withoutActuallyEscaping(filter ?? { _ in true }) { filter in
+                    let context = ChangesetApplyContext(filter: filter, onConflict: onConflict)
+                    let code = try changeset.withUnsafeBytes { count, bytes in
+                        Database.applyChangeset(connection, count, bytes, context)
                     }
-                }
-                // The savepoint of the changeset is released or rolled
-                // back: a failure may have rolled back the transaction of
-                // a block too.
-                schemaCache.clear()
-                // The veto of an observer, when the application committed.
-                let callbackFailure = callbackErrors.take()
-                let changedRegion = totalChangesCount == changesBefore
-                    ? nil
-                    : tableNames.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) }
-                externalStatementsDidRun(changing: code == SQLITE_OK ? changedRegion : nil)
-                if let error = context.error {
-                    throw error
-                }
-                if let (error, _) = callbackFailure {
-                    throw error
-                }
-                guard code == SQLITE_OK else {
-                    if let misuse = context.misuse {
-                        throw makeError(resultCode: .SQLITE_MISUSE, message: misuse, sql: nil, arguments: nil)
-                    }
-                    let message = code == SQLITE_ABORT
-                        ? "the changeset was not applied: the conflict handler aborted"
-                        : lastErrorMessage
-                    throw makeError(resultCode: ResultCode(rawValue: code), message: message, sql: nil, arguments: nil)
+                    // The context does not outlive the closures.
+                    return (code, (error: context.error, misuse: context.misuse))
                 }
             }
+        }
+        // The savepoint of the changeset is released or rolled back: a
+        // failure may have rolled back the transaction of a block too.
+        schemaCache.clear()
+        // The veto of an observer, when the application committed.
+        let callbackFailure = callbackErrors.take()
+        let changedRegion = code == SQLITE_OK && totalChangesCount != changesBefore
+            ? tableNames.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) }
+            : nil
+        externalStatementsDidRun(changing: changedRegion)
+        if let error = context.error {
+            throw error
+        }
+        if let (error, _) = callbackFailure {
+            throw error
+        }
+        guard code == SQLITE_OK else {
+            if let misuse = context.misuse {
+                throw makeError(resultCode: .SQLITE_MISUSE, message: misuse, sql: nil, arguments: nil)
             }
+            let message = code == SQLITE_ABORT
+                ? "the changeset was not applied: the conflict handler aborted"
+                : lastErrorMessage
+            throw makeError(resultCode: ResultCode(rawValue: code), message: message, sql: nil, arguments: nil)
+        }
+    }
+
+    /// Calls `sqlite3changeset_apply_v2` with the callbacks of
+    /// ChangesetBridge.swift, whose context lives for the time of the call.
+    private static func applyChangeset(
+        _ connection: SQLiteConnection,
+        _ count: CInt,
+        _ bytes: UnsafeMutableRawPointer?,
+        _ context: ChangesetApplyContext) -> CInt
+    {
+        withExtendedLifetime(context) {
+            let pointer = Unmanaged.passUnretained(context).toOpaque()
+            var rebase: UnsafeMutableRawPointer?
+            var rebaseCount: CInt = 0
+            let code = sqlite3changeset_apply_v2(
+                connection, count, bytes,
+                changesetApplyFilter, changesetApplyConflict, pointer,
+                &rebase, &rebaseCount, 0)
+            sqlite3_free(rebase)
+            return code
         }
     }
 }

@@ -528,12 +528,15 @@ public final class Database {
         }
     }
 
-    /// Tells the statement hooks (transaction observers) that SQLite ran
-    /// statements of its own, which changed `region` (nil when nothing
-    /// changed): observers of the region hear of an unspecified change, and
-    /// of the end of a transaction that those statements committed or
-    /// rolled back.
+    /// Notes that SQLite ran statements of its own, which changed `region`
+    /// (nil when nothing changed): they may have ended the transaction of a
+    /// block (see ``statementDidFail(_:withResultCode:)``), and the
+    /// statement hooks (transaction observers) hear of them: observers of
+    /// the region hear of an unspecified change, and of the end of a
+    /// transaction that those statements committed or rolled back.
     func externalStatementsDidRun(changing region: DatabaseRegion?) {
+        noteTransactionEnd()
+        forgetTransactionDateIfTransactionEnded()
         activeStatementHooks?._withUnsafeGuaranteedRef { $0.externalStatementsDidRun(changing: region, in: self) }
     }
 
