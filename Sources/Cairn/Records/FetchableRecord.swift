@@ -274,7 +274,9 @@ extension FetchableRecord where Self: Hashable {
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
-        // See fetchAll(_:arguments:adapter:).
+        // See fetchAll(_:arguments:adapter:). The two loops are not one
+        // generic helper that takes a closure: the record then went through
+        // an extra copy (workload 15: +114 instructions per row).
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
         let row = try Row.cursorRow(statement: statement, adapter: adapter)

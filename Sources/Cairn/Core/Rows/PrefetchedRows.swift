@@ -77,15 +77,18 @@ struct PrefetchedValues {
         var isDone = false
         while !isDone {
             // Each chunk is allocated once, and its values are initialized
-            // in place.
-            let chunk = try [DatabaseValue](unsafeUninitializedCapacity: rowsPerChunk * columnCount) { buffer, initializedCount in
+            // in place. The capacity is never 0, so that the buffer has a
+            // base address even for a statement without columns.
+            let capacity = rowsPerChunk * max(columnCount, 1)
+            let chunk = try [DatabaseValue](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
                 for _ in 0..<rowsPerChunk {
                     guard try state.step() else {
                         isDone = true
                         return
                     }
                     // initializedCount counts what is initialized, should
-                    // a later step throw.
+                    // a later step throw. At most rowsPerChunk rows of
+                    // columnCount values: within the capacity.
                     Row.initializeValues(
                         from: state.sqliteStatement, count: columnCount,
                         at: buffer.baseAddress.unsafelyUnwrapped + initializedCount)
