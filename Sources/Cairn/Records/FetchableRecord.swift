@@ -195,7 +195,7 @@ extension FetchableRecord {
         // each record (about 30 instructions per record).
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
-        let row = try Row.cursorRow(statement: statement, adapter: adapter)
+        let row = try Row.reusableRow(of: statement, adapter: adapter)
         var records: [Self] = []
         try withExtendedLifetime(row) {
             while try state.step() {
@@ -213,7 +213,7 @@ extension FetchableRecord {
         // A cursor without the cursor object: one step.
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
-        let row = try Row.cursorRow(statement: statement, adapter: adapter)
+        let row = try Row.reusableRow(of: statement, adapter: adapter)
         guard try state.step() else { return nil }
         return try Self(row: row)
     }
@@ -279,7 +279,7 @@ extension FetchableRecord where Self: Hashable {
         // an extra copy (workload 15: +114 instructions per row).
         var state = try DatabaseCursorState(statement: statement, arguments: arguments)
         defer { state.finish() }
-        let row = try Row.cursorRow(statement: statement, adapter: adapter)
+        let row = try Row.reusableRow(of: statement, adapter: adapter)
         var records: Set<Self> = []
         try withExtendedLifetime(row) {
             while try state.step() {

@@ -306,6 +306,48 @@ extension Row {
         row.cachesDecoding = true
         return row
     }
+
+    /// A row of a statement without adapter, for one fetch of one record:
+    /// the row of the previous such fetch when nothing else holds it and it
+    /// belongs to the current access, on its thread; a new row otherwise.
+    ///
+    /// A lookup by primary key in a loop (`Player.fetchOne(db, key: id)`)
+    /// then allocates no row. Reusing the row within one access is what a
+    /// cursor does at each step: the row is a view on the statement, with
+    /// the same columns (see ``Statement/reusableRow``), and the thread
+    /// and access it checks before each read do not change.
+    ///
+    /// With an adapter, a new adapted row (see
+    /// ``cursorRow(statement:adapter:)``).
+    ///
+    /// For callers that use the row during their call only (`fetchOne`,
+    /// `fetchAll` and `fetchSet` of records, not cursors): a caller that
+    /// keeps it makes the next one build a new row.
+    @usableFromInline
+    static func reusableRow(of statement: Statement, adapter: (any RowAdapter)?) throws -> Row {
+        if let adapter {
+            return try cursorRow(statement: statement, adapter: adapter)
+        }
+        return reusableRow(of: statement)
+    }
+
+    /// See ``reusableRow(of:adapter:)``.
+    @usableFromInline
+    static func reusableRow(of statement: Statement) -> Row {
+        if isKnownUniquelyReferenced(&statement.reusableRow) {
+            // Unique, hence not nil.
+            let row = statement.reusableRow.unsafelyUnwrapped
+            if row.statementAccess.unsafelyUnwrapped.isValid && row.count == statement.columnCount {
+                return row
+            }
+        }
+        let row = Row(statement: statement)
+        row.cachesDecoding = true
+        if statement.isInConnectionCache {
+            statement.reusableRow = row
+        }
+        return row
+    }
 }
 
 extension RowLayout {

@@ -75,6 +75,23 @@ public final class Statement {
     /// When the implicit statement cache last returned the statement.
     @exclusivity(unchecked) var lastCacheUse: UInt64 = 0
 
+    /// Whether the statement is in one of the connection's statement
+    /// caches, which may then keep a row of it in ``reusableRow``.
+    @exclusivity(unchecked) var isInConnectionCache = false
+
+    /// The row of the last fetch of one record from the statement, kept
+    /// for the next one (see ``Row/reusableRow(of:)``).
+    ///
+    /// The row holds the statement, and the statement the row: only the
+    /// statements of the connection's caches keep one, and
+    /// ``StatementCache`` drops it when the statement leaves the cache, so
+    /// that both can be freed. The row is dropped too when the columns of
+    /// the statement change (see ``columnsChangedByReprepare()``).
+    ///
+    /// Unchecked exclusivity, as all per-execution state: a statement is
+    /// used by one thread at a time.
+    @usableFromInline @exclusivity(unchecked) var reusableRow: Row?
+
     /// The cache of column indexes, keyed by the names that were looked up.
     ///
     /// Unchecked exclusivity (as all hot per-row state): a statement is used
@@ -208,6 +225,7 @@ public final class Statement {
         // lookups its column names.
         let changed = names.count != knownColumnCount || (cachedColumnNames.map { $0 != names } ?? false)
         guard changed else { return false }
+        reusableRow = nil
         knownColumnCount = names.count
         cachedColumnNames = names
         columnIndexCache.removeAll()

@@ -52,18 +52,33 @@ struct StatementCache {
         guard capacity > 0 else { return }
         if entries.count >= capacity && entries[sql] == nil {
             if let oldest = entries.min(by: { $0.value.lastCacheUse < $1.value.lastCacheUse })?.key {
-                entries[oldest] = nil
+                entries.removeValue(forKey: oldest)?.didLeaveConnectionCache()
             }
         }
         clock &+= 1
         statement.lastCacheUse = clock
-        entries[sql] = statement
+        if let replaced = entries.updateValue(statement, forKey: sql), replaced !== statement {
+            replaced.didLeaveConnectionCache()
+        }
+        statement.isInConnectionCache = true
         mostRecent = (sql, statement)
     }
 
     mutating func removeAll() {
+        for statement in entries.values {
+            statement.didLeaveConnectionCache()
+        }
         entries.removeAll()
         mostRecent = nil
+    }
+}
+
+extension Statement {
+    /// Called when the statement leaves a cache of its connection: it keeps
+    /// no row any longer (see ``reusableRow``).
+    func didLeaveConnectionCache() {
+        isInConnectionCache = false
+        reusableRow = nil
     }
 }
 
