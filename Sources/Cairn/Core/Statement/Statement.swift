@@ -343,6 +343,21 @@ public final class Statement {
             switch arguments.positional {
             case .converted(let values):
                 try bind(values, arguments: arguments)
+            case .single(let value):
+                sqlite3_reset(sqliteStatement)
+                let code: CInt
+                if case .int64(let int64) = value.storage {
+                    code = sqlite3_bind_int64(sqliteStatement, 1, int64)
+                } else {
+                    mayHoldCopiedValues = true
+                    code = value.bind(to: sqliteStatement, at: 1)
+                }
+                if code != SQLITE_OK {
+                    // The parameter may hold its former value: bind the
+                    // current arguments again before the next execution.
+                    argumentsNeedValidation = true
+                    throw bindError(code: code, arguments: arguments)
+                }
             case .literal(let elements):
                 // The values of an array literal are bound without being
                 // converted into an array of database values.

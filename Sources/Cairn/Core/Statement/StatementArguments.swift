@@ -55,6 +55,13 @@ public struct StatementArguments: Hashable, Sendable {
         self.namedValues = NamedValues()
     }
 
+    /// Creates arguments that hold one positional value, without
+    /// allocating an array (a lookup by primary key binds one value).
+    init(singleValue value: DatabaseValue) {
+        self.positional = .single(value)
+        self.namedValues = NamedValues()
+    }
+
     /// Creates positional arguments from a sequence of optional values.
     ///
     /// ```swift
@@ -190,11 +197,16 @@ enum PositionalValues: @unchecked Sendable {
     /// The elements of an array literal, of deferrable types only.
     case literal([(any DatabaseValueConvertible)?])
 
+    /// One value, without an array: the key of a lookup by primary key
+    /// (see ``StatementArguments/init(singleValue:)``).
+    case single(DatabaseValue)
+
     /// The number of values.
     var count: Int {
         switch self {
         case .converted(let values): values.count
         case .literal(let elements): elements.count
+        case .single: 1
         }
     }
 
@@ -205,6 +217,8 @@ enum PositionalValues: @unchecked Sendable {
             return values
         case .literal(let elements):
             return elements.withUnsafeBufferPointer(convertLiteralValues)
+        case .single(let value):
+            return [value]
         }
     }
 }

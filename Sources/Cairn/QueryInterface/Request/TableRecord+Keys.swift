@@ -219,7 +219,7 @@ extension FetchableRecord where Self: TableRecord {
     ///   primary key, and the errors of decoding.
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
         if let (statement, value) = try primaryKeyLookup(db, key: key) {
-            return try fetchOne(statement, arguments: StatementArguments(values: [value]))
+            return try fetchOne(statement, arguments: StatementArguments(singleValue: value))
         }
         return try filter(key: key).fetchOne(db)
     }

@@ -187,4 +187,52 @@ import Cairn
             #expect(try Row.fetchAll(db, sql: "SELECT id FROM t WHERE a = ?", arguments: ["small"]).count == 1)
         }
     }
+
+    /// A lookup by primary key binds its key without an array of
+    /// arguments: integer and text keys find their rows, and a text key is
+    /// not kept by the cached statement after the lookup.
+    @Test func keyLookupsBindTheirKeyAndReleaseIt() throws {
+        struct Item: FetchableRecord, TableRecord {
+            static let databaseTableName = "item"
+            var name: String
+            init(row: Row) { name = row["name"] }
+        }
+        struct Word: FetchableRecord, TableRecord {
+            static let databaseTableName = "word"
+            var text: String
+            var rank: Int
+            init(row: Row) { text = row["text"]; rank = row["rank"] }
+        }
+        let dbQueue = try makeQueue()
+        let longWord = String(repeating: "long key ", count: 1000)
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: """
+                CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                INSERT INTO item VALUES (1, 'one'), (2, 'two');
+                CREATE TABLE word (text TEXT PRIMARY KEY, rank INTEGER NOT NULL);
+                """)
+            try db.execute(sql: "INSERT INTO word VALUES (?, ?), ('short', 2)", arguments: [longWord, 1])
+            #expect(try Item.fetchOne(db, key: 2)?.name == "two")
+            #expect(try Item.fetchOne(db, key: Int64(1))?.name == "one")
+            #expect(try Item.fetchOne(db, key: 3) == nil)
+            #expect(try Word.fetchOne(db, key: "short")?.rank == 2)
+            #expect(try Word.fetchOne(db, key: longWord)?.rank == 1)
+            #expect(try Word.fetchOne(db, key: "missing") == nil)
+
+            // The lookup statement of `word` keeps no copy of the text key.
+            let lookups = preparedSQL(db).filter { $0.hasPrefix(#"SELECT * FROM "word""#) }
+            #expect(lookups.count == 1)
+            var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+            while let current = statement {
+                if sqlite3_sql(current).map({ String(cString: $0) })?.hasPrefix(#"SELECT * FROM "word""#) == true {
+                    let expanded = sqlite3_expanded_sql(current).map { pointer in
+                        defer { sqlite3_free(pointer) }
+                        return String(cString: pointer)
+                    }
+                    #expect(expanded?.hasSuffix("= NULL") == true)
+                }
+                statement = sqlite3_next_stmt(db.sqliteConnection, current)
+            }
+        }
+    }
 }
