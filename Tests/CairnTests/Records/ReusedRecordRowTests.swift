@@ -37,17 +37,6 @@ import Cairn
         }
     }
 
-    /// The SQL of the statements that the connection holds prepared.
-    func preparedSQL(_ db: Database) -> [String] {
-        var result: [String] = []
-        var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
-        while let current = statement {
-            result.append(sqlite3_sql(current).map { String(cString: $0) } ?? "")
-            statement = sqlite3_next_stmt(db.sqliteConnection, current)
-        }
-        return result
-    }
-
     func makeQueue(capacity: Int? = nil) throws -> DatabaseQueue {
         var configuration = Configuration()
         if let capacity { configuration.implicitStatementCacheCapacity = capacity }

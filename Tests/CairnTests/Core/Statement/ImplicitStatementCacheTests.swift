@@ -5,17 +5,6 @@ import Cairn
 /// The statements that Cairn prepares for SQL strings are reused through a
 /// bounded cache (`Configuration.implicitStatementCacheCapacity`).
 @Suite struct ImplicitStatementCacheTests {
-    /// The SQL of the statements that the connection holds prepared.
-    func preparedSQL(_ db: Database) -> [String] {
-        var result: [String] = []
-        var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
-        while let current = statement {
-            result.append(sqlite3_sql(current).map { String(cString: $0) } ?? "")
-            statement = sqlite3_next_stmt(db.sqliteConnection, current)
-        }
-        return result
-    }
-
     func makeQueue(capacity: Int? = nil) throws -> DatabaseQueue {
         var configuration = Configuration()
         if let capacity { configuration.implicitStatementCacheCapacity = capacity }
