@@ -334,12 +334,12 @@ extension Row {
     /// See ``reusableRow(of:adapter:)``.
     @usableFromInline
     static func reusableRow(of statement: Statement) -> Row {
-        if isKnownUniquelyReferenced(&statement.reusableRow) {
-            // Unique, hence not nil.
-            let row = statement.reusableRow.unsafelyUnwrapped
-            if row.statementAccess.unsafelyUnwrapped.isValid && row.count == statement.columnCount {
-                return row
-            }
+        // Nothing else holds the kept row (`isKnownUniquelyReferenced` is
+        // false for nil), and it was made by this access, on this thread.
+        if isKnownUniquelyReferenced(&statement.reusableRow), let row = statement.reusableRow,
+           row.statementAccess?.isValid == true, row.count == statement.columnCount
+        {
+            return row
         }
         let row = Row(statement: statement)
         row.cachesDecoding = true

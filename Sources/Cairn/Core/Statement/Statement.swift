@@ -77,6 +77,11 @@ public final class Statement {
 
     /// Whether the statement is in one of the connection's statement
     /// caches, which may then keep a row of it in ``reusableRow``.
+    ///
+    /// Unchecked exclusivity: written by ``StatementCache`` and read by the
+    /// fetches of records, both during an access of the connection, on its
+    /// thread, or when the connection is closed or deinitialized, when no
+    /// access runs.
     @exclusivity(unchecked) var isInConnectionCache = false
 
     /// The row of the last fetch of one record from the statement, kept
@@ -88,8 +93,12 @@ public final class Statement {
     /// that both can be freed. The row is dropped too when the columns of
     /// the statement change (see ``columnsChangedByReprepare()``).
     ///
-    /// Unchecked exclusivity, as all per-execution state: a statement is
-    /// used by one thread at a time.
+    /// Unchecked exclusivity, as ``isInConnectionCache``. The slot holds a
+    /// strong reference, and a reused row reads the statement only after
+    /// its access check passes, as a cursor row does: no legal program can
+    /// make it read a finalized statement or another thread's connection
+    /// (`ReusedRecordRowTests`, run under AddressSanitizer and
+    /// ThreadSanitizer in CI).
     @usableFromInline @exclusivity(unchecked) var reusableRow: Row?
 
     /// The cache of column indexes, keyed by the names that were looked up.
@@ -344,19 +353,8 @@ public final class Statement {
             case .converted(let values):
                 try bind(values, arguments: arguments)
             case .single(let value):
-                sqlite3_reset(sqliteStatement)
-                let code: CInt
-                if case .int64(let int64) = value.storage {
-                    code = sqlite3_bind_int64(sqliteStatement, 1, int64)
-                } else {
-                    mayHoldCopiedValues = true
-                    code = value.bind(to: sqliteStatement, at: 1)
-                }
-                if code != SQLITE_OK {
-                    // The parameter may hold its former value: bind the
-                    // current arguments again before the next execution.
-                    argumentsNeedValidation = true
-                    throw bindError(code: code, arguments: arguments)
+                try withUnsafePointer(to: value) { pointer in
+                    try bind(UnsafeBufferPointer(start: pointer, count: 1), arguments: arguments)
                 }
             case .literal(let elements):
                 // The values of an array literal are bound without being
@@ -454,25 +452,29 @@ public final class Statement {
     }
 
     private func bind(_ bindings: [DatabaseValue], arguments: @autoclosure () -> StatementArguments) throws {
+        try bindings.withUnsafeBufferPointer { buffer in
+            try bind(buffer, arguments: arguments())
+        }
+    }
+
+    /// Binds one value per parameter, in order.
+    @inline(__always)
+    private func bind(_ buffer: UnsafeBufferPointer<DatabaseValue>, arguments: @autoclosure () -> StatementArguments) throws {
         // A statement cannot be rebound while it is running. Every parameter
         // is bound below: there is no need to clear the previous bindings.
         sqlite3_reset(sqliteStatement)
         var bindsCopiedValues = false
-        let code = bindings.withUnsafeBufferPointer { buffer in
-            for index in 0..<buffer.count {
-                let parameter = CInt(truncatingIfNeeded: index + 1)
-                let code: CInt
-                // Integers first, without copying the value out of the
-                // buffer.
-                if case .int64(let int64) = buffer[index].storage {
-                    code = sqlite3_bind_int64(sqliteStatement, parameter, int64)
-                } else {
-                    bindsCopiedValues = true
-                    code = buffer[index].bind(to: sqliteStatement, at: parameter)
-                }
-                if code != SQLITE_OK { return code }
+        var code = SQLITE_OK
+        for index in 0..<buffer.count {
+            let parameter = CInt(truncatingIfNeeded: index + 1)
+            // Integers first, without copying the value out of the buffer.
+            if case .int64(let int64) = buffer[index].storage {
+                code = sqlite3_bind_int64(sqliteStatement, parameter, int64)
+            } else {
+                bindsCopiedValues = true
+                code = buffer[index].bind(to: sqliteStatement, at: parameter)
             }
-            return SQLITE_OK
+            if code != SQLITE_OK { break }
         }
         if bindsCopiedValues { mayHoldCopiedValues = true }
         if code != SQLITE_OK {
