@@ -200,6 +200,11 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         let walSnapshot: WALSnapshot
 
         func run<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
+            // The reader has no transaction between reads. Should one have
+            // been left open (a rollback that interrupts defeated, see
+            // Database.rollbackAfterInterrupts()), it ends here: BEGIN
+            // would fail at each read otherwise.
+            if db.isInsideTransaction { db.rollbackIgnoringErrors() }
             try db.beginTransaction(.deferred)
             defer { db.rollbackIgnoringErrors() }
             try walSnapshot.open(on: db)

@@ -198,9 +198,38 @@ extension Database {
         ownsTransaction = false
         transactionWasAborted = false
         if isInsideTransaction && !wasAborted {
-            try? rollback()
+            rollbackAfterInterrupts()
         }
         schemaCache.clear()
+    }
+
+    /// The number of times ``rollbackAfterInterrupts()`` tries to roll back.
+    static let maximumRollbackAttempts = 8
+
+    /// Rolls back, and tries again when an interrupt made the ROLLBACK fail.
+    ///
+    /// `sqlite3_interrupt`, called from another thread by ``DatabaseReader/interrupt()``
+    /// or by the cancellation of an async access, may reach a ROLLBACK just
+    /// as it starts: SQLite then fails it with `SQLITE_INTERRUPT`, and the
+    /// transaction stays open (a reader would begin its next read inside
+    /// the old one, and a writer would commit the changes of a failed write
+    /// with its next transaction). The next ROLLBACK starts with no other
+    /// statement running, and SQLite forgets the interrupt then: one more
+    /// attempt ends the transaction, unless another interrupt comes just
+    /// then. Other errors are ignored, as by ``rollbackIgnoringErrors()``.
+    ///
+    /// See <https://www.sqlite.org/c3ref/interrupt.html>.
+    private func rollbackAfterInterrupts() {
+        for _ in 0..<Database.maximumRollbackAttempts {
+            do {
+                try rollback()
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT && isInsideTransaction {
+                continue
+            } catch {
+                return
+            }
+        }
     }
 
     // MARK: Transactions of blocks
