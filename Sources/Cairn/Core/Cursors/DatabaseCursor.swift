@@ -64,12 +64,14 @@ struct DatabaseCursorState {
     ///   connection is closed.
     @usableFromInline
     init(statement: Statement, arguments: StatementArguments?) throws {
-        try statement.reset(withArguments: arguments)
+        // The connection that reset returns: each read of the statement's
+        // unowned reference costs two atomic operations.
+        let database = try statement.reset(withArguments: arguments)
         statement.isIteratedByCursor = true
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
-        self.database = statement.database
-        self.accessToken = statement.database.accessCell.token
+        self.database = database
+        self.accessToken = database.accessCell.token
     }
 
     /// Steps the statement: returns true for a row, false when done.
