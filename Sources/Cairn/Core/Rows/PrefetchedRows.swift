@@ -18,13 +18,17 @@
 /// again and again as it grows, and large allocations go to the system
 /// (`mmap`) and come back with fresh pages at each fetch. A chunk holds
 /// about a thousand values (24 KB), and is allocated once at its size.
-struct PrefetchedValues {
+///
+/// Unchecked Sendable: the chunks are ``RowValues``, which the standard
+/// library does not let declare `Sendable`, and which are never changed
+/// once `fetch(_:)` made them.
+struct PrefetchedValues: @unchecked Sendable {
     /// The names of the columns, shared by all rows.
     let columnNames: [String]
 
     /// The values, `rowsPerChunk` rows of `columnNames.count` values per
     /// chunk (the last chunk may hold fewer).
-    let chunks: [[DatabaseValue]]
+    let chunks: [RowValues]
 
     /// The number of rows of each chunk but the last.
     let rowsPerChunk: Int
@@ -72,31 +76,31 @@ struct PrefetchedValues {
         defer { state.finish() }
         let columnCount = statement.columnCount
         let rowsPerChunk = rowsPerChunk(columnCount: columnCount)
-        var chunks: [[DatabaseValue]] = []
+        var chunks: [RowValues] = []
         var rowCount = 0
         var isDone = false
         while !isDone {
             // Each chunk is allocated once, and its values are initialized
-            // in place. The capacity is never 0, so that the buffer has a
-            // base address even for a statement without columns.
-            let capacity = rowsPerChunk * max(columnCount, 1)
-            let chunk = try [DatabaseValue](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
+            // in place.
+            let capacity = rowsPerChunk * columnCount
+            let firstRow = rowCount
+            let chunk = try RowValues.make(capacity: capacity) { header, elements in
                 for _ in 0..<rowsPerChunk {
                     guard try state.step() else {
                         isDone = true
                         return
                     }
-                    // initializedCount counts what is initialized, should
-                    // a later step throw. At most rowsPerChunk rows of
-                    // columnCount values: within the capacity.
+                    // The header counts what is initialized, should a later
+                    // step throw. At most rowsPerChunk rows of columnCount
+                    // values: within the capacity.
                     Row.initializeValues(
                         from: state.sqliteStatement, count: columnCount,
-                        at: buffer.baseAddress.unsafelyUnwrapped + initializedCount)
-                    initializedCount += columnCount
+                        at: elements + header.count, header: &header)
                     rowCount += 1
                 }
             }
-            if !chunk.isEmpty { chunks.append(chunk) }
+            // Rows without columns have a chunk too: makeRow finds one.
+            if rowCount > firstRow { chunks.append(chunk) }
         }
         return PrefetchedValues(columnNames: statement.columnNames, chunks: chunks, rowsPerChunk: rowsPerChunk, rowCount: rowCount)
     }

@@ -43,12 +43,13 @@ public final class Row: @unchecked Sendable {
     /// through `storage`; nil for the other rows.
     ///
     /// Invariant: non-nil exactly when `storage` is `.values`: both are set
-    /// by `init(columnNames:values:)` and
-    /// `init(prefetchedColumnNames:values:offset:)` only. The values of the row are `count` values from
-    /// ``valuesOffset``: a prefetched row is a view on the values of all
-    /// rows of its query (see `PrefetchedRows.swift`).
+    /// by `init(columnNames:copiedValues:)` and
+    /// `init(prefetchedColumnNames:values:offset:)` only. The values of the
+    /// row are `count` values from ``valuesOffset``: a prefetched row is a
+    /// view on the values of several rows of its query (see
+    /// `PrefetchedRows.swift`).
     @usableFromInline
-    let copiedValues: [DatabaseValue]?
+    let copiedValues: RowValues?
 
     /// The index in ``copiedValues`` of the value of the first column: 0,
     /// but for prefetched rows, whose values are in the values of several
@@ -259,12 +260,19 @@ public final class Row: @unchecked Sendable {
     /// statement, copied.
     convenience init(fetchedValuesOf statement: Statement, sqliteStatement: SQLiteStatement) {
         let values = Row.valuesCopied(from: sqliteStatement, count: Int(sqlite3_column_count(sqliteStatement)))
-        self.init(columnNames: statement.columnNames, values: values)
+        self.init(columnNames: statement.columnNames, copiedValues: values)
         isFetched = true
     }
 
+    /// Creates a row from values.
+    convenience init(columnNames: [String], values: [DatabaseValue]) {
+        self.init(columnNames: columnNames, copiedValues: RowValues.make(copying: values))
+    }
+
     /// Creates a row from copied values.
-    init(columnNames: [String], values: [DatabaseValue]) {
+    ///
+    /// - Precondition: `columnNames` and `values` have the same count.
+    init(columnNames: [String], copiedValues values: RowValues) {
         self.storage = .values(columnNames: columnNames)
         self.copiedValues = values
         self.valuesOffset = 0
@@ -278,7 +286,10 @@ public final class Row: @unchecked Sendable {
 
     /// Creates a view on one prefetched row, whose values start at `offset`
     /// in the values of several rows (see `PrefetchedRows.swift`).
-    init(prefetchedColumnNames columnNames: [String], values: [DatabaseValue], offset: Int) {
+    ///
+    /// - Precondition: `values` holds `columnNames.count` values from
+    ///   `offset`.
+    init(prefetchedColumnNames columnNames: [String], values: RowValues, offset: Int) {
         self.storage = .values(columnNames: columnNames)
         self.copiedValues = values
         self.valuesOffset = offset
@@ -364,7 +375,7 @@ public final class Row: @unchecked Sendable {
             return self
         case .statement:
             _checkStatementAccess()
-            let copy = Row(columnNames: statement?.columnNames ?? [], values: copiedStatementValues())
+            let copy = Row(columnNames: statement?.columnNames ?? [], copiedValues: copiedStatementValues())
             copy.isFetched = true
             return copy
         case let .adapted(base, layout):
@@ -391,55 +402,59 @@ public final class Row: @unchecked Sendable {
     public var databaseValues: [DatabaseValue] {
         if case .statement = storage {
             _checkStatementAccess()
-            return copiedStatementValues()
+            guard let sqliteStatement else { return [] }
+            return (0..<count).map { Row.copiedValue(from: sqliteStatement, at: CInt($0)) }
         }
         return (0..<count).map { databaseValue(atUncheckedIndex: $0) }
     }
 
-    /// The values of the current row of the statement, read in one loop
-    /// into an array of the right size (the copy that `Row.fetchAll` makes
-    /// of each row).
+    /// The values of the current row of the statement, copied (the copy
+    /// that `Row.fetchAll` makes of each row).
     ///
     /// - Precondition: a statement row whose access was checked.
-    private func copiedStatementValues() -> [DatabaseValue] {
-        guard let sqliteStatement else { return [] }
+    private func copiedStatementValues() -> RowValues {
+        guard let sqliteStatement else { return RowValues.make(copying: []) }
         return Row.valuesCopied(from: sqliteStatement, count: count)
     }
 
     /// The values of the first `count` columns of the current row of a
     /// statement, copied.
     @inline(__always)
-    private static func valuesCopied(from sqliteStatement: SQLiteStatement, count: Int) -> [DatabaseValue] {
-        // reserveCapacity and append are specialized here; the initializer
-        // with an uninitialized buffer looks the array's metadata up at
-        // each call.
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(count)
-        // The switch of copiedValue(from:at:), with an append in each case:
-        // 30 instructions fewer per row of ten values than appending its
-        // result (workload 11).
-        for index in 0..<CInt(count) {
-            var int64: Int64 = 0
-            var double: Double = 0
-            switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
-            case SQLITE_INTEGER: values.append(DatabaseValue(storage: .int64(int64)))
-            case SQLITE_FLOAT: values.append(DatabaseValue(storage: .double(double)))
-            case SQLITE_NULL: values.append(.null)
-            default: values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
-            }
+    private static func valuesCopied(from sqliteStatement: SQLiteStatement, count: Int) -> RowValues {
+        RowValues.make(capacity: count) { header, elements in
+            initializeValues(from: sqliteStatement, count: count, at: elements, header: &header)
         }
-        return values
     }
 
     /// Initializes `count` values at `pointer` with the values of the first
-    /// `count` columns of the current row of a statement.
+    /// `count` columns of the current row of a statement, and counts them
+    /// in `header`.
     ///
     /// - Precondition: `pointer` addresses `count` uninitialized values.
     @inline(__always)
-    static func initializeValues(from sqliteStatement: SQLiteStatement, count: Int, at pointer: UnsafeMutablePointer<DatabaseValue>) {
+    static func initializeValues(
+        from sqliteStatement: SQLiteStatement,
+        count: Int,
+        at pointer: UnsafeMutablePointer<DatabaseValue>,
+        header: inout RowValues.Header)
+    {
+        // Numbers and NULL with one call that gives the type and the value
+        // (see CairnSQLite.c); text and blobs as usual, and then the values
+        // need to be destroyed.
         for index in 0..<count {
-            (pointer + index).initialize(to: copiedValue(from: sqliteStatement, at: CInt(index)))
+            var int64: Int64 = 0
+            var double: Double = 0
+            let column = CInt(truncatingIfNeeded: index)
+            switch _cairn_column_number(sqliteStatement, column, &int64, &double) {
+            case SQLITE_INTEGER: (pointer + index).initialize(to: DatabaseValue(storage: .int64(int64)))
+            case SQLITE_FLOAT: (pointer + index).initialize(to: DatabaseValue(storage: .double(double)))
+            case SQLITE_NULL: (pointer + index).initialize(to: .null)
+            default:
+                (pointer + index).initialize(to: DatabaseValue(sqliteStatement: sqliteStatement, index: column))
+                header.holdsReferences = true
+            }
         }
+        header.count += count
     }
 
     /// The value of a column of the current row of a statement.
