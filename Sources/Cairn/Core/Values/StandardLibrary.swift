@@ -46,17 +46,18 @@ extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
     /// `sqlite3_column_double`.
     @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        // The type and value in one call (see CairnSQLite.c).
+        // The type and value in one call (see CairnSQLite.c). INTEGER is
+        // tested first: a switch let the compiler test REAL first.
         var int64: Int64 = 0
         var double: Double = 0
-        switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
-        case SQLITE_INTEGER:
+        let type = _cairn_column_number(sqliteStatement, index, &int64, &double)
+        if _fastPath(type == SQLITE_INTEGER) {
             guard let value = Self(exactly: int64) else { return nil }
             self = value
-        case SQLITE_FLOAT:
+        } else if type == SQLITE_FLOAT {
             guard let value = integer(Self.self, fromDouble: double) else { return nil }
             self = value
-        default:
+        } else {
             return nil
         }
     }
