@@ -78,11 +78,7 @@ struct DatabaseCursorState {
     ///
     /// - Throws: The error of the statement, or of a Swift callback it
     ///   called.
-    ///
-    /// Always inlined: the optimizer would otherwise call it from some
-    /// loops (a cursor of rows read by index), which costs about 25
-    /// instructions per row (workload 1).
-    @inlinable @inline(__always)
+    @inlinable
     mutating func step() throws -> Bool {
         if _slowPath(phase != .running) { return try firstOrFinalStep() }
         if _slowPath(!accessToken.isCurrent) { Database.cursorAccessFailure() }
@@ -209,7 +205,7 @@ public final class RowCursor: DatabaseCursor {
     /// Returns the next row, or nil when there is no more row.
     ///
     /// - Throws: A ``DatabaseError`` when the statement fails.
-    @inlinable @inline(__always)
+    @inlinable
     public func next() throws -> Row? {
         try state.step() ? row : nil
     }
