@@ -400,12 +400,7 @@ public final class Row: @unchecked Sendable {
 
     /// The values of the columns, in order.
     public var databaseValues: [DatabaseValue] {
-        if case .statement = storage {
-            _checkStatementAccess()
-            guard let sqliteStatement else { return [] }
-            return (0..<count).map { Row.copiedValue(from: sqliteStatement, at: CInt($0)) }
-        }
-        return (0..<count).map { databaseValue(atUncheckedIndex: $0) }
+        (0..<count).map { databaseValue(atUncheckedIndex: $0) }
     }
 
     /// The values of the current row of the statement, copied (the copy
@@ -455,21 +450,6 @@ public final class Row: @unchecked Sendable {
             }
         }
         header.count += count
-    }
-
-    /// The value of a column of the current row of a statement.
-    @inline(__always)
-    private static func copiedValue(from sqliteStatement: SQLiteStatement, at index: CInt) -> DatabaseValue {
-        // Numbers and NULL with one call that gives the type and the value
-        // (see CairnSQLite.c); text and blobs as usual.
-        var int64: Int64 = 0
-        var double: Double = 0
-        switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
-        case SQLITE_INTEGER: return DatabaseValue(storage: .int64(int64))
-        case SQLITE_FLOAT: return DatabaseValue(storage: .double(double))
-        case SQLITE_NULL: return .null
-        default: return DatabaseValue(sqliteStatement: sqliteStatement, index: index)
-        }
     }
 
     /// Whether the row has a column of this name (compared without regard

@@ -78,6 +78,24 @@ import Cairn
         #expect(Set(fetched) == Set(copied))
     }
 
+    /// Copied and prefetched rows are `Sendable`: several tasks read the
+    /// same rows at once (ThreadSanitizer checks this test in CI).
+    @Test func rowsAreReadFromSeveralTasksAtOnce() async throws {
+        let dbQueue = try makeQueue()
+        let rows = try await dbQueue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM item ORDER BY id")
+        }
+        let expected = (1...50).map(expectedValues)
+        try await withThrowingTaskGroup(of: [[DatabaseValue]].self) { group in
+            for _ in 0..<4 {
+                group.addTask { rows.map(\.databaseValues) }
+            }
+            for try await values in group {
+                #expect(values == expected)
+            }
+        }
+    }
+
     @Test func rowsBuiltFromValues() {
         let data = Data(repeating: 7, count: 100)
         let row: Row = ["a": 1, "b": "a text longer than fifteen bytes", "c": data, "d": nil, "e": 2.5]
@@ -119,9 +137,9 @@ import Cairn
 
     /// Prefetched rows share chunks of about a thousand values: 3,000
     /// children of 4 columns span several chunks.
-    @Test func prefetchedRowsAcrossChunks() throws {
+    @Test func prefetchedRowsAcrossChunks() async throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
+        try await dbQueue.write { db in
             try db.execute(sql: """
                 CREATE TABLE parent (id INTEGER PRIMARY KEY);
                 CREATE TABLE child (id INTEGER PRIMARY KEY, parentId INTEGER NOT NULL REFERENCES parent(id), name TEXT NOT NULL, payload BLOB);
@@ -136,7 +154,7 @@ import Cairn
                     arguments: [child.id, child.parentId, child.name, child.payload])
             }
         }
-        let (parents, rows) = try dbQueue.read { db in
+        let (parents, rows) = try await dbQueue.read { db in
             let request = Parent.including(all: Parent.children.order(Column("id"))).order(Column("id"))
             return (try request.fetchAll(db), try Row.fetchAll(db, request))
         }
@@ -145,9 +163,17 @@ import Cairn
             let expected = (1...3000).filter { $0 % 30 + 1 == parent.id }.map { Child(id: $0, parentId: parent.id) }
             #expect(parent.children == expected)
         }
-        // Rows outlive the access: their prefetched rows keep their chunks.
-        let children = try #require(rows.first?.prefetchedRows["children"])
-        #expect(children.count == 100)
-        #expect(children.map { $0["name"] as String } == (1...3000).filter { $0 % 30 + 1 == 1 }.map { Child(id: $0, parentId: 1).name })
+        // Rows outlive the access: their prefetched rows keep their chunks,
+        // which several tasks read at once.
+        let expectedNames = (1...3000).filter { $0 % 30 + 1 == 1 }.map { Child(id: $0, parentId: 1).name }
+        let parentRow = try #require(rows.first)
+        await withTaskGroup(of: [String]?.self) { group in
+            for _ in 0..<4 {
+                group.addTask { parentRow.prefetchedRows["children"]?.map { $0["name"] as String } }
+            }
+            for await names in group {
+                #expect(names == expectedNames)
+            }
+        }
     }
 }
