@@ -54,9 +54,10 @@ public final class Database {
     /// The SQLite handles of the live ``Statement`` objects of the
     /// connection, so that ``checkClosable()`` tells the statements of the
     /// user from those that SQLite and its virtual tables (FTS5) prepare
-    /// for themselves, which `sqlite3_close` finalizes. Statements may be
-    /// released on any thread: a lock protects the set.
-    let liveStatementHandles = Locked<Set<SQLiteStatement>>([])
+    /// for themselves, which `sqlite3_close` finalizes; and those of the
+    /// statements released on a thread that could not finalize them (see
+    /// `StatementHandles.swift`).
+    let statementHandles = StatementHandles()
 
     /// The bounded cache of the statements that Cairn prepares for SQL
     /// strings (see ``implicitStatement(sql:)``).
@@ -221,7 +222,7 @@ public final class Database {
             interruptHandle.withLock { $0 = nil }
             // Sessions that a setup created go before the handle.
             connectionResources?.connectionWillClose(connection)
-            sqlite3_close_v2(connection)
+            statementHandles.closeConnection { sqlite3_close_v2(connection) }
             freePreUpdateHub()
             sqliteConnection = nil
             throw error
@@ -244,7 +245,7 @@ public final class Database {
             removeCallbacks(sqliteConnection)
             // The v2 variant defers the closing until statements that users
             // still hold are finalized.
-            sqlite3_close_v2(sqliteConnection)
+            statementHandles.closeConnection { sqlite3_close_v2(sqliteConnection) }
         }
         freePreUpdateHub()
     }
@@ -346,6 +347,7 @@ public final class Database {
                     + " (release the statements and cursors you keep before closing)",
                 sql: nil, arguments: nil)
         }
+        statementHandles.connectionDidClose()
         sqliteConnection = nil
         freePreUpdateHub()
     }
@@ -365,7 +367,8 @@ public final class Database {
         // Statements that no Statement object owns are SQLite's own (the
         // shadow-table statements of FTS5 tables): sqlite3_close finalizes
         // them.
-        let live = liveStatementHandles.load()
+        statementHandles.finalizePending()
+        let live = statementHandles.liveHandles
         var unfinalized: [String] = []
         var statement = sqlite3_next_stmt(connection, nil)
         while let current = statement {
@@ -465,12 +468,15 @@ public final class Database {
         }
         let previousThread = accessThread
         accessThread = current
+        // Finalizes the statements released on other threads.
+        let previousHandlesThread = statementHandles.beginAccess()
         accessCell.endScope()
         if connectionResources != nil { runPendingReleases() }
         defer {
             resetBusyStatements()
             if connectionResources != nil { runPendingReleases() }
             accessCell.endScope()
+            statementHandles.endAccess(restoring: previousHandlesThread)
             accessThread = previousThread
         }
         return try body()

@@ -15,6 +15,11 @@
 /// inside an access to that connection. A statement that failed may be
 /// reused: it is reset before each execution.
 ///
+/// A statement may be released anywhere, even on another thread after its
+/// access (by the last cursor row that holds it, for example): it is
+/// finalized at once inside an access to its connection, and otherwise by
+/// the next access, the closing of the connection, or its deinitialization.
+///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/stmt.html>
 public final class Statement {
     /// The raw SQLite statement handle, for calling the SQLite C interface.
@@ -133,15 +138,16 @@ public final class Statement {
     /// execution: cheaper to test than ``transactionEffect``.
     let endsTransaction: Bool
 
-    /// The set of live statement handles of the connection (see
-    /// `Database.liveStatementHandles`), kept alive by the statement, which
-    /// may outlive its connection.
-    private let liveHandles: Locked<Set<SQLiteStatement>>
+    /// The statement handles of the connection (see
+    /// `Database.statementHandles`), kept alive by the statement, which may
+    /// outlive its connection: it finalizes the statement on a thread that
+    /// may use the connection.
+    private let handles: StatementHandles
 
     init(database: Database, sqliteStatement: SQLiteStatement, sql: String, analysis: StatementAnalysis) {
         self.database = database
-        self.liveHandles = database.liveStatementHandles
-        liveHandles.withLock { _ = $0.insert(sqliteStatement) }
+        self.handles = database.statementHandles
+        handles.insert(sqliteStatement)
         self.schemaGeneration = database.schemaCache.generation
         self.invalidatesSchemaCache = analysis.changesSchema || analysis.isRollback
         self.databaseRegion = analysis.readRegion
@@ -179,8 +185,8 @@ public final class Statement {
     }
 
     deinit {
-        liveHandles.withLock { _ = $0.remove(sqliteStatement) }
-        sqlite3_finalize(sqliteStatement)
+        // Now inside an access, later otherwise (see StatementHandles.swift).
+        handles.finalize(sqliteStatement)
     }
 
     // MARK: Columns
