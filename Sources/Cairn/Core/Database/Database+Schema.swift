@@ -60,10 +60,22 @@ extension Database {
     }
 
     /// The schemas to search, in SQLite's search order.
+    ///
+    /// - Throws: A ``DatabaseError`` ("no such schema") when `schemaName`
+    ///   is not the name of a database of the connection.
     private func schemaNames(searching schemaName: String?) throws -> [String] {
-        if let schemaName { return [schemaName] }
-        // database_list: main (seq 0), temp (seq 1), then attached databases.
+        // database_list: main (seq 0), temp (seq 1, once used), then
+        // attached databases.
         let names = try Row.fetchAll(self, sql: "PRAGMA database_list").map { row -> String in row["name"] }
+        if let schemaName {
+            // The temporary database may not be listed before its first use.
+            guard schemaName.lowercased() == "temp"
+                    || names.contains(where: { $0.lowercased() == schemaName.lowercased() })
+            else {
+                throw makeError(resultCode: .SQLITE_ERROR, message: "no such schema: \(schemaName)", sql: nil, arguments: nil)
+            }
+            return [schemaName]
+        }
         return names.filter { $0 == "temp" } + names.filter { $0 != "temp" }
     }
 
@@ -241,7 +253,11 @@ extension Database {
     /// The indexes of a table, including those of UNIQUE and PRIMARY KEY
     /// constraints.
     ///
-    /// - Throws: A ``DatabaseError`` when the table does not exist.
+    /// Indexes on expressions (`CREATE INDEX … ON player(length(name))`)
+    /// are not included: their keys are not columns.
+    ///
+    /// - Throws: A ``DatabaseError`` when the table or the schema does not
+    ///   exist.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_index_list>
     public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
@@ -249,12 +265,15 @@ extension Database {
         let indexRows = try Row.fetchAll(
             self, sql: "SELECT * FROM pragma_index_list(?, ?) ORDER BY seq",
             arguments: [tableName, schema])
-        return try indexRows.map { indexRow in
+        return try indexRows.compactMap { indexRow in
             let name: String = try indexRow.decode(forColumn: "name")
             let columnRows = try Row.fetchAll(
                 self, sql: "SELECT * FROM pragma_index_info(?, ?) ORDER BY seqno",
                 arguments: [name, schema])
-            let columns = try columnRows.map { row in try row.decode(String?.self, forColumn: "name") ?? "" }
+            // An expression has no column name.
+            let names = try columnRows.map { row in try row.decode(String?.self, forColumn: "name") }
+            guard !names.contains(nil) else { return nil }
+            let columns = names.compactMap { $0 }
             let originCode: String = try indexRow.decode(forColumn: "origin")
             let origin: IndexInfo.Origin
             switch originCode {
@@ -270,15 +289,48 @@ extension Database {
         }
     }
 
-    /// Whether a set of columns is a unique key of a table: its primary key,
-    /// or the columns of a unique index (compared without regard to case and
-    /// order).
+    /// Whether a set of columns identifies the rows of a table: it contains
+    /// the primary key, the columns of a unique index, or the rowid (of a
+    /// table that has one). Column names are compared without regard to
+    /// case, and order does not matter.
+    ///
+    /// ```swift
+    /// // CREATE TABLE player (id INTEGER PRIMARY KEY, email TEXT UNIQUE, name TEXT)
+    /// try db.table("player", hasUniqueKey: ["email"])         // true
+    /// try db.table("player", hasUniqueKey: ["id", "name"])    // true
+    /// try db.table("player", hasUniqueKey: ["name"])          // false
+    /// ```
+    ///
+    /// A view has a unique key when the ``Configuration/schemaSource`` gives
+    /// it a primary key.
     ///
     /// - Throws: A ``DatabaseError`` when the table does not exist.
     public func table<S: Sequence>(_ tableName: String, hasUniqueKey columns: S) throws -> Bool
     where S.Element == String
     {
-        try uniqueKeyColumns(tableName, matching: columns) != nil
+        let wanted = Set(columns.map { $0.lowercased() })
+        guard !wanted.isEmpty else { return false }
+        func isKey(_ key: [String]) -> Bool {
+            !key.isEmpty && Set(key.map { $0.lowercased() }).isSubset(of: wanted)
+        }
+        let schema = try checkedSchemaName(ofTable: tableName, in: nil)
+        if try viewExists(tableName, in: schema) {
+            let view = DatabaseObjectID(schemaID: DatabaseSchemaID(name: schema), name: tableName)
+            guard let key = try configuration.schemaSource?.columnsForPrimaryKey(self, inView: view) else {
+                return false
+            }
+            return isKey(key)
+        }
+        let primaryKey = try self.primaryKey(tableName)
+        if isKey(primaryKey.columns) { return true }
+        if primaryKey.tableHasRowID {
+            // The names of the rowid, unless a column has taken them.
+            let columnNames = Set(try self.columns(in: tableName).map { $0.name.lowercased() })
+            if !wanted.isDisjoint(with: Set(["rowid", "oid", "_rowid_"]).subtracting(columnNames)) {
+                return true
+            }
+        }
+        return try indexes(on: tableName).contains { $0.isUnique && isKey($0.columns) }
     }
 
     /// The columns of the primary key or unique index of a table made of

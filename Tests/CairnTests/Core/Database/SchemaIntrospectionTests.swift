@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import Cairn
+
+/// Unique keys, indexes and schema names, as the schema introspection
+/// methods of `Database` report them.
+@Suite struct SchemaIntrospectionTests {
+    @Test func uniqueKeysOfARowIDTable() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT, email TEXT UNIQUE)")
+            #expect(try db.table("person", hasUniqueKey: ["id"]))
+            #expect(try db.table("person", hasUniqueKey: ["ID"]))
+            #expect(try db.table("person", hasUniqueKey: ["email"]))
+            // The rowid is an alias of the primary key.
+            #expect(try db.table("person", hasUniqueKey: ["rowid"]))
+            #expect(try db.table("person", hasUniqueKey: ["_rowid_"]))
+            // Columns that contain a unique key identify rows too.
+            #expect(try db.table("person", hasUniqueKey: ["id", "email"]))
+            #expect(try db.table("person", hasUniqueKey: ["name", "email"]))
+            #expect(try !db.table("person", hasUniqueKey: ["name"]))
+            #expect(try !db.table("person", hasUniqueKey: []))
+        }
+    }
+
+    @Test func uniqueKeysOfACompositePrimaryKey() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: """
+                CREATE TABLE citizenship (
+                  year INTEGER, personId INTEGER NOT NULL, countryCode TEXT NOT NULL,
+                  PRIMARY KEY (personId, countryCode));
+                CREATE INDEX citizenshipOnYear ON citizenship(year);
+                """)
+            #expect(try db.table("citizenship", hasUniqueKey: ["personId", "countryCode"]))
+            #expect(try db.table("citizenship", hasUniqueKey: ["countryCode", "personId"]))
+            #expect(try db.table("citizenship", hasUniqueKey: ["rowid"]))
+            #expect(try !db.table("citizenship", hasUniqueKey: ["personId"]))
+            #expect(try !db.table("citizenship", hasUniqueKey: ["year"]))
+        }
+    }
+
+    @Test func rowIDNamesTakenByColumnsAreColumns() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: """
+                CREATE TABLE shadow (id INTEGER PRIMARY KEY, oid INTEGER);
+                CREATE TABLE withoutRowID (code TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID;
+                """)
+            #expect(try db.table("shadow", hasUniqueKey: ["rowid"]))
+            // "oid" is a column here, not the rowid.
+            #expect(try !db.table("shadow", hasUniqueKey: ["oid"]))
+            #expect(try db.table("withoutRowID", hasUniqueKey: ["code"]))
+            #expect(try !db.table("withoutRowID", hasUniqueKey: ["rowid"]))
+        }
+    }
+
+    @Test func viewsHaveUniqueKeysFromTheSchemaSourceOnly() throws {
+        struct ViewKeys: DatabaseSchemaSource {
+            func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? {
+                view.name == "keyedView" ? ["id"] : nil
+            }
+        }
+        var configuration = Configuration()
+        configuration.schemaSource = ViewKeys()
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: """
+                CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT, email TEXT UNIQUE);
+                CREATE VIEW plainView AS SELECT * FROM person;
+                CREATE VIEW keyedView AS SELECT * FROM person;
+                """)
+            for columns in [["rowid"], ["id"], ["email"], ["id", "email"], []] {
+                #expect(try !db.table("plainView", hasUniqueKey: columns), "\(columns)")
+            }
+            #expect(try db.table("keyedView", hasUniqueKey: ["id"]))
+            #expect(try db.table("keyedView", hasUniqueKey: ["id", "email"]))
+            #expect(try !db.table("keyedView", hasUniqueKey: ["email"]))
+            #expect(try !db.table("keyedView", hasUniqueKey: []))
+        }
+    }
+
+    @Test func indexesOnExpressionsAreNotListed() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, team TEXT);
+                CREATE UNIQUE INDEX playerOnLowercaseName ON player(lower(name));
+                CREATE INDEX playerOnTeamAndNameLength ON player(team, length(name));
+                CREATE INDEX playerOnName ON player(name);
+                """)
+            let indexes = try db.indexes(on: "player")
+            #expect(indexes.map(\.name) == ["playerOnName"])
+            #expect(indexes.first?.columns == ["name"])
+            // A unique index on an expression is no unique key of columns.
+            #expect(try !db.table("player", hasUniqueKey: ["name"]))
+            #expect(try !db.table("player", hasUniqueKey: [""]))
+        }
+    }
+
+    @Test func unknownSchemasAreReportedAsSuch() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)")
+            let error = try #require(throws: DatabaseError.self) {
+                try db.indexes(on: "player", in: "invalid")
+            }
+            #expect(error.resultCode == .SQLITE_ERROR)
+            #expect(error.message == "no such schema: invalid")
+            #expect(throws: DatabaseError.self) { try db.columns(in: "player", in: "invalid") }
+            #expect(throws: DatabaseError.self) { try db.tableExists("player", in: "invalid") }
+            // Known schemas, the temporary one included before any use.
+            #expect(try db.indexes(on: "player", in: "main").isEmpty)
+            #expect(try !db.tableExists("player", in: "temp"))
+            #expect(try db.tableExists("player", in: "MAIN"))
+        }
+    }
+}
