@@ -174,10 +174,56 @@ final class RecordEncoder: Encoder {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
+        RecordSingleValueContainer(encoderToken: cell.unsafelyUnwrapped.token)
+    }
+
+    /// Records the error of a record encoded as a single value that is not
+    /// a record itself.
+    func setSingleValueError() {
         error = EncodingError.invalidValue(recordType, EncodingError.Context(
             codingPath: [],
             debugDescription: "a record cannot be encoded as a single value: encode properties by key"))
-        return FailingSingleValueContainer()
+    }
+
+    /// The single value container of a record: a record that encodes
+    /// another value as a single value (a generic wrapper of a record, for
+    /// example) stores the columns of that value: those of its
+    /// `encode(to: inout PersistenceContainer)` when it is a
+    /// record, and its properties encoded by key otherwise. A database
+    /// value, or nil, has no column and fails.
+    struct RecordSingleValueContainer: SingleValueEncodingContainer {
+        /// The token of the encoder's cell (see ``RecordEncoder/cell``).
+        let encoderToken: ScopeToken
+        var codingPath: [any CodingKey] { [] }
+
+        /// The encoder, retained, when an encoding uses it.
+        private func liveEncoder(_ value: Any) throws -> RecordEncoder {
+            guard let encoder = encoderToken.objectIfCurrent(as: RecordEncoder.self)?.takeUnretainedValue(),
+                  encoder.isInUse
+            else {
+                throw RecordEncoder.usedAfterEncoding(value, codingPath: [])
+            }
+            return encoder
+        }
+
+        mutating func encodeNil() throws {
+            try liveEncoder(Optional<Any>.none as Any).setSingleValueError()
+        }
+
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            let encoder = try liveEncoder(value)
+            if value is any DatabaseValueConvertible || value is Date || value is UUID || value is Data {
+                encoder.setSingleValueError()
+                return
+            }
+            if let record = value as? any EncodableRecord {
+                // A record encodes itself, as when it is saved.
+                try record.encode(to: &encoder.container)
+            } else {
+                // The value's keyed container writes into the same columns.
+                try value.encode(to: encoder)
+            }
+        }
     }
 
     /// The error of an encoder or container used after the `encode(to:)` of
@@ -286,7 +332,9 @@ final class RecordEncoder: Encoder {
                 try set(recordType.databaseDataEncodingStrategy(for: column(key, of: encoder)).encode(data), forKey: key)
             } else if let convertible = value as? any DatabaseValueConvertible {
                 try set(convertible.databaseValue, forKey: key)
-            } else if let single = try SingleValueProbe.databaseValue(of: value) {
+            } else if let single = try SingleValueProbe.databaseValue(
+                of: value, codingPath: [key], userInfo: encoder.userInfo)
+            {
                 // Values that encode a single value (enums with a raw value,
                 // wrappers…) are stored as that value.
                 try set(single, forKey: key)
@@ -340,7 +388,7 @@ final class RecordEncoder: Encoder {
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer { FailingUnkeyedContainer() }
-        func singleValueContainer() -> any SingleValueEncodingContainer { FailingSingleValueContainer() }
+        func singleValueContainer() -> any SingleValueEncodingContainer { encoder.singleValueContainer() }
     }
 
     /// A container that ignores what it receives: its creation recorded an
@@ -369,8 +417,18 @@ final class RecordEncoder: Encoder {
 enum SingleValueProbe {
     /// The database value of a value that encodes a single value, or nil for
     /// values that encode keyed or unkeyed containers.
-    static func databaseValue(of value: some Encodable) throws -> DatabaseValue? {
-        let encoder = ProbeEncoder()
+    ///
+    /// - Parameters:
+    ///   - codingPath: The coding path that the value's encoder reports:
+    ///     the key of the property, for a property of a record.
+    ///   - userInfo: The `userInfo` that the value's encoder reports: the
+    ///     record type's, for a property of a record.
+    static func databaseValue(
+        of value: some Encodable,
+        codingPath: [any CodingKey] = [],
+        userInfo: [CodingUserInfoKey: Any] = [:]) throws -> DatabaseValue?
+    {
+        let encoder = ProbeEncoder(codingPath: codingPath, userInfo: userInfo)
         try value.encode(to: encoder)
         return encoder.state.usesContainers ? nil : encoder.state.value
     }
@@ -382,8 +440,8 @@ enum SingleValueProbe {
 
     struct ProbeEncoder: Encoder {
         let state = State()
-        var codingPath: [any CodingKey] { [] }
-        var userInfo: [CodingUserInfoKey: Any] { [:] }
+        var codingPath: [any CodingKey] = []
+        var userInfo: [CodingUserInfoKey: Any] = [:]
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
             state.usesContainers = true
@@ -396,20 +454,23 @@ enum SingleValueProbe {
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            SingleValueContainer(state: state)
+            SingleValueContainer(state: state, codingPath: codingPath, userInfo: userInfo)
         }
     }
 
     struct SingleValueContainer: SingleValueEncodingContainer {
         let state: State
-        var codingPath: [any CodingKey] { [] }
+        let codingPath: [any CodingKey]
+        /// The `userInfo` of the encoder, given to the encoder of a nested
+        /// value.
+        let userInfo: [CodingUserInfoKey: Any]
 
         mutating func encodeNil() { state.value = .null }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             if let convertible = value as? any DatabaseValueConvertible {
                 state.value = convertible.databaseValue
-            } else if let nested = try SingleValueProbe.databaseValue(of: value) {
+            } else if let nested = try SingleValueProbe.databaseValue(of: value, codingPath: codingPath, userInfo: userInfo) {
                 state.value = nested
             } else {
                 state.usesContainers = true

@@ -22,8 +22,18 @@ public protocol EncodableRecord {
     /// - Throws: An error that makes the persistence method fail.
     func encode(to container: inout PersistenceContainer) throws
 
-    /// The `userInfo` of the encoder of `Encodable` records.
-    static var databaseEncodingUserInfo: [CodingUserInfoKey: any Sendable] { get }
+    /// The `userInfo` of the encoder of `Encodable` records, and of the
+    /// JSON encoders of their nested values (unless
+    /// ``databaseJSONEncoder(for:)`` makes its own).
+    ///
+    /// ```swift
+    /// struct Player: Encodable, PersistableRecord {
+    ///     static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] {
+    ///         [CodingUserInfoKey(rawValue: "destination")!: "database"]
+    ///     }
+    /// }
+    /// ```
+    static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { get }
 
     /// The JSON encoder for a column of an `Encodable` record that holds a
     /// nested `Encodable` value.
@@ -71,13 +81,13 @@ public protocol EncodableRecord {
 
 extension EncodableRecord {
     /// Empty.
-    public static var databaseEncodingUserInfo: [CodingUserInfoKey: any Sendable] { [:] }
+    public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// A JSON encoder with sorted keys, so that equal values give equal
     /// text.
     public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
         let encoder = JSONCoding.makeEncoder()
-        encoder.userInfo = databaseEncodingUserInfo
+        encoder.userInfo = JSONCoding.userInfo(databaseEncodingUserInfo)
         return encoder
     }
 

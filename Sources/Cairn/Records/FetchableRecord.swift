@@ -39,8 +39,18 @@ public protocol FetchableRecord {
     ///   ``RowDecodingError``.
     init(row: Row) throws
 
-    /// The `userInfo` of the decoder of `Decodable` records.
-    static var databaseDecodingUserInfo: [CodingUserInfoKey: any Sendable] { get }
+    /// The `userInfo` of the decoder of `Decodable` records, and of the JSON
+    /// decoders of their nested values (unless ``databaseJSONDecoder(for:)``
+    /// makes its own).
+    ///
+    /// ```swift
+    /// struct Player: Decodable, FetchableRecord {
+    ///     static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] {
+    ///         [CodingUserInfoKey(rawValue: "source")!: "database"]
+    ///     }
+    /// }
+    /// ```
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
 
     /// The JSON decoder for a column of a `Decodable` record that holds a
     /// nested `Decodable` value stored as JSON.
@@ -55,13 +65,13 @@ public protocol FetchableRecord {
 
 extension FetchableRecord {
     /// Empty.
-    public static var databaseDecodingUserInfo: [CodingUserInfoKey: any Sendable] { [:] }
+    public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// A JSON decoder for the data, date and float formats that Cairn's JSON
     /// encoder uses.
     public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
         let decoder = JSONCoding.makeDecoder()
-        decoder.userInfo = databaseDecodingUserInfo
+        decoder.userInfo = JSONCoding.userInfo(databaseDecodingUserInfo)
         return decoder
     }
 
