@@ -238,6 +238,7 @@ extension Database {
     ///
     /// The corresponding C functions are `xFindTokenizer_v2` and `xCreate`.
     public func makeTokenizer(_ descriptor: FTS5TokenizerDescriptor) throws -> any FTS5Tokenizer {
+        preconditionInsideAccess()
         let api = try fts5API()
         guard let name = descriptor.components.first else {
             throw makeError(resultCode: .SQLITE_MISUSE, message: "empty tokenizer descriptor", sql: nil, arguments: nil)
@@ -283,6 +284,7 @@ extension Database {
     ///
     /// The corresponding C function is `xCreateTokenizer_v2`.
     public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
+        preconditionInsideAccess()
         let api: UnsafeMutablePointer<fts5_api>
         do {
             api = try fts5API()

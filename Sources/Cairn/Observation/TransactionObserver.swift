@@ -168,11 +168,13 @@ extension Database {
         transactionObserver: some TransactionObserver,
         extent: TransactionObservationExtent = .observerLifetime)
     {
+        preconditionInsideAccess()
         observationBroker.add(transactionObserver, extent: extent, in: self)
     }
 
     /// Removes a transaction observer.
     public func remove(transactionObserver: some TransactionObserver) {
+        preconditionInsideAccess()
         observationBroker.remove(transactionObserver, in: self)
     }
 

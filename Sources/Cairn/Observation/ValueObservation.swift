@@ -55,10 +55,7 @@ public struct ValueObservation<Reducer: ValueReducer>: @unchecked Sendable {
 }
 
 /// How the region of a ``ValueObservation`` is known.
-enum ValueObservationTracking: @unchecked Sendable {
-    // Unchecked Sendable: the regions are only used to build a region,
-    // on the writer's queue.
-
+enum ValueObservationTracking: Sendable {
     /// Given regions.
     case constantRegion([any DatabaseRegionConvertible])
     /// The region of the first fetch.
@@ -203,9 +200,13 @@ extension ValueObservation {
 
     /// Skips the values that `predicate` says are duplicates of the previous
     /// one.
+    ///
+    /// The values are `Sendable`: the previous value is compared with the
+    /// next one in a later fetch, which may run on another thread.
     public func removeDuplicates(
         by predicate: @escaping @Sendable (Reducer.Value, Reducer.Value) -> Bool)
         -> ValueObservation<ValueReducers.RemoveDuplicates<Reducer>>
+        where Reducer.Value: Sendable
     {
         let makeReducer = self.makeReducer
         let didReceiveBaseValue = events.didReceiveValue
@@ -279,7 +280,7 @@ extension ValueObservation {
     }
 }
 
-extension ValueObservation where Reducer.Value: Equatable {
+extension ValueObservation where Reducer.Value: Equatable & Sendable {
     /// Skips the values that are equal to the previous one.
     ///
     /// ```swift

@@ -50,9 +50,10 @@ public enum ValueReducers {
     }
 
     /// Skips the values equal to the previous one.
-    public struct RemoveDuplicates<Base: ValueReducer>: ValueReducer, @unchecked Sendable {
-        // Unchecked Sendable: the previous value is only used by the
-        // observation, behind its lock.
+    ///
+    /// The values are `Sendable`: the previous value waits for the next
+    /// fetch, which may run on another thread.
+    public struct RemoveDuplicates<Base: ValueReducer>: ValueReducer where Base.Value: Sendable {
         var base: Base
         let predicate: @Sendable (Base.Value, Base.Value) -> Bool
         /// Sees all the values of the base reducer.

@@ -339,7 +339,7 @@ extension Row {
         // Nothing else holds the kept row (`isKnownUniquelyReferenced` is
         // false for nil), and it was made by this access, on this thread.
         if isKnownUniquelyReferenced(&statement.reusableRow), let row = statement.reusableRow,
-           row.statementAccess?.isValid == true, row.count == statement.columnCount
+           row.statementAccess?.isValid == true, row.count == statement.uncheckedColumnCount
         {
             return row
         }

@@ -65,6 +65,8 @@ extension Database {
         pagesPerStep: CInt = -1,
         progress: ((DatabaseBackupProgress) throws -> Void)? = nil) throws
     {
+        preconditionInsideAccess()
+        destination.preconditionInsideAccess()
         guard let sourceConnection = sqliteConnection, let destinationConnection = destination.sqliteConnection else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "backup of a closed connection")
         }

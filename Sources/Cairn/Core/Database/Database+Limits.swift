@@ -30,6 +30,7 @@ extension Database {
     ///
     /// The corresponding C function is `sqlite3_limit`.
     public var maximumStatementArgumentCount: Int {
+        preconditionInsideAccess()
         guard let sqliteConnection else { return 0 }
         return Int(sqlite3_limit(sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
     }

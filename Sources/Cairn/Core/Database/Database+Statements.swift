@@ -116,6 +116,13 @@ extension Database {
 
     /// Removes the cached statements, so that they are finalized.
     public func clearStatementCache() {
+        preconditionInsideAccess()
+        removeCachedStatements()
+    }
+
+    /// Removes the cached statements, inside an access or when the
+    /// connection closes or is deinitialized (nobody else uses it then).
+    func removeCachedStatements() {
         statementCache.removeAll()
         implicitStatementCache.removeAll()
         internalStatementCache.removeAll()
@@ -182,6 +189,7 @@ extension Database {
         guard let sqliteConnection else {
             throw makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: sql, arguments: nil)
         }
+        preconditionInsideAccess()
         var sql = sql
         try sql.withUTF8 { buffer in
             guard let base = buffer.baseAddress else { return }

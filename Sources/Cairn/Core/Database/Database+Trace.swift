@@ -105,6 +105,7 @@ extension Database {
     ///
     /// The corresponding C function is `sqlite3_trace_v2`.
     public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)? = nil) {
+        preconditionInsideAccess()
         guard let sqliteConnection else { return }
         guard let trace, !options.isEmpty else {
             sqlite3_trace_v2(sqliteConnection, 0, nil, nil)

@@ -45,6 +45,7 @@ extension Database {
         _ kind: CheckpointMode = .passive,
         on dbName: String? = "main") throws -> (walFrameCount: Int, checkpointedFrameCount: Int)
     {
+        preconditionInsideAccess()
         guard let sqliteConnection else { throw DatabaseError.connectionIsClosed() }
         var walFrameCount: CInt = -1
         var checkpointedFrameCount: CInt = -1

@@ -218,7 +218,7 @@ public final class Database {
         do {
             try setUp()
         } catch {
-            clearStatementCache()
+            removeCachedStatements()
             interruptHandle.withLock { $0 = nil }
             // Sessions that a setup created go before the handle.
             connectionResources?.connectionWillClose(connection)
@@ -231,7 +231,7 @@ public final class Database {
 
     deinit {
         accessCell.release()
-        clearStatementCache()
+        removeCachedStatements()
         interruptHandle.withLock { $0 = nil }
         if let sqliteConnection {
             // Resources hold the connection object: none is alive, but
@@ -264,6 +264,12 @@ public final class Database {
 
     /// Applies the configuration to a new connection.
     private func setUp() throws {
+        // The connection is not shared yet: the access only makes the
+        // checks of the methods below pass.
+        try withAccess { try setUpConnection() }
+    }
+
+    private func setUpConnection() throws {
         guard let connection = sqliteConnection else { return }
         sqlite3_extended_result_codes(connection, 1)
 
@@ -363,7 +369,7 @@ public final class Database {
     /// The corresponding C function is `sqlite3_next_stmt`.
     func checkClosable() throws {
         guard let connection = sqliteConnection else { return }
-        clearStatementCache()
+        removeCachedStatements()
         // Statements that no Statement object owns are SQLite's own (the
         // shadow-table statements of FTS5 tables): sqlite3_close finalizes
         // them.
@@ -400,7 +406,8 @@ public final class Database {
     ///
     /// The corresponding C function is `sqlite3_last_insert_rowid`.
     public var lastInsertedRowID: Int64 {
-        sqlite3_last_insert_rowid(sqliteConnection)
+        preconditionInsideAccess()
+        return sqlite3_last_insert_rowid(sqliteConnection)
     }
 
     /// The number of rows changed by the last INSERT, UPDATE or DELETE
@@ -408,7 +415,8 @@ public final class Database {
     ///
     /// The corresponding C function is `sqlite3_changes64`.
     public var changesCount: Int {
-        Int(sqlite3_changes64(sqliteConnection))
+        preconditionInsideAccess()
+        return Int(sqlite3_changes64(sqliteConnection))
     }
 
     /// The number of rows changed by INSERT, UPDATE or DELETE statements since
@@ -416,13 +424,15 @@ public final class Database {
     ///
     /// The corresponding C function is `sqlite3_total_changes64`.
     public var totalChangesCount: Int {
-        Int(sqlite3_total_changes64(sqliteConnection))
+        preconditionInsideAccess()
+        return Int(sqlite3_total_changes64(sqliteConnection))
     }
 
     /// Whether a transaction is open.
     ///
     /// The corresponding C function is `sqlite3_get_autocommit`.
     public var isInsideTransaction: Bool {
+        preconditionInsideAccess()
         guard let sqliteConnection else { return false }
         return sqlite3_get_autocommit(sqliteConnection) == 0
     }
@@ -431,7 +441,8 @@ public final class Database {
     ///
     /// The corresponding C function is `sqlite3_errmsg`.
     public var lastErrorMessage: String? {
-        sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
+        preconditionInsideAccess()
+        return sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
     }
 
     // MARK: Errors
@@ -483,9 +494,22 @@ public final class Database {
     }
 
     /// Whether the current thread is running an access to this connection.
+    /// Safe to call from any thread (the connection may have escaped its
+    /// access).
     var isInsideAccess: Bool {
-        guard let accessThread else { return false }
-        return pthread_equal(accessThread, pthread_self()) != 0
+        statementHandles.isCurrentThreadInAccess
+    }
+
+    /// Stops the program when the current thread is not running an access
+    /// to this connection: SQLite's connections have no mutex (see
+    /// `StatementHandles.swift`), and a connection used by two threads at
+    /// once corrupts its memory. Called by the methods that reach SQLite
+    /// directly; statements check their access when they run.
+    @inline(__always)
+    func preconditionInsideAccess() {
+        precondition(isInsideAccess,
+            "A database connection was used outside of its database access. Use the Database, its "
+            + "statements and cursors inside the closure of read, write or inDatabase only, and do not let them escape.")
     }
 
     /// Checks that a statement can run now.
@@ -493,14 +517,16 @@ public final class Database {
     /// - Throws: A ``DatabaseError`` when the connection is closed.
     @usableFromInline
     func checkValidAccess(for statement: Statement) throws {
+        // First: the state of the connection is only read by the thread of
+        // its access.
+        precondition(isInsideAccess,
+            "A statement or cursor was used outside of the database access that created it. "
+            + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
         guard !isClosed else {
             throw makeError(
                 resultCode: .SQLITE_MISUSE, message: "Connection is closed",
                 sql: statement.sql, arguments: nil)
         }
-        precondition(isInsideAccess,
-            "A statement or cursor was used outside of the database access that created it. "
-            + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
         if _slowPath(transactionWasAborted) {
             try checkAbortedTransaction(for: statement)
         }

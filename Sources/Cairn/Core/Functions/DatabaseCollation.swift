@@ -93,6 +93,7 @@ extension Database {
     ///
     /// The corresponding C function is `sqlite3_create_collation_v2`.
     public func add(collation: DatabaseCollation) {
+        preconditionInsideAccess()
         guard let sqliteConnection else { return }
         // SQLite owns the retained collation, and releases it in the destroy
         // callback, when the collation is replaced or the connection closes.
@@ -111,6 +112,7 @@ extension Database {
     ///
     /// The corresponding C function is `sqlite3_create_collation_v2`.
     public func remove(collation: DatabaseCollation) {
+        preconditionInsideAccess()
         guard let sqliteConnection else { return }
         sqlite3_create_collation_v2(sqliteConnection, collation.name, SQLITE_UTF8, nil, nil, nil)
     }

@@ -147,6 +147,7 @@ extension Database {
     ///
     /// The corresponding C function is `sqlite3_create_function_v2`.
     public func add(function: DatabaseFunction) {
+        preconditionInsideAccess()
         guard let sqliteConnection else { return }
         let box = FunctionBox(function: function, errors: callbackErrors)
         // SQLite owns the box: it releases it in the destroy callback, when
@@ -171,6 +172,7 @@ extension Database {
     ///
     /// The corresponding C function is `sqlite3_create_function_v2`.
     public func remove(function: DatabaseFunction) {
+        preconditionInsideAccess()
         guard let sqliteConnection else { return }
         sqlite3_create_function_v2(
             sqliteConnection, function.name, function.argumentCount ?? -1, function.eTextRep,

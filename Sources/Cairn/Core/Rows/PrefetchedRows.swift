@@ -74,7 +74,7 @@ struct PrefetchedValues: @unchecked Sendable {
     static func fetch(_ statement: Statement) throws -> PrefetchedValues {
         var state = try DatabaseCursorState(statement: statement, arguments: nil)
         defer { state.finish() }
-        let columnCount = statement.columnCount
+        let columnCount = statement.uncheckedColumnCount
         let rowsPerChunk = rowsPerChunk(columnCount: columnCount)
         var chunks: [RowValues] = []
         var rowCount = 0

@@ -250,7 +250,7 @@ public final class Row: @unchecked Sendable {
         self.valuesOffset = 0
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
-        self.count = statement.columnCount
+        self.count = statement.uncheckedColumnCount
         self.statementAccess = StatementAccess(database: statement.database)
         self.adaptedSQLiteStatement = nil
         self.isFetched = true

@@ -250,7 +250,10 @@ extension DatabaseRegion: CustomStringConvertible {
 /// ```swift
 /// let observation = DatabaseRegionObservation(tracking: Player.all(), Table("team"))
 /// ```
-public protocol DatabaseRegionConvertible {
+///
+/// Observations compute regions later, on the thread of another database
+/// access: conforming types are `Sendable`.
+public protocol DatabaseRegionConvertible: Sendable {
     /// The region of the database.
     ///
     /// - Parameter db: A connection, for requests that must be prepared.
@@ -278,19 +281,18 @@ extension DatabaseCursor {
 }
 
 /// A type-erased ``DatabaseRegionConvertible``.
-public struct AnyDatabaseRegionConvertible: DatabaseRegionConvertible, @unchecked Sendable {
-    // Unchecked Sendable: regions are built from the values given to the
-    // initializer, which observation types keep and use on the writer's
-    // queue only.
-    private let makeRegion: (Database) throws -> DatabaseRegion
+public struct AnyDatabaseRegionConvertible: DatabaseRegionConvertible {
+    /// Builds the region, on the thread of the access that asks for it.
+    private let makeRegion: @Sendable (Database) throws -> DatabaseRegion
 
     /// Wraps a region convertible value.
     public init(_ region: some DatabaseRegionConvertible) {
-        makeRegion = region.databaseRegion
+        makeRegion = { db in try region.databaseRegion(db) }
     }
 
-    /// Wraps a function that builds a region.
-    public init(_ makeRegion: @escaping (Database) throws -> DatabaseRegion) {
+    /// Wraps a function that builds a region. The function is `@Sendable`:
+    /// observations call it on the thread of a later database access.
+    public init(_ makeRegion: @escaping @Sendable (Database) throws -> DatabaseRegion) {
         self.makeRegion = makeRegion
     }
 

@@ -195,7 +195,26 @@ public final class Statement {
     ///
     /// The corresponding C function is `sqlite3_column_count`.
     public var columnCount: Int {
+        preconditionInsideAccess()
+        return Int(sqlite3_column_count(sqliteStatement))
+    }
+
+    /// The number of columns, for Cairn's own code that runs inside an
+    /// access already checked (rows and cursors of the statement).
+    @inline(__always)
+    var uncheckedColumnCount: Int {
         Int(sqlite3_column_count(sqliteStatement))
+    }
+
+    /// Stops the program when the current thread is not running an access
+    /// to the statement's connection (see
+    /// `Database.preconditionInsideAccess()`), before a method reaches
+    /// SQLite.
+    @inline(__always)
+    func preconditionInsideAccess() {
+        precondition(handles.isCurrentThreadInAccess,
+            "A statement was used outside of the database access that created it. "
+            + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
     }
 
     /// The names of the columns, in order.
@@ -212,7 +231,8 @@ public final class Statement {
     private var cachedColumnNames: [String]?
 
     private func readColumnNames() -> [String] {
-        (0..<CInt(columnCount)).map { index in
+        preconditionInsideAccess()
+        return (0..<CInt(uncheckedColumnCount)).map { index in
             sqlite3_column_name(sqliteStatement, index).map { String(cString: $0) } ?? ""
         }
     }
@@ -310,7 +330,8 @@ public final class Statement {
     ///
     /// The corresponding C function is `sqlite3_stmt_readonly`.
     public var isReadonly: Bool {
-        sqlite3_stmt_readonly(sqliteStatement) != 0
+        preconditionInsideAccess()
+        return sqlite3_stmt_readonly(sqliteStatement) != 0
     }
 
     // MARK: Arguments
@@ -347,6 +368,13 @@ public final class Statement {
     ///
     /// The corresponding C functions are `sqlite3_bind_*`.
     public func setArguments(_ arguments: StatementArguments) throws {
+        preconditionInsideAccess()
+        try bindArguments(arguments)
+    }
+
+    /// Sets the arguments, after checking that they fit the statement (see
+    /// ``setArguments(_:)``), inside an access that was checked already.
+    private func bindArguments(_ arguments: StatementArguments) throws {
         if arguments.namedValues.isEmpty {
             // Positional values only: each parameter takes the next one.
             guard arguments.positional.count == parameterNames.count else {
@@ -433,6 +461,7 @@ public final class Statement {
     /// Sets arguments without checking that they fit: missing values are
     /// NULL, and extra values are ignored.
     public func setUncheckedArguments(_ arguments: StatementArguments) {
+        preconditionInsideAccess()
         var consumed = arguments
         var bindings: [DatabaseValue] = []
         for name in parameterNames {
@@ -513,9 +542,9 @@ public final class Statement {
         let database = self.database
         try database.checkValidAccess(for: self)
         if let arguments {
-            try setArguments(arguments)  // resets
+            try bindArguments(arguments)  // resets
         } else if argumentsNeedValidation {
-            try setArguments(_arguments)  // resets
+            try bindArguments(_arguments)  // resets
         } else {
             sqlite3_reset(sqliteStatement)
         }

@@ -90,6 +90,13 @@ final class StatementHandles: @unchecked Sendable {
         }
     }
 
+    /// Whether the current thread runs an access to the connection. Safe
+    /// to call from any thread.
+    @inline(__always)
+    var isCurrentThreadInAccess: Bool {
+        _cairn_atomic_load_u64(words) == Self.currentThread
+    }
+
     /// Records the thread that runs an access to the connection, and
     /// returns the previous one, for ``endAccess(restoring:)``.
     @inline(__always)
