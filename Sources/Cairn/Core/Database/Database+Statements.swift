@@ -67,6 +67,7 @@ extension Database {
     /// time; a new statement when the cached one is running (iterated by a
     /// cursor, or executing).
     private func cachedStatement(sql: String, in cache: inout StatementCache) throws -> Statement {
+        preconditionInsideAccess()
         if let statement = cache.statement(sql: sql) {
             if statement.isIteratedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
                 return try makeStatement(sql: sql)

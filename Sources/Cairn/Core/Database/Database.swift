@@ -162,7 +162,7 @@ public final class Database {
     ///
     /// Invariant: only `Records/CachedInsertStatement.swift` stores a value
     /// in it, always a `RecordInsertCache`, which it reads back with
-    /// `unsafeDowncast`; `clearStatementCache()` sets it to nil.
+    /// `unsafeDowncast`; `removeCachedStatements()` sets it to nil.
     @exclusivity(unchecked) var recordCaches: AnyObject?
 
     /// The scope of the current access: a new scope begins at the beginning
@@ -507,9 +507,24 @@ public final class Database {
     /// directly; statements check their access when they run.
     @inline(__always)
     func preconditionInsideAccess() {
-        precondition(isInsideAccess,
-            "A database connection was used outside of its database access. Use the Database, its "
+        if _slowPath(!isInsideAccess) { Database.usedOutsideAccess() }
+    }
+
+    /// Stops the program: a connection was used outside of its access.
+    /// `fatalError`, not `precondition`, whose message optimized builds
+    /// leave out.
+    @inline(never)
+    static func usedOutsideAccess() -> Never {
+        fatalError("A database connection was used outside of its database access. Use the Database, its "
             + "statements and cursors inside the closure of read, write or inDatabase only, and do not let them escape.")
+    }
+
+    /// Stops the program: a statement or a cursor was used outside of the
+    /// access that created it (see ``usedOutsideAccess()``).
+    @inline(never)
+    static func statementUsedOutsideAccess() -> Never {
+        fatalError("A statement or cursor was used outside of the database access that created it. "
+            + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
     }
 
     /// Checks that a statement can run now.
@@ -519,9 +534,7 @@ public final class Database {
     func checkValidAccess(for statement: Statement) throws {
         // First: the state of the connection is only read by the thread of
         // its access.
-        precondition(isInsideAccess,
-            "A statement or cursor was used outside of the database access that created it. "
-            + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
+        if _slowPath(!isInsideAccess) { Database.statementUsedOutsideAccess() }
         guard !isClosed else {
             throw makeError(
                 resultCode: .SQLITE_MISUSE, message: "Connection is closed",

@@ -212,9 +212,7 @@ public final class Statement {
     /// SQLite.
     @inline(__always)
     func preconditionInsideAccess() {
-        precondition(handles.isCurrentThreadInAccess,
-            "A statement was used outside of the database access that created it. "
-            + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
+        if _slowPath(!handles.isCurrentThreadInAccess) { Database.statementUsedOutsideAccess() }
     }
 
     /// The names of the columns, in order.

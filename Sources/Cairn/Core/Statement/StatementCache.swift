@@ -87,6 +87,8 @@ extension Database {
     /// and prepared with the current schema.
     @inline(__always)
     func reusableImplicitStatement(sql: String) -> Statement? {
+        // The cache is the connection's: only its access thread touches it.
+        preconditionInsideAccess()
         guard let statement = implicitStatementCache.statement(sql: sql),
               !statement.isIteratedByCursor,
               sqlite3_stmt_busy(statement.sqliteStatement) == 0,
@@ -111,6 +113,7 @@ extension Database {
     ///   several statements.
     @usableFromInline
     func implicitStatement(sql: String) throws -> Statement {
+        preconditionInsideAccess()
         if let statement = implicitStatementCache.statement(sql: sql) {
             if statement.isIteratedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
                 return try makeStatement(sql: sql)

@@ -39,8 +39,10 @@ final class StatementHandles: @unchecked Sendable {
     /// Two words, read and written with relaxed atomic operations:
     ///
     /// 0. The thread that runs an access to the connection (see
-    ///    ``ThreadIdentity/pthreadID()``), or zero. Only that thread writes
-    ///    its own identifier: a thread that reads it is running an access.
+    ///    ``ThreadIdentity/pthreadID()``), or zero. A thread writes its own
+    ///    identifier when its access begins; an access that ends restores
+    ///    the identifier of the access it was nested in. A thread that
+    ///    reads its own identifier is running an access.
     /// 1. Whether ``State/pending`` may hold handles: a hint that spares
     ///    the lock to accesses when nothing waits (a handle appended just
     ///    after an access read the hint waits for the next access).

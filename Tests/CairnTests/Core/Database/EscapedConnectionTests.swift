@@ -7,7 +7,7 @@ import Cairn
 /// mutex, and another thread may be using the connection.
 @Suite struct EscapedConnectionTests {
     private static let connectionMessage = "A database connection was used outside of its database access"
-    private static let statementMessage = "A statement was used outside of the database access that created it"
+    private static let statementMessage = "A statement or cursor was used outside of the database access that created it"
 
     private static func message(_ result: ExitTest.Result?) -> String {
         result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
