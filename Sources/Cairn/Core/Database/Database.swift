@@ -171,9 +171,6 @@ public final class Database {
     /// ``ScopeCell``). Released when the connection is deinitialized.
     @usableFromInline let accessCell = ScopeCell.make()
 
-    /// The thread that runs the current access, if any.
-    private var accessThread: pthread_t?
-
     /// The hub of the shared pre-update hook (see
     /// `ConnectionResources.swift`); nil until used, freed after the
     /// connection closes.
@@ -473,22 +470,19 @@ public final class Database {
     ///
     /// A nested call (from a reentrant access) runs `body` directly.
     func withAccess<T>(_ body: () throws -> T) rethrows -> T {
-        let current = pthread_self()
-        if let accessThread, pthread_equal(accessThread, current) != 0 {
+        if isInsideAccess {
             return try body()
         }
-        let previousThread = accessThread
-        accessThread = current
-        // Finalizes the statements released on other threads.
-        let previousHandlesThread = statementHandles.beginAccess()
+        // Records this thread as the access thread, and finalizes the
+        // statements released on other threads.
+        let previousThread = statementHandles.beginAccess()
         accessCell.endScope()
         if connectionResources != nil { runPendingReleases() }
         defer {
             resetBusyStatements()
             if connectionResources != nil { runPendingReleases() }
             accessCell.endScope()
-            statementHandles.endAccess(restoring: previousHandlesThread)
-            accessThread = previousThread
+            statementHandles.endAccess(restoring: previousThread)
         }
         return try body()
     }
