@@ -303,36 +303,104 @@ private struct StandardOutputStream: TextOutputStream, Sendable {
 // MARK: - Starting observations
 
 extension ValueObservation where Reducer.Value: Sendable {
-    /// Starts the observation, and returns the cancellable that keeps it
-    /// running.
+    /// Starts the observation from the main actor, and returns the
+    /// cancellable that keeps it running. The closures run on the main
+    /// actor.
+    ///
+    /// This is how an app observes the database from its views or models:
     ///
     /// ```swift
-    /// let cancellable = observation.start(
-    ///     in: dbQueue,
-    ///     onError: { error in print(error) },
-    ///     onChange: { players in print("Fresh players: \(players)") })
+    /// @MainActor @Observable final class PlayerList {
+    ///     var players: [Player] = []
+    ///     private var cancellable: AnyDatabaseCancellable?
+    ///
+    ///     func observe(_ reader: some DatabaseReader) {
+    ///         cancellable = ValueObservation
+    ///             .tracking { db in try Player.fetchAll(db) }
+    ///             .start(in: reader, scheduling: .immediate) { error in
+    ///                 print(error)
+    ///             } onChange: { [unowned self] players in
+    ///                 self.players = players
+    ///             }
+    ///     }
+    /// }
     /// ```
     ///
     /// - Parameters:
     ///   - reader: A database queue, pool, snapshot or snapshot pool.
     ///     Snapshots never change: their observation delivers one value.
-    ///   - scheduler: Where values are delivered; by default, asynchronously
-    ///     on the main queue.
+    ///   - scheduler: When values are delivered: by default
+    ///     (``ValueObservationMainActorScheduler/mainActor``), all
+    ///     asynchronously; with
+    ///     ``ValueObservationMainActorScheduler/immediate``, the initial
+    ///     value (or error) before this method returns.
+    ///   - onError: Called on the main actor with the error that ends the
+    ///     observation.
+    ///   - onChange: Called on the main actor with each value.
+    /// - Returns: A cancellable: the observation stops when it is cancelled
+    ///   or deallocated.
+    @preconcurrency @MainActor
+    public func start(
+        in reader: some DatabaseReader,
+        scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
+        onError: @escaping @MainActor (any Error) -> Void,
+        onChange: @escaping @MainActor (Reducer.Value) -> Void) -> AnyDatabaseCancellable
+    {
+        let observer = ValueObserver(
+            observation: self, reader: reader,
+            callbacks: .mainActor(scheduler, onError: onError, onChange: onChange))
+        let cancellable = AnyDatabaseCancellable { observer.cancel() }
+        switch observer.start() {
+        case .success(let value): onChange(value)
+        case .failure(let error): onError(error)
+        case nil: break
+        }
+        return cancellable
+    }
+
+    /// Starts the observation, and returns the cancellable that keeps it
+    /// running. The closures run where the scheduler says.
+    ///
+    /// ```swift
+    /// let cancellable = observation.start(
+    ///     in: dbQueue,
+    ///     scheduling: .async(onQueue: myQueue),
+    ///     onError: { error in print(error) },
+    ///     onChange: { players in print("Fresh players: \(players)") })
+    /// ```
+    ///
+    /// From the main actor, without a scheduler, or with a main-actor
+    /// scheduler (`.mainActor`, `.immediate`), the main-actor variant
+    /// ``start(in:scheduling:onError:onChange:)`` runs instead, and its
+    /// closures may use the state of the main actor.
+    ///
+    /// - Parameters:
+    ///   - reader: A database queue, pool, snapshot or snapshot pool.
+    ///     Snapshots never change: their observation delivers one value.
+    ///   - scheduler: Where values are delivered: a dispatch queue
+    ///     (``ValueObservationScheduler/async(onQueue:)``), a task
+    ///     (``ValueObservationScheduler/task``), or the main actor.
     ///   - onError: Called with the error that ends the observation.
     ///   - onChange: Called with each value.
     /// - Returns: A cancellable: the observation stops when it is cancelled
     ///   or deallocated.
+    @preconcurrency
     public func start(
         in reader: some DatabaseReader,
-        scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main),
+        scheduling scheduler: some ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Reducer.Value) -> Void) -> AnyDatabaseCancellable
     {
         let observer = ValueObserver(
-            observation: self, reader: reader, scheduler: scheduler,
-            onError: onError, onChange: onChange)
-        observer.start()
-        return AnyDatabaseCancellable { observer.cancel() }
+            observation: self, reader: reader,
+            callbacks: .sendable(scheduler, onError: onError, onChange: onChange))
+        let cancellable = AnyDatabaseCancellable { observer.cancel() }
+        switch observer.start() {
+        case .success(let value): onChange(value)
+        case .failure(let error): onError(error)
+        case nil: break
+        }
+        return cancellable
     }
 
     /// The values of the observation, as an async sequence.

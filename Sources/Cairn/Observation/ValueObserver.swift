@@ -58,9 +58,7 @@ where Reducer.Value: Sendable
     /// The pool whose readers fetch fresh values, when values are fetched
     /// concurrently with the writer.
     private let pool: DatabasePool?
-    private let scheduler: any ValueObservationScheduler
-    private let onError: @Sendable (any Error) -> Void
-    private let onChange: @Sendable (Reducer.Value) -> Void
+    private let callbacks: ValueObserverCallbacks<Reducer.Value>
     private let state: Locked<State>
 
     /// Whether a change of the observed region was seen in the current
@@ -76,9 +74,7 @@ where Reducer.Value: Sendable
     init(
         observation: ValueObservation<Reducer>,
         reader: some DatabaseReader,
-        scheduler: some ValueObservationScheduler,
-        onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Reducer.Value) -> Void)
+        callbacks: ValueObserverCallbacks<Reducer.Value>)
     {
         self.tracking = observation.tracking
         self.events = observation.events
@@ -89,17 +85,21 @@ where Reducer.Value: Sendable
         self.reader = reader
         self.writer = reader as? any DatabaseWriter
         self.pool = observation.requiresWriteAccess ? nil : reader as? DatabasePool
-        self.scheduler = scheduler
-        self.onError = onError
-        self.onChange = onChange
+        self.callbacks = callbacks
         self.state = Locked(State(reducer: observation.makeReducer()))
     }
 
     // MARK: Start and stop
 
-    func start() {
+    /// Starts the observation.
+    ///
+    /// - Returns: The initial value, or the error that ended the
+    ///   observation, when the scheduler wants it delivered before `start`
+    ///   returns: the caller delivers it (it may be isolated to the main
+    ///   actor, which this class cannot call). Nil otherwise.
+    func start() -> Result<Reducer.Value, any Error>? {
         events.willStart?()
-        let immediate = scheduler.immediateInitialValue()
+        let immediate = callbacks.scheduler.immediateInitialValue()
         if let writer {
             if immediate {
                 do {
@@ -109,10 +109,10 @@ where Reducer.Value: Sendable
                     }
                     if let value {
                         events.didReceiveValue?(value)
-                        onChange(value)
+                        return .success(value)
                     }
                 } catch {
-                    fail(error, immediately: true)
+                    return failImmediately(error)
                 }
             } else {
                 writer.asyncWriteWithoutTransaction { db in
@@ -127,10 +127,10 @@ where Reducer.Value: Sendable
                 do {
                     if let value = try reader.unsafeReentrantRead({ db in try fetchAndReduce(db, onWriter: false) }) {
                         events.didReceiveValue?(value)
-                        onChange(value)
+                        return .success(value)
                     }
                 } catch {
-                    fail(error, immediately: true)
+                    return failImmediately(error)
                 }
             } else {
                 reader.asyncRead { result in
@@ -138,6 +138,7 @@ where Reducer.Value: Sendable
                 }
             }
         }
+        return nil
     }
 
     func cancel() {
@@ -336,31 +337,89 @@ where Reducer.Value: Sendable
     /// it is scheduled: events keep the order of the database accesses.
     private func deliver(_ value: Reducer.Value) {
         events.didReceiveValue?(value)
-        scheduler.schedule {
-            guard !self.state.withLock({ $0.isCancelled }) else { return }
-            self.onChange(value)
-        }
+        schedule(.success(value))
     }
 
     /// Ends the observation with an error, unless it is cancelled or its
     /// database is closed.
-    private func fail(_ error: any Error, immediately: Bool = false) {
-        let notifies = state.withLock { state -> Bool in
+    private func fail(_ error: any Error) {
+        guard complete() else { return }
+        schedule(.failure(error))
+    }
+
+    /// Ends the observation with an error that the caller of ``start()``
+    /// delivers.
+    private func failImmediately(_ error: any Error) -> Result<Reducer.Value, any Error>? {
+        guard complete() else { return nil }
+        events.didFail?(error)
+        return .failure(error)
+    }
+
+    /// Marks the observation completed; false when it was not active.
+    private func complete() -> Bool {
+        let completes = state.withLock { state -> Bool in
             guard state.isActive else { return false }
             state.isCompleted = true
             return true
         }
-        guard notifies else { return }
-        removeFromWriter()
-        let notify: @Sendable () -> Void = {
-            guard !self.state.withLock({ $0.isCancelled }) else { return }
-            self.events.didFail?(error)
-            self.onError(error)
+        if completes { removeFromWriter() }
+        return completes
+    }
+
+    /// Schedules the delivery of a value or an error, unless the
+    /// observation is cancelled by then.
+    private func schedule(_ result: Result<Reducer.Value, any Error>) {
+        switch callbacks {
+        case let .sendable(scheduler, onError, onChange):
+            scheduler.schedule {
+                guard !self.state.withLock({ $0.isCancelled }) else { return }
+                switch result {
+                case .success(let value):
+                    onChange(value)
+                case .failure(let error):
+                    self.events.didFail?(error)
+                    onError(error)
+                }
+            }
+        case let .mainActor(scheduler, _, _):
+            scheduler.scheduleOnMainActor {
+                self.notifyOnMainActor(result)
+            }
         }
-        if immediately {
-            notify()
-        } else {
-            scheduler.schedule(notify)
+    }
+
+    @MainActor
+    private func notifyOnMainActor(_ result: Result<Reducer.Value, any Error>) {
+        guard case let .mainActor(_, onError, onChange) = callbacks,
+              !state.withLock({ $0.isCancelled })
+        else { return }
+        switch result {
+        case .success(let value):
+            onChange(value)
+        case .failure(let error):
+            events.didFail?(error)
+            onError(error)
+        }
+    }
+}
+
+/// The closures of a ``ValueObserver``, and the scheduler that runs them.
+enum ValueObserverCallbacks<Value> {
+    /// Sendable closures, run by any scheduler.
+    case sendable(
+        any ValueObservationScheduler,
+        onError: @Sendable (any Error) -> Void,
+        onChange: @Sendable (Value) -> Void)
+    /// Main-actor closures, run by a main-actor scheduler.
+    case mainActor(
+        any ValueObservationMainActorScheduler,
+        onError: @MainActor (any Error) -> Void,
+        onChange: @MainActor (Value) -> Void)
+
+    var scheduler: any ValueObservationScheduler {
+        switch self {
+        case .sendable(let scheduler, _, _): scheduler
+        case .mainActor(let scheduler, _, _): scheduler
         }
     }
 }

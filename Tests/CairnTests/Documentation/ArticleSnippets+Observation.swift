@@ -1,5 +1,6 @@
 import Foundation
 import Cairn
+import Observation
 
 // The Swift code of Sources/Cairn/Documentation.docc/Observation.md, block by
 // block, so that it compiles and runs in the tests (ArticleTests checks that
@@ -146,9 +147,10 @@ extension ObservationArticle {
         }
 
         // With callbacks: the observation runs until the cancellable is cancelled
-        // or deallocated.
+        // or deallocated. Off the main actor, name the scheduler.
         let cancellable = observation.start(
             in: dbQueue,
+            scheduling: .async(onQueue: .main),
             onError: { error in print(error) },
             onChange: { bestPlayers in print("Best players: \(bestPlayers)") })
         return cancellable
@@ -168,3 +170,23 @@ extension ObservationArticle {
     }
 }
 // end of Observation.md block 5
+
+// Observation.md block 6
+extension ObservationArticle {
+    @MainActor @Observable final class PlayerList {
+        var players: [Player] = []
+        private var cancellable: AnyDatabaseCancellable?
+
+        func observe(_ reader: some DatabaseReader) {
+            let observation = ValueObservation.tracking { db in
+                try Player.order(Column("score").desc).fetchAll(db)
+            }
+            cancellable = observation.start(in: reader, scheduling: .immediate) { error in
+                print(error)
+            } onChange: { [unowned self] players in
+                self.players = players
+            }
+        }
+    }
+}
+// end of Observation.md block 6

@@ -481,6 +481,12 @@ import Cairn
         try await Task.sleep(nanoseconds: 50_000_000)
         observing.cancel()
         _ = await observing.result
+
+        // Block 6: a main-actor model, set before start returns.
+        let playerList = await Article.PlayerList()
+        await playerList.observe(dbQueue)
+        let playerCount = try await dbQueue.read { db in try Article.Player.fetchCount(db) }
+        #expect(await playerList.players.count == playerCount)
     }
 
     /// Observation.md blocks 0 to 3.

@@ -1,5 +1,6 @@
 import Foundation
 import Cairn
+import Observation
 
 // The Swift code of README.md, block by block, so that it compiles and runs
 // in the tests (ReadmeTests checks that each block of the README is here,
@@ -235,17 +236,22 @@ enum ReadmeBlock7 {
 
 // README block 8
 extension ReadmeBlock3 {
-    static func observe(_ dbQueue: DatabaseQueue) {
-        let observation = ValueObservation.tracking { db in
-            try Player.order(Column("score").desc).limit(10).fetchAll(db)
-        }
+    @MainActor @Observable final class BestPlayers {
+        var players: [Player] = []
+        private var cancellable: AnyDatabaseCancellable?
 
-        // With callbacks (on the main queue by default):
-        let cancellable = observation.start(
-            in: dbQueue,
-            onError: { error in print(error) },
-            onChange: { bestPlayers in print("Fresh best players: \(bestPlayers)") })
-        cancellable.cancel()
+        // The closures run on the main actor; with `.immediate`, the first
+        // value is set before `start` returns.
+        func observe(_ dbQueue: DatabaseQueue) {
+            let observation = ValueObservation.tracking { db in
+                try Player.order(Column("score").desc).limit(10).fetchAll(db)
+            }
+            cancellable = observation.start(in: dbQueue, scheduling: .immediate) { error in
+                print(error)
+            } onChange: { [unowned self] players in
+                self.players = players
+            }
+        }
     }
 }
 // end of README block 8

@@ -33,7 +33,9 @@ import Cairn
         let best = try ReadmeBlock3.run(playerQueue)
         #expect(best.map(\.name) == ["Arthur"])
         #expect(best.map(\.score) == [1100])
-        ReadmeBlock3.observe(playerQueue)
+        let bestPlayers = await ReadmeBlock3.BestPlayers()
+        await bestPlayers.observe(playerQueue)
+        #expect(await bestPlayers.players.map(\.name) == ["Arthur"])
         let observing = Task { try await ReadmeBlock3.observeAsync(playerQueue) }
         try await Task.sleep(nanoseconds: 50_000_000)
         observing.cancel()
