@@ -151,12 +151,18 @@ extension ValueObservation {
     ///     region: Table("player"), Table("team"),
     ///     fetch: { db in try Player.fetchCount(db) + Team.fetchCount(db) })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - region: A region to observe.
+    ///   - otherRegions: Other regions to observe.
+    ///   - fetch: The function that fetches the value.
     public static func tracking<Value>(
-        region: any DatabaseRegionConvertible...,
+        region: any DatabaseRegionConvertible,
+        _ otherRegions: any DatabaseRegionConvertible...,
         fetch: @escaping @Sendable (Database) throws -> Value) -> Self
         where Reducer == ValueReducers.Fetch<Value>
     {
-        tracking(regions: region, fetch: fetch)
+        tracking(regions: [region] + otherRegions, fetch: fetch)
     }
 
     /// Observes the value that `fetch` returns, after each transaction that
@@ -237,13 +243,17 @@ extension ValueObservation {
         databaseDidChange: (@Sendable () -> Void)? = nil,
         didReceiveValue: (@Sendable (Reducer.Value) -> Void)? = nil,
         didFail: (@Sendable (any Error) -> Void)? = nil,
-        didCancel: (@Sendable () -> Void)? = nil) -> ValueObservation
+        didCancel: (@Sendable () -> Void)? = nil) -> ValueObservation<ValueReducers.Trace<Reducer>>
     {
-        var observation = self
+        let makeReducer = self.makeReducer
+        var observation = ValueObservation<ValueReducers.Trace<Reducer>>(tracking: tracking) {
+            ValueReducers.Trace(base: makeReducer())
+        }
         observation.events = events.appending(ValueObservationEvents(
             willStart: willStart, willFetch: willFetch, willTrackRegion: willTrackRegion,
             databaseDidChange: databaseDidChange, didReceiveValue: didReceiveValue,
             didFail: didFail, didCancel: didCancel))
+        observation.requiresWriteAccess = requiresWriteAccess
         return observation
     }
 
@@ -260,7 +270,7 @@ extension ValueObservation {
     /// ```
     public func print(
         _ prefix: String = "",
-        to stream: (any TextOutputStream & Sendable)? = nil) -> ValueObservation
+        to stream: (any TextOutputStream & Sendable)? = nil) -> ValueObservation<ValueReducers.Trace<Reducer>>
     {
         let prefix = prefix.isEmpty ? "" : "\(prefix): "
         // One write per event: the standard output gets lines, a stream
@@ -457,7 +467,11 @@ public struct AsyncValueObservation<Element: Sendable>: AsyncSequence, Sendable 
     }
 
     /// The iterator of the values.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    public typealias AsyncIterator = Iterator
+
+    /// The iterator of the values: each iterator runs its own observation,
+    /// which stops when the iterator is deallocated or its task cancelled.
+    public struct Iterator: AsyncIteratorProtocol {
         var iterator: AsyncThrowingStream<Element, any Error>.AsyncIterator
         let cancellable: AnyDatabaseCancellable
 
@@ -470,12 +484,12 @@ public struct AsyncValueObservation<Element: Sendable>: AsyncSequence, Sendable 
     }
 
     /// Starts an observation.
-    public func makeAsyncIterator() -> AsyncIterator {
+    public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream(bufferingPolicy: bufferingPolicy)
         let cancellable = start(
             { error in continuation.finish(throwing: error) },
             { value in continuation.yield(value) })
         continuation.onTermination = { _ in cancellable.cancel() }
-        return AsyncIterator(iterator: stream.makeAsyncIterator(), cancellable: cancellable)
+        return Iterator(iterator: stream.makeAsyncIterator(), cancellable: cancellable)
     }
 }

@@ -49,6 +49,22 @@ public enum ValueReducers {
         }
     }
 
+    /// The reducer of an observation that runs functions at its events
+    /// (``ValueObservation/handleEvents(willStart:willFetch:willTrackRegion:databaseDidChange:didReceiveValue:didFail:didCancel:)``,
+    /// ``ValueObservation/print(_:to:)``): it fetches and delivers what its
+    /// base reducer does.
+    public struct Trace<Base: ValueReducer>: ValueReducer {
+        var base: Base
+
+        /// Fetches with the base reducer.
+        public func _fetch(_ db: Database) throws -> Base.Fetched { try base._fetch(db) }
+
+        /// The value of the base reducer.
+        public mutating func _value(_ fetched: Base.Fetched) throws -> Base.Value? {
+            try base._value(fetched)
+        }
+    }
+
     /// Skips the values equal to the previous one.
     ///
     /// The values are `Sendable`: the previous value waits for the next
