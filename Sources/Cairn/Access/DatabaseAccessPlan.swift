@@ -164,9 +164,12 @@ public final class _WriterAccessPlan: Sendable {
     /// writes are serialized anyway).
     let readers: ReaderPool<SerializedDatabase>?
 
-    /// Stops a reentrant synchronous write (see
-    /// ``_ReaderAccessPlan/reentrancyCheck``).
-    let reentrancyCheck: (@Sendable (_ method: String) -> Void)?
+    /// Stops a synchronous barrier write that would wait for itself: one
+    /// that starts from a read of the pool, whose end it waits for. Plain
+    /// writes need no such check: the writer connection stops a write from
+    /// inside one of its own accesses (see `SerializedDatabase.sync(_:)`),
+    /// and a write from a pool's read waits for nothing that waits for it.
+    let barrierReentrancyCheck: (@Sendable (_ method: String) -> Void)?
 
     /// Throws when the writer is closed; nil when the connection throws by
     /// itself.
@@ -179,13 +182,13 @@ public final class _WriterAccessPlan: Sendable {
     init(
         writer: SerializedDatabase,
         readers: ReaderPool<SerializedDatabase>? = nil,
-        reentrancyCheck: (@Sendable (String) -> Void)? = nil,
+        barrierReentrancyCheck: (@Sendable (String) -> Void)? = nil,
         openCheck: (@Sendable () throws -> Void)? = nil,
         qos: DispatchQoS.QoSClass = .default)
     {
         self.writer = writer
         self.readers = readers
-        self.reentrancyCheck = reentrancyCheck
+        self.barrierReentrancyCheck = barrierReentrancyCheck
         self.openCheck = openCheck
         self.qos = qos
     }

@@ -29,9 +29,15 @@ public final class DatabasePool: DatabaseWriter {
     private let readerPool: ReaderPool<SerializedDatabase>
     let readerConfiguration: Configuration
     let state = Locked(PoolState())
-    /// The writer and the readers: a thread that accesses one of them
-    /// cannot start another access to the pool.
-    private let accessGroup = AccessGroup()
+    /// The readers: a thread that reads from the pool cannot start another
+    /// read (it could wait for itself when all readers are busy), nor a
+    /// barrier write (it waits for the end of all reads).
+    private let readerGroup = AccessGroup()
+    /// The writer: a thread that writes cannot start a read (a read that
+    /// writes waits for the writer, and the writer would wait for its
+    /// reader: the two orders of taking them must not both be allowed),
+    /// nor another write (the writer connection stops it).
+    private let writerGroup = AccessGroup()
     /// The plans of `read` and `unsafeRead`, and of writes (see
     /// DatabaseAccessPlan.swift): made once.
     private let readPlan: _ReaderAccessPlan
@@ -91,7 +97,7 @@ public final class DatabasePool: DatabaseWriter {
         }
         writer = try SerializedDatabase(
             path: path, configuration: writerConfiguration,
-            defaultLabel: "Cairn.DatabasePool", purpose: "writer", accessGroup: accessGroup)
+            defaultLabel: "Cairn.DatabasePool", purpose: "writer", accessGroup: writerGroup)
 
         if !configuration.readonly {
             // SQLite cannot take a WAL snapshot of a WAL file without frames,
@@ -113,7 +119,7 @@ public final class DatabasePool: DatabaseWriter {
         self.readerConfiguration = readerConfiguration
 
         let state = self.state
-        let accessGroup = self.accessGroup
+        let readerGroup = self.readerGroup
         let readerConfigurationCopy = readerConfiguration
         readerPool = ReaderPool(maximumCount: configuration.maximumReaderCount) {
             let number = state.withLock { state -> Int in
@@ -122,7 +128,7 @@ public final class DatabasePool: DatabaseWriter {
             }
             let reader = try SerializedDatabase(
                 path: path, configuration: readerConfigurationCopy,
-                defaultLabel: "Cairn.DatabasePool", purpose: "reader.\(number)", accessGroup: accessGroup)
+                defaultLabel: "Cairn.DatabasePool", purpose: "reader.\(number)", accessGroup: readerGroup)
             let setups = state.withLock { $0.readerSetups }
             if !setups.isEmpty {
                 reader.sync { db in setups.forEach { $0(db) } }
@@ -130,18 +136,22 @@ public final class DatabasePool: DatabaseWriter {
             return reader
         }
         (readPlan, unsafeReadPlan, writePlan) = DatabasePool.makeAccessPlans(
-            writer: writer, readerPool: readerPool, accessGroup: accessGroup, state: state,
+            writer: writer, readerPool: readerPool, groups: [readerGroup, writerGroup], state: state,
             qos: configuration.qos.qosClass)
     }
 
     // MARK: Accesses checks
 
     /// Stops when the current thread runs an access to this pool: a nested
-    /// access could wait for itself, or see another state than its caller.
-    private static func preconditionNotReentrant(_ method: String, _ accessGroup: AccessGroup) {
-        precondition(!SchedulingWatchdog.isAccessing(accessGroup),
-            "Database methods are not reentrant: \(method) was called from an access to the same database pool. "
-            + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
+    /// read or barrier write could wait for itself, or see another state
+    /// than its caller. A write from a read is allowed: the writer is
+    /// another connection, which waits for no reader.
+    private static func preconditionNotReentrant(_ method: String, _ groups: [AccessGroup]) {
+        if groups.contains(where: SchedulingWatchdog.isAccessing) {
+            fatalError(
+                "Database methods are not reentrant: \(method) was called from an access to the same database pool. "
+                + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
+        }
     }
 
     func checkNotClosed() throws {
@@ -163,12 +173,12 @@ public final class DatabasePool: DatabaseWriter {
     private static func makeAccessPlans(
         writer: SerializedDatabase,
         readerPool: ReaderPool<SerializedDatabase>,
-        accessGroup: AccessGroup,
+        groups: [AccessGroup],
         state: Locked<PoolState>,
         qos: DispatchQoS.QoSClass) -> (_ReaderAccessPlan, _ReaderAccessPlan, _WriterAccessPlan)
     {
         let reentrancyCheck: @Sendable (String) -> Void = { method in
-            DatabasePool.preconditionNotReentrant(method, accessGroup)
+            DatabasePool.preconditionNotReentrant(method, groups)
         }
         let openCheck: @Sendable () throws -> Void = { try DatabasePool.checkNotClosed(state) }
         let reentrantConnections: @Sendable () -> [SerializedDatabase] = {
@@ -191,7 +201,7 @@ public final class DatabasePool: DatabaseWriter {
             qos: qos)
         let writePlan = _WriterAccessPlan(
             writer: writer, readers: readerPool,
-            reentrancyCheck: reentrancyCheck, openCheck: openCheck, qos: qos)
+            barrierReentrancyCheck: reentrancyCheck, openCheck: openCheck, qos: qos)
         return (readPlan, unsafeReadPlan, writePlan)
     }
 
@@ -375,6 +385,34 @@ public final class DatabasePool: DatabaseWriter {
         } catch {
             // Only a transaction left open throws here.
             preconditionFailure("\(error)")
+        }
+    }
+
+    /// Runs `updates` in a transaction of the writer, and commits or rolls
+    /// back as `updates` says.
+    ///
+    /// ```swift
+    /// try dbPool.writeInTransaction { db in
+    ///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+    ///     return .commit
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - kind: The kind of transaction; nil for
+    ///     ``Configuration/defaultTransactionKind``.
+    ///   - updates: The work of the transaction; it returns `.commit` or
+    ///     `.rollback`.
+    /// - Throws: The error of `updates` (the transaction is rolled back), or
+    ///   a ``DatabaseError``.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
+    public func writeInTransaction(
+        _ kind: Database.TransactionKind? = nil,
+        _ updates: (Database) throws -> Database.TransactionCompletion) throws
+    {
+        try writeWithoutTransaction { db in
+            try db.inTransaction(kind) { try updates(db) }
         }
     }
 

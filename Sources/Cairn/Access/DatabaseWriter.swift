@@ -64,9 +64,7 @@ public protocol DatabaseWriter: DatabaseReader {
 extension DatabaseWriter {
     /// See ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        let plan = _writerAccessPlan()
-        plan.reentrancyCheck?("writeWithoutTransaction")
-        return try plan.writer.sync { db in
+        try _writerAccessPlan().writer.sync { db in
             try db.checkingTransactionLeftOpen { try updates(db) }
         }
     }
@@ -88,7 +86,7 @@ extension DatabaseWriter {
         guard let readers = plan.readers else {
             return try writeWithoutTransaction(updates)
         }
-        plan.reentrancyCheck?("barrierWriteWithoutTransaction")
+        plan.barrierReentrancyCheck?("barrierWriteWithoutTransaction")
         return try readers.barrier {
             try plan.writer.sync { db in
                 try db.checkingTransactionLeftOpen { try updates(db) }

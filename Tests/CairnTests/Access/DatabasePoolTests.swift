@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 import Cairn
@@ -340,6 +341,105 @@ import Cairn
         }
         try dbPool.read { _ throws in
             #expect(try dbPool.unsafeReentrantRead { db throws in try count(db) } == 0)
+        }
+    }
+
+    /// The writer is another connection, which waits for no reader: a
+    /// write may start from a read (GRDB allows it too). The read keeps its
+    /// snapshot: it does not see the write, which later reads see.
+    @Test func writeInsideReadIsAllowed() throws {
+        let counts = try dbPool.read { db throws -> [Int] in
+            let before = try count(db)
+            try dbPool.write { db throws in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')")
+            }
+            let inTransaction = try dbPool.writeWithoutTransaction { db throws in try count(db) }
+            return [before, inTransaction, try count(db)]
+        }
+        #expect(counts == [2, 3, 2])
+        #expect(try dbPool.read { db throws in try count(db) } == 3)
+        // From unsafeRead and asyncRead too.
+        try dbPool.unsafeRead { _ throws in
+            try dbPool.write { db throws in try db.execute(sql: "DELETE FROM player WHERE name = 'Craig'") }
+        }
+        #expect(try dbPool.read { db throws in try count(db) } == 2)
+    }
+
+    @Test func asyncWriteInsideReadIsAllowed() async throws {
+        let pool = dbPool
+        try await pool.read { _ throws in
+            try pool.write { db throws in try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')") }
+        }
+        #expect(try await pool.read { db throws in try count(db) } == 3)
+    }
+
+    /// A value observation whose fetch writes through the pool (a cache, a
+    /// log) runs: its fetch runs on a reader.
+    @Test func observationWhoseFetchWritesThroughThePool() throws {
+        try dbPool.write { db throws in try db.execute(sql: "CREATE TABLE fetchLog (id INTEGER PRIMARY KEY)") }
+        let pool = dbPool
+        let received = Locked<[Int]>([])
+        let delivered = DispatchSemaphore(value: 0)
+        let cancellable = ValueObservation
+            .tracking { db throws -> Int in
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+                try pool.write { db throws in try db.execute(sql: "INSERT INTO fetchLog DEFAULT VALUES") }
+                return count
+            }
+            .start(in: dbPool, scheduling: .async(onQueue: DispatchQueue(label: "values")), onError: { error in
+                Issue.record(error)
+            }, onChange: { count in
+                received.withLock { $0.append(count) }
+                delivered.signal()
+            })
+        #expect(delivered.wait(timeout: .now() + 10) == .success)
+        try dbPool.write { db throws in try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')") }
+        #expect(delivered.wait(timeout: .now() + 10) == .success)
+        #expect(received.withLock { $0 } == [2, 3])
+        #expect(try dbPool.read { db throws in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fetchLog") } == 2)
+        cancellable.cancel()
+    }
+
+    @Test func writeInTransactionCommitsOrRollsBack() throws {
+        try dbPool.writeInTransaction { db throws in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')")
+            return .commit
+        }
+        try dbPool.writeInTransaction(.immediate) { db throws in
+            try db.execute(sql: "DELETE FROM player")
+            return .rollback
+        }
+        #expect(try dbPool.read { db throws in try count(db) } == 3)
+        struct Failure: Error { }
+        #expect(throws: Failure.self) {
+            try dbPool.writeInTransaction { db throws in
+                try db.execute(sql: "DELETE FROM player")
+                throw Failure()
+            }
+        }
+        #expect(try dbPool.read { db throws in try count(db) } == 3)
+    }
+
+    /// What would wait for itself still stops: a write inside a write of
+    /// the same pool, and a barrier write inside a read (it waits for the
+    /// end of all reads).
+    @Test func writeInsideWriteStops() async {
+        await #expect(processExitsWith: .failure) {
+            let directory = try TemporaryDirectory()
+            let dbPool = try DatabasePool(path: directory.filePath())
+            try dbPool.write { _ in
+                try dbPool.write { _ in }
+            }
+        }
+    }
+
+    @Test func barrierWriteInsideReadStops() async {
+        await #expect(processExitsWith: .failure) {
+            let directory = try TemporaryDirectory()
+            let dbPool = try DatabasePool(path: directory.filePath())
+            try dbPool.read { _ in
+                try dbPool.barrierWriteWithoutTransaction { _ in }
+            }
         }
     }
 
