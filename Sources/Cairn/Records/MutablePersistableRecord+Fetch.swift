@@ -252,9 +252,9 @@ extension MutablePersistableRecord {
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
         fetch: (Statement) throws -> T,
-        select: (Columns.Type) -> [any SQLSelectable]) throws -> T
+        select: (DatabaseComponents) throws -> [any SQLSelectable]) throws -> T
     {
-        try insertAndFetch(db, onConflict: conflictResolution, selection: select(Columns.self), fetch: fetch)
+        try insertAndFetch(db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
     }
 
     // MARK: Save and fetch
@@ -562,11 +562,11 @@ extension PersistableRecord {
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
         fetch: (Statement) throws -> T,
-        select: (Columns.Type) -> [any SQLSelectable]) throws -> T
+        select: (DatabaseComponents) throws -> [any SQLSelectable]) throws -> T
     {
         var record = self
         return try record.performInsertAndFetch(
-            db, onConflict: conflictResolution, selection: select(Columns.self), fetch: fetch)
+            db, onConflict: conflictResolution, selection: select(Self.databaseComponents), fetch: fetch)
     }
 
     /// Saves the record, and returns the saved row, decoded as another

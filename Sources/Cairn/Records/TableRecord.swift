@@ -25,6 +25,15 @@ public protocol TableRecord {
     /// requests give it to their closures (`$0.name`).
     associatedtype Columns = NoColumns
 
+    /// The type of the value that the closures of requests receive
+    /// (`Player.filter { $0.score > 1000 }`): the metatype of ``Columns``
+    /// by default.
+    associatedtype DatabaseComponents = Columns.Type
+
+    /// The value that the closures of requests receive: ``Columns`` by
+    /// default.
+    static var databaseComponents: DatabaseComponents { get }
+
     /// The name of the database table.
     static var databaseTableName: String { get }
 
@@ -63,6 +72,11 @@ extension TableRecord {
     public static var databaseSelection: [any SQLSelectable] {
         defaultDatabaseSelection
     }
+}
+
+extension TableRecord where DatabaseComponents == Columns.Type {
+    /// The record type's ``Columns``.
+    public static var databaseComponents: Columns.Type { Columns.self }
 }
 
 /// The default selection of records, `[AllColumns()]`, built once: the

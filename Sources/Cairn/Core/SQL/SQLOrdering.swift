@@ -19,6 +19,9 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
         case ascNullsLast(SQLExpression)
         case descNullsFirst(SQLExpression)
         case literal(SQL)
+        /// Terms that need the database to be known (`orderWhenConnected`),
+        /// and whether they are reversed.
+        case deferred(@Sendable (Database) throws -> [SQLOrdering], reversed: Bool)
     }
 
     let impl: Impl
@@ -37,6 +40,7 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
         case .ascNullsLast(let expression): return SQLOrdering(impl: .descNullsFirst(expression))
         case .descNullsFirst(let expression): return SQLOrdering(impl: .ascNullsLast(expression))
         case .literal: return self
+        case let .deferred(orderings, reversed): return SQLOrdering(impl: .deferred(orderings, reversed: !reversed))
         }
     }
 
@@ -55,6 +59,10 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
         case .ascNullsLast(let expression): return try expression.sql(context) + " ASC NULLS LAST"
         case .descNullsFirst(let expression): return try expression.sql(context) + " DESC NULLS FIRST"
         case .literal(let sql): return try sql.sql(context)
+        case let .deferred(orderings, reversed):
+            return try orderings(context.db)
+                .map { try (reversed ? $0.reversed : $0).sql(context) }
+                .joined(separator: ", ")
         }
     }
 }

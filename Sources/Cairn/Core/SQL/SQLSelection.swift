@@ -21,6 +21,9 @@ public struct SQLSelection: SQLSelectable, Sendable {
         /// The primary key columns of the table (`rowid` for a table
         /// without explicit primary key).
         case primaryKey
+        /// Selections that need the database to be known
+        /// (`selectWhenConnected`).
+        case deferred(@Sendable (Database) throws -> [SQLSelection])
     }
 
     let impl: Impl
@@ -58,6 +61,8 @@ public struct SQLSelection: SQLSelectable, Sendable {
             return try SQLSelection.primaryKeyExpressions(context.db, tableName: tableName)
                 .map { try $0.sql(context) }
                 .joined(separator: ", ")
+        case .deferred(let selections):
+            return try selections(context.db).map { try $0.sql(context) }.joined(separator: ", ")
         }
     }
 

@@ -70,14 +70,20 @@ extension Association {
         forKey(codingKey.stringValue)
     }
 
-    /// See ``DerivableRequest/_mapRelation(_:)``: refinements apply to the
-    /// associated records.
+    /// See ``_SQLRelationRefinable/_mapRelation(_:)``: refinements apply to
+    /// the associated records.
     public func _mapRelation(_ transform: (inout _SQLRelationBox) -> Void) -> Self {
         var association = _sqlAssociation
         var box = _SQLRelationBox(relation: association.steps[association.steps.count - 1].relation)
         transform(&box)
         association.steps[association.steps.count - 1].relation = box.relation
         return Self(_sqlAssociation: association)
+    }
+
+    /// See ``_SQLRelationRefinable/_relation``: the relation of the
+    /// associated records.
+    public var _relation: _SQLRelationBox {
+        _SQLRelationBox(relation: _sqlAssociation.steps[_sqlAssociation.steps.count - 1].relation)
     }
 }
 

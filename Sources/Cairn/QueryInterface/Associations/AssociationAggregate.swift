@@ -168,28 +168,28 @@ extension AssociationToMany {
 
 extension AssociationToMany where RowDecoder: TableRecord {
     /// See ``AssociationToMany/min(_:)-(SQLExpressible)``: `Author.books.min(\.year)`.
-    public func min(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        min(value(RowDecoder.Columns.self))
+    public func min(_ value: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        min(try value(RowDecoder.databaseComponents))
     }
 
     /// See ``AssociationToMany/max(_:)-(SQLExpressible)``: `Author.books.max(\.year)`.
-    public func max(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        max(value(RowDecoder.Columns.self))
+    public func max(_ value: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        max(try value(RowDecoder.databaseComponents))
     }
 
     /// See ``AssociationToMany/average(_:)-(SQLExpressible)``: `Author.books.average(\.price)`.
-    public func average(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        average(value(RowDecoder.Columns.self))
+    public func average(_ value: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        average(try value(RowDecoder.databaseComponents))
     }
 
     /// See ``AssociationToMany/sum(_:)-(SQLExpressible)``: `Author.books.sum(\.awards)`.
-    public func sum(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        sum(value(RowDecoder.Columns.self))
+    public func sum(_ value: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        sum(try value(RowDecoder.databaseComponents))
     }
 
     /// See ``AssociationToMany/total(_:)-(SQLExpressible)``: `Author.books.total(\.awards)`.
-    public func total(_ value: (RowDecoder.Columns.Type) -> some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        total(value(RowDecoder.Columns.self))
+    public func total(_ value: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        total(try value(RowDecoder.databaseComponents))
     }
 }
 

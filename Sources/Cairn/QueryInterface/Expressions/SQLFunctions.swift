@@ -31,7 +31,7 @@ public func count(_ value: some SQLSelectable) -> SQLExpression {
         return .function("COUNT", [expression])
     case .literal(let sql):
         return .function("COUNT", [.literal(sql)])
-    case .allColumns, .allColumnsExcluding, .primaryKey:
+    case .allColumns, .allColumnsExcluding, .primaryKey, .deferred:
         return SQLExpression(impl: .countAll)
     }
 }

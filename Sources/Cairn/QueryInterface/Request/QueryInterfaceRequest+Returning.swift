@@ -48,10 +48,10 @@ extension QueryInterfaceRequest {
     /// - Throws: See ``deleteAndFetchStatement(_:selection:)``.
     public func deleteAndFetchStatement(
         _ db: Database,
-        select: (RowDecoder.Columns.Type) -> [any SQLSelectable]) throws -> Statement
+        select: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) throws -> Statement
         where RowDecoder: TableRecord
     {
-        try deleteAndFetchStatement(db, selection: select(RowDecoder.Columns.self))
+        try deleteAndFetchStatement(db, selection: select(RowDecoder.databaseComponents))
     }
 
     /// Deletes the rows of the request, and returns a cursor of the deleted
@@ -159,13 +159,13 @@ extension QueryInterfaceRequest {
     public func updateAndFetchStatement(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (RowDecoder.Columns.Type) -> [ColumnAssignment],
-        select: (RowDecoder.Columns.Type) -> [any SQLSelectable]) throws -> Statement
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment],
+        select: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) throws -> Statement
         where RowDecoder: TableRecord
     {
         try updateAndFetchStatement(
-            db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self),
-            selection: select(RowDecoder.Columns.self))
+            db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents),
+            selection: select(RowDecoder.databaseComponents))
     }
 
     /// Updates the rows of the request, and returns a cursor of the updated
@@ -195,10 +195,10 @@ extension QueryInterfaceRequest {
     public func updateAndFetchCursor(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (RowDecoder.Columns.Type) -> [ColumnAssignment]) throws -> RecordCursor<RowDecoder>
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> RecordCursor<RowDecoder>
         where RowDecoder: FetchableRecord & TableRecord
     {
-        try updateAndFetchCursor(db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self))
+        try updateAndFetchCursor(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
 
     /// Updates the rows of the request, and returns the updated records.
@@ -220,10 +220,10 @@ extension QueryInterfaceRequest {
     public func updateAndFetchAll(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (RowDecoder.Columns.Type) -> [ColumnAssignment]) throws -> [RowDecoder]
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> [RowDecoder]
         where RowDecoder: FetchableRecord & TableRecord
     {
-        try updateAndFetchAll(db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self))
+        try updateAndFetchAll(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
 
     /// Updates the rows of the request, and returns the set of the updated
@@ -246,10 +246,10 @@ extension QueryInterfaceRequest {
     public func updateAndFetchSet(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (RowDecoder.Columns.Type) -> [ColumnAssignment]) throws -> Set<RowDecoder>
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> Set<RowDecoder>
         where RowDecoder: FetchableRecord & TableRecord & Hashable
     {
-        try updateAndFetchSet(db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self))
+        try updateAndFetchSet(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
 
     /// The conflict resolution of a batch update: the given one, or the

@@ -72,11 +72,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// let names = try Player.all().select({ $0.name }, as: String.self).fetchAll(db)
     /// ```
     public func select<T>(
-        _ selection: (RowDecoder.Columns.Type) -> any SQLSelectable,
-        as type: T.Type = T.self) -> QueryInterfaceRequest<T>
+        _ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable,
+        as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T>
         where RowDecoder: TableRecord
     {
-        select([selection(RowDecoder.Columns.self)], as: type)
+        select([try selection(RowDecoder.databaseComponents)], as: type)
     }
 
     // MARK: Filtering

@@ -764,6 +764,15 @@ extension SQLSelection {
             return nil
         case .primaryKey:
             return try db.primaryKey(tableName).columns.count
+        case .deferred(let selections):
+            var count = 0
+            for selection in try selections(db) {
+                guard let selectionCount = try selection.columnCount(db, tableName: tableName, ctes: ctes) else {
+                    return nil
+                }
+                count += selectionCount
+            }
+            return count
         }
     }
 }

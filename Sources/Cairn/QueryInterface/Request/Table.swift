@@ -151,9 +151,9 @@ extension Table where RowDecoder: TableRecord {
     public func updateAll(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (RowDecoder.Columns.Type) -> [ColumnAssignment]) throws -> Int
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> Int
     {
-        try all().updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self))
+        try all().updateAll(db, onConflict: conflictResolution, try assignments(RowDecoder.databaseComponents))
     }
 
     /// Updates all rows of the table with one assignment built from the
@@ -169,9 +169,9 @@ extension Table where RowDecoder: TableRecord {
     public func updateAll(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignment: (RowDecoder.Columns.Type) -> ColumnAssignment) throws -> Int
+        assignment: (RowDecoder.DatabaseComponents) throws -> ColumnAssignment) throws -> Int
     {
-        try all().updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.Columns.self)])
+        try all().updateAll(db, onConflict: conflictResolution, [try assignment(RowDecoder.databaseComponents)])
     }
 }
 

@@ -157,7 +157,7 @@ extension TableRecord {
     }
 }
 
-extension DerivableRequest {
+extension TableRequest where Self: FilteredRequest {
     /// Filters the request by primary key. On an association, the
     /// condition applies to the associated records.
     public func filter(key: some DatabaseValueConvertible) -> Self {
@@ -377,7 +377,7 @@ extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
     }
 }
 
-extension QueryInterfaceRequest where RowDecoder: TableRecord & Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+extension TableRequest where Self: FilteredRequest, RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
     /// Filters the request by id.
     public func filter(id: RowDecoder.ID) -> Self {
         filter(key: id)

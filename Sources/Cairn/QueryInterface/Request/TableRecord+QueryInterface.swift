@@ -87,8 +87,8 @@ extension TableRecord {
     /// ```swift
     /// let request = Player.select { [$0.id, $0.name] }
     /// ```
-    public static func select(_ selection: (Columns.Type) -> [any SQLSelectable]) -> QueryInterfaceRequest<Self> {
-        all().select(selection(Columns.self))
+    public static func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
+        try all().select(selection(databaseComponents))
     }
 
     /// Selects one column of the record type's `Columns`, and changes the
@@ -97,8 +97,8 @@ extension TableRecord {
     /// ```swift
     /// let names = try Player.select({ $0.name }, as: String.self).fetchAll(db)
     /// ```
-    public static func select<T>(_ selection: (Columns.Type) -> any SQLSelectable, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
-        all().select([selection(Columns.self)], as: type)
+    public static func select<T>(_ selection: (DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> {
+        try all().select([selection(databaseComponents)], as: type)
     }
 
     /// Selects one column of the record type's `Columns`.
@@ -106,8 +106,8 @@ extension TableRecord {
     /// ```swift
     /// let request = Player.select(\.name)   // SELECT "name" FROM "player"
     /// ```
-    public static func select(_ selection: (Columns.Type) -> any SQLSelectable) -> QueryInterfaceRequest<Self> {
-        all().select([selection(Columns.self)])
+    public static func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<Self> {
+        try all().select([selection(databaseComponents)])
     }
 
     /// See ``DerivableRequest/annotated(with:)-(SQLSelectable...)``.
@@ -132,8 +132,8 @@ extension TableRecord {
     /// // SELECT *, MAX("date") FROM "message"
     /// let request = Message.annotated { [max($0.date)] }
     /// ```
-    public static func annotated(with selection: (Columns.Type) -> [any SQLSelectable]) -> QueryInterfaceRequest<Self> {
-        all().annotated(with: selection(Columns.self))
+    public static func annotated(with selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
+        try all().annotated(with: selection(databaseComponents))
     }
 
     /// Appends one column built from the record type's `Columns` to the
@@ -143,8 +143,8 @@ extension TableRecord {
     /// // SELECT *, MAX("date") FROM "message"
     /// let request = Message.annotated { max($0.date) }
     /// ```
-    public static func annotated(with selection: (Columns.Type) -> any SQLSelectable) -> QueryInterfaceRequest<Self> {
-        all().annotated(with: [selection(Columns.self)])
+    public static func annotated(with selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<Self> {
+        try all().annotated(with: [selection(databaseComponents)])
     }
 
     /// Groups the rows by expressions built from the record type's
@@ -153,20 +153,20 @@ extension TableRecord {
     /// ```swift
     /// let request = Message.group { [$0.chatId, $0.authorId] }
     /// ```
-    public static func group(_ expressions: (Columns.Type) -> [any SQLExpressible]) -> QueryInterfaceRequest<Self> {
-        all().group(expressions(Columns.self))
+    public static func group(_ expressions: (DatabaseComponents) throws -> [any SQLExpressible]) rethrows -> QueryInterfaceRequest<Self> {
+        try all().group(expressions(databaseComponents))
     }
 
     /// Groups the rows by one expression built from the record type's
     /// `Columns`: `Message.group(\.chatId)`.
-    public static func group(_ expression: (Columns.Type) -> any SQLExpressible) -> QueryInterfaceRequest<Self> {
-        all().group([expression(Columns.self)])
+    public static func group(_ expression: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
+        try all().group([expression(databaseComponents)])
     }
 
     /// Groups the rows, with a condition on groups built from the record
     /// type's `Columns`.
-    public static func having(_ predicate: (Columns.Type) -> some SQLExpressible) -> QueryInterfaceRequest<Self> {
-        all().having(predicate(Columns.self))
+    public static func having(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
+        try all().having(predicate(databaseComponents))
     }
 
     /// See ``DerivableRequest/filter(_:)-(SQLExpressible)``.
@@ -183,8 +183,8 @@ extension TableRecord {
     /// ```swift
     /// let players = try Player.filter { $0.score > 1000 }.fetchAll(db)
     /// ```
-    public static func filter(_ predicate: (Columns.Type) -> some SQLExpressible) -> QueryInterfaceRequest<Self> {
-        all().filter(predicate(Columns.self))
+    public static func filter(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
+        try all().filter(predicate(databaseComponents))
     }
 
     /// See ``QueryInterfaceRequest/filter(sql:arguments:)``.
@@ -212,13 +212,13 @@ extension TableRecord {
     /// ```swift
     /// let players = try Player.order { [$0.score.desc, $0.name] }.fetchAll(db)
     /// ```
-    public static func order(_ orderings: (Columns.Type) -> [any SQLOrderingTerm]) -> QueryInterfaceRequest<Self> {
-        all().order(orderings(Columns.self))
+    public static func order(_ orderings: (DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> QueryInterfaceRequest<Self> {
+        try all().order(orderings(databaseComponents))
     }
 
     /// Sorts by one term built from the record type's `Columns`.
-    public static func order(_ ordering: (Columns.Type) -> any SQLOrderingTerm) -> QueryInterfaceRequest<Self> {
-        all().order([ordering(Columns.self)])
+    public static func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<Self> {
+        try all().order([ordering(databaseComponents)])
     }
 
     /// See ``QueryInterfaceRequest/order(sql:arguments:)``.
@@ -298,9 +298,9 @@ extension TableRecord {
     public static func updateAll(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (Columns.Type) -> [ColumnAssignment]) throws -> Int
+        assignments: (DatabaseComponents) throws -> [ColumnAssignment]) throws -> Int
     {
-        try all().updateAll(db, onConflict: conflictResolution, assignments)
+        try all().updateAll(db, onConflict: conflictResolution, assignments: assignments)
     }
 
     /// Updates all rows of the table with one assignment built from the
@@ -316,9 +316,9 @@ extension TableRecord {
     public static func updateAll(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignment: (Columns.Type) -> ColumnAssignment) throws -> Int
+        assignment: (DatabaseComponents) throws -> ColumnAssignment) throws -> Int
     {
-        try all().updateAll(db, onConflict: conflictResolution, assignment)
+        try all().updateAll(db, onConflict: conflictResolution, assignment: assignment)
     }
 }
 
@@ -336,9 +336,9 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     public func updateAll(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: (RowDecoder.Columns.Type) -> [ColumnAssignment]) throws -> Int
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> Int
     {
-        try updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.Columns.self))
+        try updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
 
     /// Updates the rows of the request with one assignment built from the
@@ -355,9 +355,9 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     public func updateAll(
         _ db: Database,
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignment: (RowDecoder.Columns.Type) -> ColumnAssignment) throws -> Int
+        assignment: (RowDecoder.DatabaseComponents) throws -> ColumnAssignment) throws -> Int
     {
-        try updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.Columns.self)])
+        try updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.databaseComponents)])
     }
 }
 
