@@ -10,23 +10,14 @@
 ///
 /// Every method forwards to the wrapped reader, and observations started
 /// in the wrapper behave as in the wrapped reader.
-///
-/// `@unchecked Sendable`: the class is not final, so that
-/// ``AnyDatabaseWriter`` inherits the forwarding of reads, but it holds
-/// nothing but an immutable `Sendable` reader, and cannot be subclassed
-/// outside of Cairn.
-public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {
+public final class AnyDatabaseReader: DatabaseReader {
     /// The wrapped reader.
     let base: any DatabaseReader
 
     /// Wraps a reader.
     ///
     /// - Parameter base: The reader that does the work.
-    public convenience init(_ base: some DatabaseReader) {
-        self.init(unwrapping: base)
-    }
-
-    init(unwrapping base: any DatabaseReader) {
+    public init(_ base: some DatabaseReader) {
         self.base = unwrappedReader(base)
     }
 
@@ -47,7 +38,6 @@ public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {
     public func _readerAccessPlan(_ kind: _ReaderAccessKind) -> _ReaderAccessPlan {
         base._readerAccessPlan(kind)
     }
-
 }
 
 /// A type-erased ``DatabaseWriter``: any queue or pool, behind one concrete
@@ -60,32 +50,44 @@ public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {
 ///
 /// Every method forwards to the wrapped writer, and observations started
 /// in the wrapper behave as in the wrapped writer.
-///
-/// `@unchecked Sendable` for the reason of ``AnyDatabaseReader``: it adds
-/// nothing but an immutable `Sendable` writer (`TypeErasedWritersTests`,
-/// which the ThreadSanitizer lane of CI runs).
-public final class AnyDatabaseWriter: AnyDatabaseReader, DatabaseWriter, @unchecked Sendable {
+public final class AnyDatabaseWriter: DatabaseWriter {
     /// The wrapped writer.
-    let writerBase: any DatabaseWriter
+    let base: any DatabaseWriter
 
     /// Wraps a writer.
     ///
     /// - Parameter base: The writer that does the work.
     public init(_ base: some DatabaseWriter) {
-        let writer = (base as? AnyDatabaseWriter)?.writerBase ?? base
-        writerBase = writer
-        super.init(unwrapping: writer)
+        self.base = (base as? AnyDatabaseWriter)?.base ?? base
+    }
+
+    /// See ``DatabaseReader/configuration``.
+    public var configuration: Configuration { base.configuration }
+
+    /// See ``DatabaseReader/path``.
+    public var path: String { base.path }
+
+    /// See ``DatabaseReader/close()``.
+    public func close() throws { try base.close() }
+
+    /// See ``DatabaseReader/interrupt()``.
+    public func interrupt() { base.interrupt() }
+
+    /// See ``DatabaseReader/_readerAccessPlan(_:)``: the plan of the wrapped
+    /// writer.
+    public func _readerAccessPlan(_ kind: _ReaderAccessKind) -> _ReaderAccessPlan {
+        base._readerAccessPlan(kind)
     }
 
     /// See ``DatabaseWriter/_writerAccessPlan()``: the plan of the wrapped
     /// writer.
     public func _writerAccessPlan() -> _WriterAccessPlan {
-        writerBase._writerAccessPlan()
+        base._writerAccessPlan()
     }
 
     /// See ``DatabaseWriter/spawnConcurrentRead(_:)``.
     public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        writerBase.spawnConcurrentRead(value)
+        base.spawnConcurrentRead(value)
     }
 }
 
@@ -93,5 +95,7 @@ public final class AnyDatabaseWriter: AnyDatabaseReader, DatabaseWriter, @unchec
 /// look at its kind (a pool reads concurrently; a writer is observed for
 /// changes; a snapshot never changes).
 func unwrappedReader(_ reader: any DatabaseReader) -> any DatabaseReader {
-    (reader as? AnyDatabaseReader)?.base ?? reader
+    if let reader = reader as? AnyDatabaseReader { return reader.base }
+    if let writer = reader as? AnyDatabaseWriter { return writer.base }
+    return reader
 }

@@ -44,6 +44,11 @@ public struct SQLOrdering: SQLOrderingTerm, Sendable {
         }
     }
 
+    /// Terms that `orderings` returns when the request runs.
+    static func whenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> SQLOrdering {
+        SQLOrdering(impl: .deferred({ db in try orderings(db).map(\.sqlOrdering) }, reversed: false))
+    }
+
     /// Whether the ordering can be reversed.
     var isReversible: Bool {
         if case .literal = impl { return false }

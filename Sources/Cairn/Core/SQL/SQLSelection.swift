@@ -66,6 +66,11 @@ public struct SQLSelection: SQLSelectable, Sendable {
         }
     }
 
+    /// Selections that `selection` returns when the request runs.
+    static func whenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> SQLSelection {
+        SQLSelection(impl: .deferred { db in try selection(db).map(\.sqlSelection) })
+    }
+
     /// The primary key of a table, as expressions: the `rowid` of a table
     /// without explicit primary key.
     static func primaryKeyExpressions(_ db: Database, tableName: String) throws -> [SQLExpression] {

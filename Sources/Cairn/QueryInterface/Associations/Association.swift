@@ -41,10 +41,29 @@ public protocol Association: DerivableRequest, Sendable {
 /// ``HasOneAssociation``, ``HasOneThroughAssociation``.
 public protocol AssociationToOne: Association { }
 
+extension AssociationToOne {
+    /// Returns the association with another key: the name of the scope of
+    /// the included record (see ``Association/forKey(_:)-(String)``).
+    public func forKey(_ key: String) -> Self { withKey(key) }
+}
+
 /// An association to any number of records: ``HasManyAssociation``,
 /// ``HasManyThroughAssociation``. They can be prefetched with
 /// `including(all:)`, and aggregated (`Author.books.count`).
 public protocol AssociationToMany: Association { }
+
+extension AssociationToMany {
+    /// Returns the association with another key: the name of the
+    /// prefetched records, and the base of the default names of aggregates
+    /// (see ``Association/forKey(_:)-(String)``).
+    public func forKey(_ key: String) -> Self { withKey(key) }
+}
+
+extension AssociationToMany where RowDecoder: TableRecord {
+    /// The type of the values that the closures of aggregates receive: the
+    /// associated record type's ``TableRecord/DatabaseComponents``.
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+}
 
 extension Association {
     /// Returns the association with another key: the name of the scope of
@@ -56,6 +75,10 @@ extension Association {
     /// let request = Book.including(required: Book.author.forKey("writer"))
     /// ```
     public func forKey(_ key: String) -> Self {
+        withKey(key)
+    }
+
+    func withKey(_ key: String) -> Self {
         var association = _sqlAssociation
         association.steps[association.steps.count - 1].key = .fixed(key)
         return Self(_sqlAssociation: association)
@@ -78,6 +101,79 @@ extension Association {
         transform(&box)
         association.steps[association.steps.count - 1].relation = box.relation
         return Self(_sqlAssociation: association)
+    }
+
+    /// The table of the associated records.
+    public var databaseTableName: String { _relation.relation.tableName }
+
+    /// Makes the selection of the associated records DISTINCT: see
+    /// ``DerivableRequest/distinct()``.
+    public func distinct() -> Self { mapSQLRelation { $0.isDistinct = true } }
+
+    /// Reverses the ordering of the associated records: see
+    /// ``OrderedRequest/reversed()``.
+    public func reversed() -> Self { mapSQLRelation { $0.isReversed.toggle() } }
+
+    /// Removes the ordering of the associated records: see
+    /// ``OrderedRequest/unordered()``.
+    public func unordered() -> Self {
+        mapSQLRelation {
+            $0.ordering = []
+            $0.ordersByPrimaryKey = false
+            $0.isReversed = false
+        }
+    }
+
+    /// Makes the ordering of the associated records total: see
+    /// ``OrderedRequest/withStableOrder()``.
+    public func withStableOrder() -> Self { mapSQLRelation { $0.hasStableOrder = true } }
+
+    /// Embeds a common table expression in the request that joins the
+    /// association: see ``DerivableRequest/with(_:)``.
+    public func with<RowDecoder>(_ cte: CommonTableExpression<RowDecoder>) -> Self {
+        mapSQLRelation { $0.addCTE(cte.definition) }
+    }
+
+    /// See ``SelectionRequest/selectWhenConnected(_:)``.
+    public func selectWhenConnected(
+        _ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
+    {
+        select([SQLSelection.whenConnected(selection)])
+    }
+
+    /// See ``SelectionRequest/annotatedWhenConnected(with:)``.
+    public func annotatedWhenConnected(
+        with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
+    {
+        annotated(with: [SQLSelection.whenConnected(selection)])
+    }
+
+    /// See ``FilteredRequest/filterWhenConnected(_:)``.
+    public func filterWhenConnected(
+        _ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self
+    {
+        mapSQLRelation { $0.filters.append { db in try predicate(db).sqlExpression } }
+    }
+
+    /// See ``OrderedRequest/orderWhenConnected(_:)``.
+    public func orderWhenConnected(
+        _ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self
+    {
+        order([SQLOrdering.whenConnected(orderings)])
+    }
+
+    /// See ``AggregatingRequest/groupWhenConnected(_:)``.
+    public func groupWhenConnected(
+        _ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> Self
+    {
+        mapSQLRelation { $0.groupExpressions = [{ db in try expressions(db).map(\.sqlExpression) }] }
+    }
+
+    /// See ``AggregatingRequest/havingWhenConnected(_:)``.
+    public func havingWhenConnected(
+        _ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self
+    {
+        having(SQLExpression.whenConnected(predicate))
     }
 
     /// See ``_SQLRelationRefinable/_relation``: the relation of the

@@ -50,7 +50,7 @@ extension SelectionRequest {
     public func selectWhenConnected(
         _ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
     {
-        select([SQLSelection(impl: .deferred { db in try selection(db).map(\.sqlSelection) })])
+        select([SQLSelection.whenConnected(selection)])
     }
 
     /// Appends to the selection.
@@ -72,7 +72,7 @@ extension SelectionRequest {
     public func annotatedWhenConnected(
         with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
     {
-        annotated(with: [SQLSelection(impl: .deferred { db in try selection(db).map(\.sqlSelection) })])
+        annotated(with: [SQLSelection.whenConnected(selection)])
     }
 }
 
@@ -211,7 +211,7 @@ extension OrderedRequest {
     public func orderWhenConnected(
         _ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self
     {
-        order([SQLOrdering(impl: .deferred({ db in try orderings(db).map(\.sqlOrdering) }, reversed: false))])
+        order([SQLOrdering.whenConnected(orderings)])
     }
 
     /// Makes the ordering total, so that the rows come in the same order
@@ -318,10 +318,7 @@ extension AggregatingRequest {
     public func havingWhenConnected(
         _ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self
     {
-        let expression = SQLExpression(impl: .literal(SQL(elements: [.deferred { context in
-            try predicate(context.db).sqlExpression.sql(context)
-        }])))
-        return having(expression)
+        having(SQLExpression.whenConnected(predicate))
     }
 
     /// Adds a condition on groups, written in SQL.

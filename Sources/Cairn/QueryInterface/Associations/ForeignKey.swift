@@ -131,8 +131,8 @@ extension TableRecord {
         key: String? = nil,
         using foreignKey: ForeignKey? = nil) -> BelongsToAssociation<Self, Destination>
     {
-        BelongsToAssociation(_sqlAssociation: belongsToAssociation(
-            Destination.associationRelation, key: key, using: foreignKey))
+        BelongsToAssociation(_sqlAssociation: _SQLAssociation.belongsTo(
+            from: databaseTableName, to: Destination.associationRelation, key: key, using: foreignKey))
     }
 
     /// Declares a ``BelongsToAssociation`` to a table whose rows are
@@ -146,21 +146,8 @@ extension TableRecord {
         key: String? = nil,
         using foreignKey: ForeignKey? = nil) -> BelongsToAssociation<Self, Destination>
     {
-        BelongsToAssociation(_sqlAssociation: belongsToAssociation(
-            destination.all().relation, key: key, using: foreignKey))
-    }
-
-    private static func belongsToAssociation(_ destination: SQLRelation, key: String?, using foreignKey: ForeignKey?) -> _SQLAssociation {
-        let originTable = databaseTableName
-        let destinationTable = destination.tableName
-        let identity = "\(originTable) belongs to \(destinationTable) with \(foreignKey.map { "\($0.originColumns)" } ?? "the schema's foreign key")"
-        let condition = JoinCondition(identity: identity) { db in
-            try ForeignKey.resolve(db, foreignKey, from: originTable, to: destinationTable)
-                .map { (joined: $0.destination, parent: $0.origin) }
-        }
-        return _SQLAssociation(steps: [AssociationStep(
-            key: key.map { .fixed($0) } ?? .table(destinationTable),
-            condition: condition, relation: destination, isToMany: false)])
+        BelongsToAssociation(_sqlAssociation: _SQLAssociation.belongsTo(
+            from: databaseTableName, to: destination.all().relation, key: key, using: foreignKey))
     }
 
     /// Declares a ``HasManyAssociation``: `destination` has a foreign key
@@ -184,8 +171,8 @@ extension TableRecord {
         key: String? = nil,
         using foreignKey: ForeignKey? = nil) -> HasManyAssociation<Self, Destination>
     {
-        HasManyAssociation(_sqlAssociation: hasAssociation(
-            Destination.associationRelation, key: key, using: foreignKey, isToMany: true))
+        HasManyAssociation(_sqlAssociation: _SQLAssociation.has(
+            from: databaseTableName, to: Destination.associationRelation, key: key, using: foreignKey, isToMany: true))
     }
 
     /// Declares a ``HasManyAssociation`` to a table whose rows are decoded
@@ -195,8 +182,8 @@ extension TableRecord {
         key: String? = nil,
         using foreignKey: ForeignKey? = nil) -> HasManyAssociation<Self, Destination>
     {
-        HasManyAssociation(_sqlAssociation: hasAssociation(
-            destination.all().relation, key: key, using: foreignKey, isToMany: true))
+        HasManyAssociation(_sqlAssociation: _SQLAssociation.has(
+            from: databaseTableName, to: destination.all().relation, key: key, using: foreignKey, isToMany: true))
     }
 
     /// Declares a ``HasOneAssociation``: `destination` has a foreign key to
@@ -220,8 +207,8 @@ extension TableRecord {
         key: String? = nil,
         using foreignKey: ForeignKey? = nil) -> HasOneAssociation<Self, Destination>
     {
-        HasOneAssociation(_sqlAssociation: hasAssociation(
-            Destination.associationRelation, key: key, using: foreignKey, isToMany: false))
+        HasOneAssociation(_sqlAssociation: _SQLAssociation.has(
+            from: databaseTableName, to: Destination.associationRelation, key: key, using: foreignKey, isToMany: false))
     }
 
     /// Declares a ``HasOneAssociation`` to a table whose rows are decoded as
@@ -231,26 +218,8 @@ extension TableRecord {
         key: String? = nil,
         using foreignKey: ForeignKey? = nil) -> HasOneAssociation<Self, Destination>
     {
-        HasOneAssociation(_sqlAssociation: hasAssociation(
-            destination.all().relation, key: key, using: foreignKey, isToMany: false))
-    }
-
-    private static func hasAssociation(
-        _ destination: SQLRelation,
-        key: String?,
-        using foreignKey: ForeignKey?,
-        isToMany: Bool) -> _SQLAssociation
-    {
-        let originTable = databaseTableName
-        let destinationTable = destination.tableName
-        let identity = "\(destinationTable) belongs to \(originTable) with \(foreignKey.map { "\($0.originColumns)" } ?? "the schema's foreign key")"
-        let condition = JoinCondition(identity: identity) { db in
-            try ForeignKey.resolve(db, foreignKey, from: destinationTable, to: originTable)
-                .map { (joined: $0.origin, parent: $0.destination) }
-        }
-        return _SQLAssociation(steps: [AssociationStep(
-            key: key.map { .fixed($0) } ?? .table(destinationTable),
-            condition: condition, relation: destination, isToMany: isToMany)])
+        HasOneAssociation(_sqlAssociation: _SQLAssociation.has(
+            from: databaseTableName, to: destination.all().relation, key: key, using: foreignKey, isToMany: false))
     }
 
     /// Declares a ``HasManyThroughAssociation``: the records that `target`
@@ -275,13 +244,8 @@ extension TableRecord {
         key: String? = nil) -> HasManyThroughAssociation<Self, Target.RowDecoder>
     where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
     {
-        var association = pivot._sqlAssociation.appending(target._sqlAssociation)
-        // A to-many association: its default key is plural.
-        association.steps[association.steps.count - 1].isToMany = true
-        if let key {
-            association.steps[association.steps.count - 1].key = .fixed(key)
-        }
-        return HasManyThroughAssociation(_sqlAssociation: association)
+        HasManyThroughAssociation(_sqlAssociation: _SQLAssociation.through(
+            pivot._sqlAssociation, target._sqlAssociation, key: key, isToMany: true))
     }
 
     /// Declares a ``HasOneThroughAssociation``: the record that `target`
@@ -307,10 +271,59 @@ extension TableRecord {
         key: String? = nil) -> HasOneThroughAssociation<Self, Target.RowDecoder>
     where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
     {
-        var association = pivot._sqlAssociation.appending(target._sqlAssociation)
+        HasOneThroughAssociation(_sqlAssociation: _SQLAssociation.through(
+            pivot._sqlAssociation, target._sqlAssociation, key: key, isToMany: false))
+    }
+}
+
+extension _SQLAssociation {
+    /// A belongs-to association: the origin table has a foreign key to the
+    /// destination.
+    static func belongsTo(
+        from originTable: String, to destination: SQLRelation,
+        key: String?, using foreignKey: ForeignKey?) -> _SQLAssociation
+    {
+        let destinationTable = destination.tableName
+        let identity = "\(originTable) belongs to \(destinationTable) with \(foreignKey.map { "\($0.originColumns)" } ?? "the schema's foreign key")"
+        let condition = JoinCondition(identity: identity) { db in
+            try ForeignKey.resolve(db, foreignKey, from: originTable, to: destinationTable)
+                .map { (joined: $0.destination, parent: $0.origin) }
+        }
+        return _SQLAssociation(steps: [AssociationStep(
+            key: key.map { .fixed($0) } ?? .table(destinationTable),
+            condition: condition, relation: destination, isToMany: false)])
+    }
+
+    /// A has-one or has-many association: the destination has a foreign
+    /// key to the origin table.
+    static func has(
+        from originTable: String, to destination: SQLRelation,
+        key: String?, using foreignKey: ForeignKey?, isToMany: Bool) -> _SQLAssociation
+    {
+        let destinationTable = destination.tableName
+        let identity = "\(destinationTable) belongs to \(originTable) with \(foreignKey.map { "\($0.originColumns)" } ?? "the schema's foreign key")"
+        let condition = JoinCondition(identity: identity) { db in
+            try ForeignKey.resolve(db, foreignKey, from: destinationTable, to: originTable)
+                .map { (joined: $0.origin, parent: $0.destination) }
+        }
+        return _SQLAssociation(steps: [AssociationStep(
+            key: key.map { .fixed($0) } ?? .table(destinationTable),
+            condition: condition, relation: destination, isToMany: isToMany)])
+    }
+
+    /// A through association: the steps of `pivot`, then those of
+    /// `target`.
+    static func through(
+        _ pivot: _SQLAssociation, _ target: _SQLAssociation, key: String?, isToMany: Bool) -> _SQLAssociation
+    {
+        var association = pivot.appending(target)
+        if isToMany {
+            // A to-many association: its default key is plural.
+            association.steps[association.steps.count - 1].isToMany = true
+        }
         if let key {
             association.steps[association.steps.count - 1].key = .fixed(key)
         }
-        return HasOneThroughAssociation(_sqlAssociation: association)
+        return association
     }
 }

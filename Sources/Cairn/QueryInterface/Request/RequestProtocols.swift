@@ -122,3 +122,13 @@ extension _SQLRelationRefinable {
         _mapRelation { transform(&$0.relation) }
     }
 }
+
+extension SQLExpression {
+    /// The expression that `expression` returns when the request runs
+    /// (`havingWhenConnected`).
+    static func whenConnected(_ expression: @escaping @Sendable (Database) throws -> any SQLExpressible) -> SQLExpression {
+        .literal(SQL(elements: [.deferred { context in
+            try expression(context.db).sqlExpression.sql(context)
+        }]))
+    }
+}
