@@ -2,8 +2,10 @@
 
 extension Database {
     /// The extended result code of the last call on the connection that
-    /// failed, such as `SQLITE_CONSTRAINT_UNIQUE`; `SQLITE_OK` when the last
-    /// call succeeded, `SQLITE_MISUSE` once the connection is closed.
+    /// failed, such as `SQLITE_CONSTRAINT_UNIQUE`; `SQLITE_MISUSE` once the
+    /// connection is closed. Read it right after the failure: after a call
+    /// that succeeds, SQLite does not specify the code (`SQLITE_OK`, or
+    /// `SQLITE_DONE` after a statement that completed).
     ///
     /// ```swift
     /// if sqlite3_exec(db.sqliteConnection, "...", nil, nil, nil) != SQLITE_OK {
