@@ -144,8 +144,8 @@ public struct Configuration: Sendable {
     /// connection would not have, or when opening connections is costly
     /// (a large schema, or setups that take time).
     ///
-    /// Only database pools have reader connections: other readers and
-    /// writers ignore this setting.
+    /// Only database pools use this setting (snapshot pools do not release
+    /// their connections, and queues have a single one).
     ///
     /// ```swift
     /// var config = Configuration()

@@ -69,6 +69,17 @@ import Cairn
         }
     }
 
+    @Test func jsonColumnTypes() throws {
+        let recorder = try SchemaSQLRecorder()
+        let statements = try recorder.sql { db throws in
+            try db.create(table: "player") { t in
+                t.column("address", .jsonText)
+                t.column("binaryAddress", .jsonb)
+            }
+        }
+        #expect(statements == [#"CREATE TABLE "player" ("address" TEXT, "binaryAddress" BLOB)"#])
+    }
+
     @Test func legacyTableCreationOptions() throws {
         let recorder = try SchemaSQLRecorder()
         let statements = try recorder.sql { db throws in
