@@ -65,7 +65,7 @@ public final class DatabasePool: DatabaseWriter {
     /// let dbPool = try DatabasePool(path: "/path/to/database.sqlite", configuration: config)
     /// ```
     ///
-    /// With the default ``Configuration/BusyMode/immediateError`` busy mode,
+    /// With the default ``Database/BusyMode/immediateError`` busy mode,
     /// the connections of the pool still wait a little for the short locks
     /// that WAL connections take from each other (up to 100 ms for the
     /// writer, 10 s for readers), so that no `SQLITE_BUSY` comes from the
@@ -137,7 +137,7 @@ public final class DatabasePool: DatabaseWriter {
         }
         (readPlan, unsafeReadPlan, writePlan) = DatabasePool.makeAccessPlans(
             writer: writer, readerPool: readerPool, groups: [readerGroup, writerGroup], state: state,
-            qos: configuration.qos.qosClass)
+            readQoS: configuration.readQoS.qosClass, writeQoS: configuration.writeQoS.qosClass)
     }
 
     // MARK: Accesses checks
@@ -175,7 +175,8 @@ public final class DatabasePool: DatabaseWriter {
         readerPool: ReaderPool<SerializedDatabase>,
         groups: [AccessGroup],
         state: Locked<PoolState>,
-        qos: DispatchQoS.QoSClass) -> (_ReaderAccessPlan, _ReaderAccessPlan, _WriterAccessPlan)
+        readQoS: DispatchQoS.QoSClass,
+        writeQoS: DispatchQoS.QoSClass) -> (_ReaderAccessPlan, _ReaderAccessPlan, _WriterAccessPlan)
     {
         let reentrancyCheck: @Sendable (String) -> Void = { method in
             DatabasePool.preconditionNotReentrant(method, groups)
@@ -192,16 +193,16 @@ public final class DatabasePool: DatabaseWriter {
             openCheck: openCheck,
             around: IsolatedReaderAccess(),
             reentrantConnections: reentrantConnections,
-            qos: qos)
+            qos: readQoS)
         let unsafeReadPlan = _ReaderAccessPlan(
             source: .pool(readerPool),
             reentrancyCheck: reentrancyCheck,
             openCheck: openCheck,
             reentrantConnections: reentrantConnections,
-            qos: qos)
+            qos: readQoS)
         let writePlan = _WriterAccessPlan(
             writer: writer, readers: readerPool,
-            barrierReentrancyCheck: reentrancyCheck, openCheck: openCheck, qos: qos)
+            barrierReentrancyCheck: reentrancyCheck, openCheck: openCheck, qos: writeQoS)
         return (readPlan, unsafeReadPlan, writePlan)
     }
 
@@ -272,18 +273,62 @@ public final class DatabasePool: DatabaseWriter {
         readerPool.forEach { $0.interrupt() }
     }
 
-    /// Frees as much memory as possible: caches of the writer, and idle
-    /// reader connections, which are closed.
+    /// Frees as much memory as possible: the caches of the writer (see
+    /// ``Database/releaseMemory()``), and the idle reader connections,
+    /// which are closed (new reads open new ones).
+    ///
+    /// With ``Configuration/persistentReadOnlyConnections``, the readers
+    /// stay open and free the memory of their caches instead: the method
+    /// then waits for the reads that run, and holds new reads until it is
+    /// done. Do not call it from a read of the pool in that case: the read
+    /// would wait for itself.
     ///
     /// The corresponding C function is `sqlite3_db_release_memory`.
     public func releaseMemory() {
-        writer.sync { db in
-            db.clearStatementCache()
-            if let connection = db.sqliteConnection {
-                sqlite3_db_release_memory(connection)
+        writer.sync { db in db.releaseMemory() }
+        if configuration.persistentReadOnlyConnections {
+            DatabasePool.preconditionNotReentrant("releaseMemory()", [readerGroup, writerGroup])
+            releaseReaderMemory()
+        } else {
+            readerPool.removeAvailable()
+        }
+    }
+
+    /// Frees memory without waiting: the idle reader connections are closed
+    /// at once, and the writer frees the memory of its caches when its
+    /// current work is done (see ``Database/releaseMemory()``).
+    ///
+    /// With ``Configuration/persistentReadOnlyConnections``, the readers
+    /// stay open, and free the memory of their caches once the reads that
+    /// run are done, on a background thread.
+    ///
+    /// ```swift
+    /// // When the system is low on memory:
+    /// dbPool.releaseMemoryEventually()
+    /// ```
+    ///
+    /// The corresponding C function is `sqlite3_db_release_memory`.
+    public func releaseMemoryEventually() {
+        if configuration.persistentReadOnlyConnections {
+            DispatchQueue.global(qos: configuration.readQoS.qosClass).async { [self] in
+                releaseReaderMemory()
+            }
+        } else {
+            readerPool.removeAvailable()
+        }
+        writer.async { db in db.releaseMemory() }
+    }
+
+    /// Frees the memory of the caches of the readers, which are kept open.
+    /// A barrier of the reader pool: no read uses a reader meanwhile (the
+    /// synchronous reads of a pool run on the caller's thread, not on the
+    /// queue of their reader).
+    private func releaseReaderMemory() {
+        readerPool.barrier {
+            readerPool.forEach { reader in
+                reader.sync { db in db.releaseMemory() }
             }
         }
-        readerPool.removeAvailable()
     }
 
     /// Closes the idle reader connections; the readers in use are closed

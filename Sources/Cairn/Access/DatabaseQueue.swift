@@ -121,16 +121,13 @@ public final class DatabaseQueue: DatabaseWriter {
         writer.interrupt()
     }
 
-    /// Frees as much memory as possible (caches of pages and statements).
+    /// Frees as much memory as possible: the caches of pages, statements and
+    /// schema information of the connection (see
+    /// ``Database/releaseMemory()``).
     ///
     /// The corresponding C function is `sqlite3_db_release_memory`.
     public func releaseMemory() {
-        writer.sync { db in
-            db.clearStatementCache()
-            if let connection = db.sqliteConnection {
-                sqlite3_db_release_memory(connection)
-            }
-        }
+        writer.sync { db in db.releaseMemory() }
     }
 
     // MARK: Database access

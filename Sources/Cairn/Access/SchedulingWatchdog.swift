@@ -109,12 +109,11 @@ final class QueueMarker: Sendable {
 
     init() { }
 
-    /// Creates a serial dispatch queue that carries a new marker.
-    static func makeSerialQueue(label: String, qos: DispatchQoS) -> (DispatchQueue, QueueMarker) {
-        let queue = DispatchQueue(label: label, qos: qos)
+    /// Sets a new marker on a serial dispatch queue, and returns it.
+    static func mark(_ queue: DispatchQueue) -> QueueMarker {
         let marker = QueueMarker()
         queue.setSpecific(key: key, value: marker)
-        return (queue, marker)
+        return marker
     }
 
     /// Whether the current code runs on the queue of this marker.

@@ -35,6 +35,10 @@ final class SerializedDatabase: @unchecked Sendable {
     /// exist.
     private let taskExecutorStorage: AnyObject?
 
+    /// Suspends the connection when ``Database/suspendNotification`` is
+    /// posted, if the configuration asks for it.
+    private let suspensionObserver: SuspensionObserver?
+
     /// Opens a connection.
     ///
     /// - Parameters:
@@ -59,7 +63,11 @@ final class SerializedDatabase: @unchecked Sendable {
         self.path = path
         self.configuration = configuration
         db = try Database(path: path, description: label, configuration: configuration, extraOpenFlags: openFlags)
-        (queue, queueMarker) = QueueMarker.makeSerialQueue(label: label, qos: configuration.qos)
+        // The readers of pools and snapshots are query-only: the other
+        // connections write, and target the write target queue first.
+        queue = configuration.makeConnectionQueue(label: label, writes: !configuration.isQueryOnly)
+        queueMarker = QueueMarker.mark(queue)
+        suspensionObserver = configuration.observesSuspensionNotifications ? db.makeSuspensionObserver() : nil
         self.accessGroup = accessGroup
         interruptHandle = db.interruptHandle
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {

@@ -35,9 +35,23 @@ public struct DatabaseMigrator: Sendable {
     }
 
     private struct Migration: Sendable {
+        /// How a migration runs with respect to foreign keys.
+        enum ForeignKeyChecking: Sendable {
+            /// Foreign keys off, checked before the commit.
+            case deferred
+            /// Foreign keys on.
+            case immediate
+            /// Foreign keys off, not checked (see
+            /// ``DatabaseMigrator/disablingDeferredForeignKeyChecks()``).
+            case disabled
+        }
+
         let identifier: String
-        let foreignKeyChecks: ForeignKeyChecks
-        let migrate: @Sendable (Database) throws -> Void
+        /// The identifiers of the migrations that this one replaces.
+        let mergedIdentifiers: Set<String>
+        let foreignKeyChecking: ForeignKeyChecking
+        /// The migration, given the merged migrations already applied.
+        let migrate: @Sendable (Database, Set<String>) throws -> Void
     }
 
     private var registered: [Migration] = []
@@ -67,12 +81,26 @@ public struct DatabaseMigrator: Sendable {
     /// The identifiers of the registered migrations, in order.
     public var migrations: [String] { registered.map(\.identifier) }
 
-    /// Registers a migration.
+    /// Registers a migration, which runs after the migrations registered
+    /// before it.
+    ///
+    /// ```swift
+    /// migrator.registerMigration("createPlayer") { db in
+    ///     try db.create(table: "player") { t in
+    ///         t.autoIncrementedPrimaryKey("id")
+    ///         t.column("name", .text).notNull()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The migration runs in a transaction: when it throws, it is rolled
+    /// back, and the migrating method throws its error.
     ///
     /// - Parameters:
     ///   - identifier: The unique identifier of the migration.
     ///   - foreignKeyChecks: How foreign keys are checked (default
-    ///     ``ForeignKeyChecks/deferred``).
+    ///     ``ForeignKeyChecks/deferred``). Ignored when the configuration
+    ///     disables foreign keys.
     ///   - migrate: The migration.
     /// - Precondition: No migration has the same identifier.
     public mutating func registerMigration(
@@ -80,14 +108,85 @@ public struct DatabaseMigrator: Sendable {
         foreignKeyChecks: ForeignKeyChecks = .deferred,
         migrate: @escaping @Sendable (Database) throws -> Void)
     {
-        precondition(!registered.contains { $0.identifier == identifier },
-            "A migration named \(identifier) is already registered")
-        registered.append(Migration(identifier: identifier, foreignKeyChecks: foreignKeyChecks, migrate: migrate))
+        registerMigration(identifier, foreignKeyChecks: foreignKeyChecks, merging: []) { db, _ in
+            try migrate(db)
+        }
     }
 
-    /// Returns a migrator whose migrations all check foreign keys
-    /// immediately: faster, for migrations that never need to recreate
-    /// tables.
+    /// Registers a migration that replaces migrations of a previous version
+    /// of the application: databases that were migrated by that version
+    /// run it as well as new databases.
+    ///
+    /// To merge "v1", "v2" and "v3", for instance, remove the migrations
+    /// "v1" and "v2", and register "v3" again as merging them. The second
+    /// argument of the migration is the set of the merged migrations that
+    /// the database already applied: skip their work.
+    ///
+    /// ```swift
+    /// migrator.registerMigration("v3", merging: ["v1", "v2"]) { db, appliedIdentifiers in
+    ///     if !appliedIdentifiers.contains("v1") {
+    ///         // what v1 did
+    ///     }
+    ///     if !appliedIdentifiers.contains("v2") {
+    ///         // what v2 did
+    ///     }
+    ///     // what v3 did
+    /// }
+    /// ```
+    ///
+    /// When it has run, the identifiers of the merged migrations are removed
+    /// from the database, in the same transaction, and replaced with its
+    /// own. A database that applied the migration and still records merged
+    /// identifiers loses them at the next migration. Do not name the merged
+    /// migration as one of the migrations it merges (such an identifier is
+    /// ignored in `mergedIdentifiers`).
+    ///
+    /// - Parameters:
+    ///   - identifier: The unique identifier of the migration.
+    ///   - foreignKeyChecks: How foreign keys are checked (default
+    ///     ``ForeignKeyChecks/deferred``). Ignored when the configuration
+    ///     disables foreign keys.
+    ///   - mergedIdentifiers: The identifiers of the migrations that this
+    ///     one replaces.
+    ///   - migrate: The migration, given the database and the set of the
+    ///     merged migrations that the database already applied.
+    /// - Precondition: No migration has the same identifier.
+    public mutating func registerMigration(
+        _ identifier: String,
+        foreignKeyChecks: ForeignKeyChecks = .deferred,
+        merging mergedIdentifiers: Set<String> = [],
+        migrate: @escaping @Sendable (_ db: Database, _ appliedIdentifiers: Set<String>) throws -> Void)
+    {
+        precondition(!registered.contains { $0.identifier == identifier },
+            "A migration named \(identifier) is already registered")
+        let checking: Migration.ForeignKeyChecking
+        switch foreignKeyChecks {
+        case .deferred: checking = defersForeignKeyChecks ? .deferred : .disabled
+        case .immediate: checking = .immediate
+        }
+        var mergedIdentifiers = mergedIdentifiers
+        mergedIdentifiers.remove(identifier)
+        registered.append(Migration(
+            identifier: identifier, mergedIdentifiers: mergedIdentifiers,
+            foreignKeyChecking: checking, migrate: migrate))
+    }
+
+    /// Returns a migrator whose migrations registered from now on with
+    /// ``ForeignKeyChecks/deferred`` checks run with foreign keys disabled,
+    /// and without any check: faster, on large databases, but the integrity
+    /// of the database is then yours to check (with
+    /// ``Database/checkForeignKeys()`` or ``Database/checkForeignKeys(in:in:)``
+    /// at the end of such a migration, for instance).
+    ///
+    /// ```swift
+    /// var migrator = DatabaseMigrator()
+    /// migrator.registerMigration("v1") { db in ... }   // deferred checks
+    /// migrator = migrator.disablingDeferredForeignKeyChecks()
+    /// migrator.registerMigration("v2") { db in ... }   // no check
+    /// migrator.registerMigration("v3", foreignKeyChecks: .immediate) { db in ... } // immediate checks
+    /// ```
+    ///
+    /// The migrations registered before keep their checks.
     public func disablingDeferredForeignKeyChecks() -> DatabaseMigrator {
         var migrator = self
         migrator.defersForeignKeyChecks = false
@@ -120,6 +219,41 @@ public struct DatabaseMigrator: Sendable {
         }
     }
 
+    /// Schedules the migrations that have not run yet, and returns at once.
+    ///
+    /// ```swift
+    /// migrator.asyncMigrate(dbQueue) { result in
+    ///     switch result {
+    ///     case .success(let db):
+    ///         // The database is migrated: use db until the closure returns.
+    ///     case .failure(let error):
+    ///         // A migration failed.
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - writer: A queue or pool.
+    ///   - completion: Called on the writer's queue, with the connection to
+    ///     the migrated database, or the error of the failing migration.
+    ///     The connection is valid until `completion` returns.
+    public func asyncMigrate(
+        _ writer: any DatabaseWriter,
+        completion: @escaping @Sendable (Result<Database, Error>) -> Void)
+    {
+        writer.asyncBarrierWriteWithoutTransaction { dbResult in
+            do {
+                let db = try dbResult.get()
+                if let last = registered.last {
+                    try migrate(db, upTo: last.identifier)
+                }
+                completion(.success(db))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// Runs the migrations that have not run yet, without blocking the
     /// calling thread.
     ///
@@ -136,13 +270,25 @@ public struct DatabaseMigrator: Sendable {
         guard let targetIndex = registered.firstIndex(where: { $0.identifier == targetIdentifier }) else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "undefined migration: \(targetIdentifier)")
         }
-        if eraseDatabaseOnSchemaChange, try needsErasure(db) {
+        if eraseDatabaseOnSchemaChange, try hasSchemaChanges(db) {
             try db.erase()
         }
         try createMigrationsTable(db)
         let applied = try appliedIdentifiers(db)
-        for migration in registered[...targetIndex] where !applied.contains(migration.identifier) {
-            try run(migration, in: db)
+        for migration in registered[...targetIndex] {
+            if applied.contains(migration.identifier) {
+                // Applied, maybe before it merged migrations that the
+                // database still records.
+                let obsolete = migration.mergedIdentifiers.intersection(applied)
+                if !obsolete.isEmpty {
+                    try db.inTransaction(.immediate) {
+                        try deleteIdentifiers(obsolete, in: db)
+                        return .commit
+                    }
+                }
+            } else {
+                try run(migration, appliedMergedIdentifiers: migration.mergedIdentifiers.intersection(applied), in: db)
+            }
         }
     }
 
@@ -150,17 +296,26 @@ public struct DatabaseMigrator: Sendable {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.tableName.quotedDatabaseIdentifier) (identifier TEXT NOT NULL PRIMARY KEY)")
     }
 
-    private func run(_ migration: Migration, in db: Database) throws {
-        let record = { (db: Database) in
+    private func deleteIdentifiers(_ identifiers: Set<String>, in db: Database) throws {
+        for identifier in identifiers.sorted() {
+            try db.execute(
+                sql: "DELETE FROM \(Self.tableName.quotedDatabaseIdentifier) WHERE identifier = ?",
+                arguments: [identifier])
+        }
+    }
+
+    private func run(_ migration: Migration, appliedMergedIdentifiers: Set<String>, in db: Database) throws {
+        let migrateAndRecord = { (db: Database) in
+            try migration.migrate(db, appliedMergedIdentifiers)
             try db.execute(
                 sql: "INSERT INTO \(Self.tableName.quotedDatabaseIdentifier) (identifier) VALUES (?)",
                 arguments: [migration.identifier])
+            try deleteIdentifiers(appliedMergedIdentifiers, in: db)
         }
         let foreignKeysEnabled = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
-        guard foreignKeysEnabled && defersForeignKeyChecks && migration.foreignKeyChecks == .deferred else {
+        guard foreignKeysEnabled && migration.foreignKeyChecking != .immediate else {
             try db.inTransaction(.immediate) {
-                try migration.migrate(db)
-                try record(db)
+                try migrateAndRecord(db)
                 return .commit
             }
             return
@@ -169,22 +324,25 @@ public struct DatabaseMigrator: Sendable {
         try db.execute(sql: "PRAGMA foreign_keys = OFF")
         defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
         try db.inTransaction(.immediate) {
-            try migration.migrate(db)
-            try checkForeignKeys(db, migration: migration.identifier)
-            try record(db)
+            try migrateAndRecord(db)
+            if migration.foreignKeyChecking == .deferred {
+                try checkForeignKeys(db, migration: migration.identifier)
+            }
             return .commit
         }
     }
 
+    /// Throws the first foreign key violation, as an error that names the
+    /// migration.
     private func checkForeignKeys(_ db: Database, migration: String) throws {
-        let violations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
-        guard let violation = violations.first else { return }
-        let table: String = violation["table"]
-        let parent: String = violation["parent"]
-        throw DatabaseError(
-            resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
-            message: "migration \(migration) leaves \(violations.count) foreign key violation(s), "
-                + "such as a row of \(table) (rowid \(violation["rowid"] as Int64? ?? -1)) that refers to a missing row of \(parent)")
+        do {
+            try db.checkForeignKeys()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            throw DatabaseError(
+                resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
+                message: "migration \(migration) leaves a foreign key violation: \(error.message ?? "")",
+                publicStatementArguments: db.configuration.publicStatementArguments)
+        }
     }
 
     // MARK: Querying migrations
@@ -229,15 +387,44 @@ public struct DatabaseMigrator: Sendable {
     ///
     /// - Throws: A ``DatabaseError``.
     public func hasBeenSuperseded(_ db: Database) throws -> Bool {
-        let registeredIdentifiers = Set(migrations)
-        return try appliedIdentifiers(db).contains { !registeredIdentifiers.contains($0) }
+        let knownIdentifiers = self.knownIdentifiers
+        return try appliedIdentifiers(db).contains { !knownIdentifiers.contains($0) }
     }
 
-    // MARK: Erasing on schema change
+    /// The identifiers of the registered migrations, and of the migrations
+    /// they merge: a database that applied merged migrations was not
+    /// migrated by a newer version of the application.
+    private var knownIdentifiers: Set<String> {
+        registered.reduce(into: Set(migrations)) { $0.formUnion($1.mergedIdentifiers) }
+    }
 
-    /// Whether the schema built by the applied migrations differs from the
-    /// schema of the database.
-    private func needsErasure(_ db: Database) throws -> Bool {
+    // MARK: Detecting schema changes
+
+    /// Whether the migrations of the database differ from the registered
+    /// ones: the database applied a migration that is not registered (nor
+    /// merged by a registered one), or its schema differs from the schema
+    /// that the registered migrations build, up to the last one it applied.
+    ///
+    /// The schemas are compared with the SQL of their tables, indexes,
+    /// views and triggers (`sqlite_master`), without the internal tables of
+    /// SQLite and of the migrator. The registered migrations are replayed
+    /// on a new temporary database file, with the configuration of `db`.
+    ///
+    /// ``eraseDatabaseOnSchemaChange`` erases the database when this method
+    /// returns true. To decide yourself:
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// if try dbQueue.read(migrator.hasSchemaChanges) {
+    ///     try dbQueue.erase()
+    /// }
+    /// #endif
+    /// try migrator.migrate(dbQueue)
+    /// ```
+    ///
+    /// - Parameter db: A connection to the database.
+    /// - Throws: A ``DatabaseError``, or the error of a replayed migration.
+    public func hasSchemaChanges(_ db: Database) throws -> Bool {
         if try hasBeenSuperseded(db) { return true }
         let applied = try appliedMigrations(db)
         guard let last = applied.last else { return false }
@@ -266,22 +453,34 @@ public struct DatabaseMigrator: Sendable {
         return try Self.schema(db) != referenceSchema
     }
 
-    /// The SQL of the schema objects of a database.
+    /// The SQL of the schema objects of the main database, without the
+    /// internal tables of SQLite and of the migrator.
     private static func schema(_ db: Database) throws -> Set<String> {
-        try String.fetchSet(db, sql: """
-            SELECT type || ':' || name || ':' || IFNULL(sql, '') FROM sqlite_master
-            WHERE name NOT LIKE 'sqlite_%'
-            """)
+        var schema: Set<String> = []
+        for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM main.sqlite_master") {
+            let name: String = try row.decode(forColumn: "name")
+            guard !Database.isSQLiteInternalTable(name), !Database.isGRDBInternalTable(name) else { continue }
+            let type: String = try row.decode(forColumn: "type")
+            let sql: String? = try row.decode(forColumn: "sql")
+            schema.insert(type + ":" + name + ":" + (sql ?? ""))
+        }
+        return schema
     }
 }
 
 extension Configuration {
     /// The configuration of the temporary database that replays migrations:
-    /// same setups, no WAL, writable.
+    /// same setups, no WAL, writable, with its own dispatch queue (the
+    /// migrator runs on the queue of the migrated database, which a serial
+    /// target queue would make wait for itself), and never suspended.
     var forReplayedMigrations: Configuration {
         var configuration = self
         configuration.journalMode = .default
         configuration.readonly = false
+        configuration.targetQueue = nil
+        configuration.writeTargetQueue = nil
+        configuration.observesSuspensionNotifications = false
+        configuration.label = "Cairn.DatabaseMigrator.replay"
         return configuration
     }
 }

@@ -153,7 +153,23 @@ extension DatabaseEvent: CustomStringConvertible {
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/preupdate_blobwrite.html>
 public struct DatabasePreUpdateEvent {
     /// The kinds of row changes.
-    public typealias Kind = DatabaseEvent.Kind
+    public enum Kind: CInt, Sendable {
+        /// An INSERT (`SQLITE_INSERT`).
+        case insert = 18
+        /// A DELETE (`SQLITE_DELETE`).
+        case delete = 9
+        /// An UPDATE (`SQLITE_UPDATE`).
+        case update = 23
+
+        /// The kind of a change event.
+        init(_ kind: DatabaseEvent.Kind) {
+            switch kind {
+            case .insert: self = .insert
+            case .delete: self = .delete
+            case .update: self = .update
+            }
+        }
+    }
 
     /// The kind of change.
     public let kind: Kind
@@ -194,10 +210,11 @@ public struct DatabasePreUpdateEvent {
     private let values: Values
 
     init(
-        connection: SQLiteConnection, kind: Kind,
+        connection: SQLiteConnection, kind: DatabaseEvent.Kind,
         databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
         initialRowID: Int64, finalRowID: Int64, scope: ScopeToken)
     {
+        let kind = Kind(kind)
         self.kind = kind
         self.names = .borrowed(databaseName: databaseName, tableName: tableName, scope: scope)
         self.count = Int(sqlite3_preupdate_count(connection))

@@ -138,18 +138,30 @@ extension TransactionObserver {
     }
 }
 
-/// How long a connection keeps a transaction observer.
-public enum TransactionObservationExtent: Sendable {
-    /// Until the observer is deallocated: the connection keeps a weak
-    /// reference to it. The default.
-    case observerLifetime
-    /// Until the end of the next transaction, commit or rollback: the
-    /// connection keeps a strong reference until then.
-    case nextTransaction
-    /// Until the connection is closed: the connection keeps a strong
-    /// reference.
-    case databaseLifetime
+extension Database {
+    /// How long a connection keeps a transaction observer, given to
+    /// ``Database/add(transactionObserver:extent:)``.
+    ///
+    /// ```swift
+    /// // Observes the next transaction only:
+    /// db.add(transactionObserver: observer, extent: .nextTransaction)
+    /// ```
+    public enum TransactionObservationExtent: Sendable, Hashable {
+        /// Until the observer is deallocated: the connection keeps a weak
+        /// reference to it. The default.
+        case observerLifetime
+        /// Until the end of the next transaction, commit or rollback: the
+        /// connection keeps a strong reference until then.
+        case nextTransaction
+        /// Until the connection is closed: the connection keeps a strong
+        /// reference.
+        case databaseLifetime
+    }
 }
+
+/// How long a connection keeps a transaction observer: the same type as
+/// ``Database/TransactionObservationExtent``.
+public typealias TransactionObservationExtent = Database.TransactionObservationExtent
 
 extension Database {
     /// Adds a transaction observer.
@@ -269,10 +281,4 @@ extension DatabaseWriter {
             db.remove(transactionObserver: transactionObserver)
         }
     }
-}
-
-extension Database {
-    /// How long an observer stays registered: see
-    /// ``Cairn/TransactionObservationExtent``.
-    public typealias TransactionObservationExtent = Cairn.TransactionObservationExtent
 }

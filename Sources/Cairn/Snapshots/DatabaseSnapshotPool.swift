@@ -139,7 +139,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
                 readerPool.forEach { connections.append($0) }
                 return connections
             },
-            qos: configuration.qos.qosClass)
+            qos: configuration.readQoS.qosClass)
     }
 
     /// Takes a WAL snapshot of the state `db` sees, and opens a connection

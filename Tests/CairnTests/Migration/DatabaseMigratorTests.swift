@@ -173,4 +173,160 @@ import Cairn
         let applied = try await dbQueue.read { db in try makeMigrator().appliedMigrations(db) }
         #expect(applied == ["createPlayer", "addScore"])
     }
+
+    @Test(arguments: WriterKind.allCases)
+    func mergedMigrations(_ kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try kind.make(path: directory.filePath())
+        // Version 1 of the application had three migrations; the database
+        // applied the first two.
+        var old = DatabaseMigrator()
+        old.registerMigration("v1") { db throws in try db.execute(sql: "CREATE TABLE a (x)") }
+        old.registerMigration("v2") { db throws in try db.execute(sql: "CREATE TABLE b (x)") }
+        old.registerMigration("v3") { db throws in try db.execute(sql: "CREATE TABLE c (x)") }
+        try old.migrate(writer, upTo: "v2")
+
+        // Version 2 merges them into v3.
+        let received = Locked<[Set<String>]>([])
+        var new = DatabaseMigrator()
+        new.registerMigration("v3", merging: ["v1", "v2", "v3"]) { db, appliedIdentifiers throws in
+            received.withLock { $0.append(appliedIdentifiers) }
+            if !appliedIdentifiers.contains("v1") { try db.execute(sql: "CREATE TABLE a (x)") }
+            if !appliedIdentifiers.contains("v2") { try db.execute(sql: "CREATE TABLE b (x)") }
+            try db.execute(sql: "CREATE TABLE c (x)")
+        }
+        new.registerMigration("v4") { db throws in try db.execute(sql: "CREATE TABLE d (x)") }
+        try writer.read { db throws in
+            // Merged migrations are known: the database is not superseded.
+            #expect(try !new.hasBeenSuperseded(db))
+        }
+        try new.migrate(writer)
+        try new.migrate(writer)
+        #expect(received.withLock { $0 } == [["v1", "v2"]])
+        try writer.read { db throws in
+            #expect(try new.appliedIdentifiers(db) == ["v3", "v4"])
+            #expect(try new.hasCompletedMigrations(db))
+            for table in ["a", "b", "c", "d"] { #expect(try db.tableExists(table)) }
+        }
+
+        // A new database runs the merged migration from scratch.
+        let fresh = try DatabaseQueue()
+        try new.migrate(fresh)
+        #expect(received.withLock { $0 } == [["v1", "v2"], []])
+        try fresh.read { db throws in #expect(try new.appliedIdentifiers(db) == ["v3", "v4"]) }
+    }
+
+    @Test func appliedMergedMigrationForgetsTheMergedIdentifiers() throws {
+        let dbQueue = try DatabaseQueue()
+        // A database that applied "v2" and still records "v1" (merged into
+        // "v2" later).
+        var old = DatabaseMigrator()
+        old.registerMigration("v1") { _ in }
+        old.registerMigration("v2") { _ in }
+        try old.migrate(dbQueue)
+        var new = DatabaseMigrator()
+        new.registerMigration("v2", merging: ["v1"]) { _, _ in Issue.record("v2 ran again") }
+        try new.migrate(dbQueue)
+        try dbQueue.read { db throws in #expect(try new.appliedIdentifiers(db) == ["v2"]) }
+    }
+
+    @Test func failedMergedMigrationKeepsTheMergedIdentifiers() throws {
+        let dbQueue = try DatabaseQueue()
+        var old = DatabaseMigrator()
+        old.registerMigration("v1") { _ in }
+        try old.migrate(dbQueue)
+        var new = DatabaseMigrator()
+        new.registerMigration("v2", merging: ["v1"]) { db, _ throws in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            throw MigrationError()
+        }
+        #expect(throws: MigrationError.self) { try new.migrate(dbQueue) }
+        try dbQueue.read { db throws in
+            #expect(try new.appliedIdentifiers(db) == ["v1"])
+            #expect(try !db.tableExists("t"))
+        }
+    }
+
+    @Test func hasSchemaChanges() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db throws in try db.execute(sql: "CREATE TABLE player (name TEXT)") }
+        try dbQueue.read { db throws in #expect(try !migrator.hasSchemaChanges(db)) }
+        try migrator.migrate(dbQueue)
+        try dbQueue.read { db throws in #expect(try !migrator.hasSchemaChanges(db)) }
+        // The schema changed outside of the migrations.
+        try dbQueue.write { db throws in try db.execute(sql: "CREATE INDEX player_on_name ON player(name)") }
+        try dbQueue.read { db throws in #expect(try migrator.hasSchemaChanges(db)) }
+        try dbQueue.erase()
+        try migrator.migrate(dbQueue)
+        try dbQueue.read { db throws in #expect(try !migrator.hasSchemaChanges(db)) }
+        // The database applied a migration that is not registered.
+        var other = DatabaseMigrator()
+        other.registerMigration("v0") { _ in }
+        try other.migrate(dbQueue)
+        try dbQueue.read { db throws in #expect(try migrator.hasSchemaChanges(db)) }
+    }
+
+    @Test func asyncMigrateWithCompletion() async throws {
+        let directory = try TemporaryDirectory()
+        let dbPool = try DatabasePool(path: directory.filePath())
+        let migrator = makeMigrator()
+        let columns = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[String], Error>) in
+            migrator.asyncMigrate(dbPool) { result in
+                continuation.resume(with: Result { try result.get().columns(in: "player").map(\.name) })
+            }
+        }
+        #expect(columns == ["id", "name", "score"])
+
+        var failing = DatabaseMigrator()
+        failing.registerMigration("failing") { _ in throw MigrationError() }
+        let error = await withCheckedContinuation { (continuation: CheckedContinuation<(any Error)?, Never>) in
+            failing.asyncMigrate(dbPool) { result in
+                if case .failure(let error) = result { continuation.resume(returning: error) } else { continuation.resume(returning: nil) }
+            }
+        }
+        #expect(error is MigrationError)
+    }
+
+    @Test func disablingDeferredForeignKeyChecksAppliesToLaterMigrations() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY);
+                CREATE TABLE player (teamId INTEGER REFERENCES team(id));
+                """)
+        }
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("checked") { db throws in
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == false)
+        }
+        migrator = migrator.disablingDeferredForeignKeyChecks()
+        migrator.registerMigration("unchecked") { db throws in
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == false)
+            // Left as it is: no check.
+            try db.execute(sql: "INSERT INTO player VALUES (1)")
+        }
+        migrator.registerMigration("immediate", foreignKeyChecks: .immediate) { db throws in
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == true)
+        }
+        try migrator.migrate(dbQueue)
+        try dbQueue.read { db throws in
+            #expect(try migrator.appliedMigrations(db) == ["checked", "unchecked", "immediate"])
+            #expect(try db.foreignKeyViolations().next() != nil)
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == true)
+        }
+
+        // A migration registered before, with deferred checks, still fails.
+        var checked = DatabaseMigrator()
+        checked.registerMigration("insert") { db throws in try db.execute(sql: "INSERT INTO player VALUES (2)") }
+        checked = checked.disablingDeferredForeignKeyChecks()
+        #expect {
+            try checked.migrate(dbQueue)
+        } throws: { error in
+            guard let error = error as? DatabaseError else { return false }
+            return error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY
+                && error.message?.hasPrefix("migration insert leaves a foreign key violation: FOREIGN KEY constraint violation - from player(teamId) to team(id)") == true
+        }
+    }
 }

@@ -91,31 +91,23 @@ public struct Configuration: Sendable {
     public var defaultTransactionKind: Database.TransactionKind = .immediate
 
     /// A function called when the database is locked by another connection:
-    /// it receives the number of times it was called for the same lock, and
-    /// returns true to try again, false to fail with `SQLITE_BUSY`.
-    public typealias BusyCallback = @Sendable (_ numberOfTries: Int) -> Bool
+    /// the same type as ``Database/BusyCallback``.
+    public typealias BusyCallback = Database.BusyCallback
+
+    /// What happens when the database is locked by another connection: the
+    /// same type as ``Database/BusyMode``.
+    public typealias BusyMode = Database.BusyMode
 
     /// What happens when the database is locked by another connection.
+    /// Default: ``Database/BusyMode/immediateError``.
     ///
     /// ```swift
     /// var configuration = Configuration()
     /// configuration.busyMode = .timeout(5)
     /// ```
-    public enum BusyMode: Sendable {
-        /// The statement fails at once with `SQLITE_BUSY`.
-        case immediateError
-        /// The statement retries for up to the given number of seconds, then
-        /// fails with `SQLITE_BUSY`.
-        case timeout(TimeInterval)
-        /// A function decides whether to retry.
-        case callback(BusyCallback)
-    }
-
-    /// What happens when the database is locked by another connection.
-    /// Default: ``BusyMode/immediateError``.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/busy_timeout.html>
-    public var busyMode = BusyMode.immediateError
+    public var busyMode: Database.BusyMode = .immediateError
 
     // MARK: Statements
 
@@ -141,9 +133,142 @@ public struct Configuration: Sendable {
     /// Default: 5.
     public var maximumReaderCount = 5
 
+    /// Whether a database pool keeps its reader connections open when it
+    /// releases memory. Default: false.
+    ///
+    /// When false, ``DatabasePool/releaseMemory()`` and
+    /// ``DatabasePool/releaseMemoryEventually()`` close the idle reader
+    /// connections (the pool opens new ones when reads need them). When
+    /// true, the readers stay open, and only free the memory of their
+    /// caches: use it when reader connections hold state that a new
+    /// connection would not have, or when opening connections is costly
+    /// (a large schema, or setups that take time).
+    ///
+    /// Only database pools use this setting (snapshot pools do not release
+    /// their connections, and queues have a single one).
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.persistentReadOnlyConnections = true
+    /// let dbPool = try DatabasePool(path: "/path/to/database.sqlite", configuration: config)
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/db_release_memory.html>
+    public var persistentReadOnlyConnections = false
+
     /// The quality of service of the dispatch queues that run database
-    /// accesses. Default: `.default`.
+    /// accesses, when ``targetQueue`` and ``writeTargetQueue`` are nil.
+    /// Default: `.default`.
     public var qos = DispatchQoS.default
+
+    /// The dispatch queue that the queues of the connections target. Default:
+    /// nil: each connection has its own serial queue, of quality of service
+    /// ``qos``.
+    ///
+    /// Each connection still runs one access at a time, on its own serial
+    /// queue; that queue targets this one, and runs with its quality of
+    /// service. The connections that target it:
+    ///
+    /// - the connection of a ``DatabaseQueue``, and the writer of a
+    ///   ``DatabasePool``, unless ``writeTargetQueue`` is set;
+    /// - the reader connections of a ``DatabasePool``, and the connections of
+    ///   snapshots and snapshot pools.
+    ///
+    /// What runs on those queues: every access of a ``DatabaseQueue``, the
+    /// writes of a pool, and the asynchronous reads of pools and snapshots
+    /// (`asyncRead`, `async` reads, the fetches of value observations).
+    /// The synchronous reads of a pool (`read`, `unsafeRead`) run on the
+    /// thread that calls them, which the pool grants a reader connection
+    /// to, without a dispatch: they do not run on this queue.
+    ///
+    /// Give a concurrent queue to a database pool, so that its readers run
+    /// in parallel. Do not start a synchronous access from a block that
+    /// runs on a serial target queue: the access would wait for the queue
+    /// that the block occupies.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.targetQueue = DispatchQueue(label: "database", qos: .userInitiated, attributes: .concurrent)
+    /// ```
+    public var targetQueue: DispatchQueue?
+
+    /// The dispatch queue that the queue of the writing connection targets:
+    /// the connection of a ``DatabaseQueue``, the writer of a
+    /// ``DatabasePool``. Default: nil: the writing connection targets
+    /// ``targetQueue``, or has its own queue of quality of service ``qos``.
+    ///
+    /// Use it to give writes another priority than reads:
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.writeTargetQueue = DispatchQueue(label: "writes", qos: .userInitiated)
+    /// config.targetQueue = DispatchQueue(label: "reads", qos: .utility, attributes: .concurrent)
+    /// ```
+    public var writeTargetQueue: DispatchQueue?
+
+    /// The quality of service of reads: that of ``targetQueue``, or
+    /// ``qos`` when there is no target queue.
+    ///
+    /// Asynchronous reads of a pool wait for a free reader connection on a
+    /// global queue of this quality of service.
+    public var readQoS: DispatchQoS {
+        targetQueue?.qos ?? qos
+    }
+
+    /// The quality of service of writes: that of ``writeTargetQueue``, or of
+    /// ``targetQueue``, or ``qos`` when there is no target queue.
+    public var writeQoS: DispatchQoS {
+        writeTargetQueue?.qos ?? targetQueue?.qos ?? qos
+    }
+
+    /// Makes the serial queue of a connection.
+    ///
+    /// - Parameters:
+    ///   - label: The label of the queue.
+    ///   - writes: Whether the connection is the writing one (the
+    ///     connection of a database queue, the writer of a pool), which
+    ///     targets ``writeTargetQueue`` first.
+    func makeConnectionQueue(label: String, writes: Bool) -> DispatchQueue {
+        if let target = (writes ? writeTargetQueue : nil) ?? targetQueue {
+            return DispatchQueue(label: label, target: target)
+        }
+        return DispatchQueue(label: label, qos: qos)
+    }
+
+    // MARK: Suspension
+
+    /// Whether the connections are suspended while the application is in the
+    /// background: when true, they listen to the
+    /// ``Database/suspendNotification`` and ``Database/resumeNotification``
+    /// notifications of `NotificationCenter.default`. Default: false.
+    ///
+    /// A suspended connection avoids holding a lock on the database file,
+    /// which some systems punish in suspended applications (iOS terminates an
+    /// application that holds a lock on a file of a shared container, with
+    /// the `0xdead10cc` exception). When the suspend notification is posted,
+    /// the running statements of the connections are interrupted
+    /// (`sqlite3_interrupt`). Until the resume notification is posted,
+    /// statements that could lock the database throw a ``DatabaseError`` of
+    /// code `SQLITE_ABORT` ("Database is suspended"), after the current
+    /// transaction, if any, is rolled back. Reads are still allowed in WAL
+    /// mode (pools, or queues in WAL mode), where they take no lock that
+    /// blocks other processes; so are `COMMIT`, `ROLLBACK` and `RELEASE`,
+    /// which release locks. ``DatabaseError/isInterruptionError`` is true for
+    /// these errors.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.observesSuspensionNotifications = true
+    /// let dbPool = try DatabasePool(path: path, configuration: config)
+    ///
+    /// // When the application goes to the background:
+    /// NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
+    /// // When it comes back:
+    /// NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/interrupt.html>
+    public var observesSuspensionNotifications = false
 
     // MARK: Dates
 

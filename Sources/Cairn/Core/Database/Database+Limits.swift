@@ -1,13 +1,6 @@
-// The version of the SQLite library, the limits of a connection, and the
-// busy callback type.
+// The version of the SQLite library, and the limits of a connection.
 
 extension Database {
-    /// A function called when the database is locked by another connection
-    /// (see ``Configuration/BusyMode/callback(_:)``): it receives the number
-    /// of times it was called for the same lock, and returns true to try
-    /// again, false to fail with `SQLITE_BUSY`.
-    public typealias BusyCallback = Configuration.BusyCallback
-
     /// The version of the SQLite library, as a number: 3051000 for 3.51.0.
     ///
     /// ```swift

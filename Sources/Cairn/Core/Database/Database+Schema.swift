@@ -213,7 +213,7 @@ extension Database {
         guard !pkColumns.isEmpty else {
             if try viewExists(tableName, in: schema) {
                 let view = DatabaseObjectID(schemaID: DatabaseSchemaID(name: schema), name: tableName)
-                if let columns = try configuration.schemaSource?.columnsForPrimaryKey(self, inView: view) {
+                if let columns = try schemaSource?.columnsForPrimaryKey(self, inView: view) {
                     return PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isRowID: false, tableHasRowID: false)
                 }
                 throw makeError(
@@ -275,12 +275,7 @@ extension Database {
             guard !names.contains(nil) else { return nil }
             let columns = names.compactMap { $0 }
             let originCode: String = try indexRow.decode(forColumn: "origin")
-            let origin: IndexInfo.Origin
-            switch originCode {
-            case "u": origin = .uniqueConstraint
-            case "pk": origin = .primaryKeyConstraint
-            default: origin = .createIndex
-            }
+            let origin = IndexInfo.Origin(rawValue: originCode)
             return try IndexInfo(
                 name: name,
                 columns: columns,
@@ -316,7 +311,7 @@ extension Database {
         let schema = try checkedSchemaName(ofTable: tableName, in: nil)
         if try viewExists(tableName, in: schema) {
             let view = DatabaseObjectID(schemaID: DatabaseSchemaID(name: schema), name: tableName)
-            guard let key = try configuration.schemaSource?.columnsForPrimaryKey(self, inView: view) else {
+            guard let key = try schemaSource?.columnsForPrimaryKey(self, inView: view) else {
                 return false
             }
             return isKey(key)
@@ -424,6 +419,39 @@ public struct ColumnInfo: Sendable, Hashable {
 
     /// Whether the column is a generated column.
     public var isGenerated: Bool { hidden == 2 || hidden == 3 }
+
+    init(name: String, type: String, isNotNull: Bool, defaultValueSQL: String?, primaryKeyIndex: Int, hidden: Int) {
+        self.name = name
+        self.type = type
+        self.isNotNull = isNotNull
+        self.defaultValueSQL = defaultValueSQL
+        self.primaryKeyIndex = primaryKeyIndex
+        self.hidden = hidden
+    }
+
+    /// Creates a column from a row of `PRAGMA table_info` or
+    /// `PRAGMA table_xinfo`: the columns `name`, `type`, `notnull`,
+    /// `dflt_value`, `pk` and, for `table_xinfo`, `hidden`.
+    ///
+    /// ```swift
+    /// let columns = try ColumnInfo.fetchAll(db, sql: "PRAGMA table_info(player)")
+    /// ```
+    ///
+    /// A column missing from the row, or a value of another type, gives the
+    /// value of a column without that property: an empty name or type,
+    /// false, nil, 0.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_table_xinfo>
+    public init(row: Row) {
+        self.init(
+            // `try?` flattens the optional of a NULL or missing column.
+            name: (try? row.decode(String?.self, forColumn: "name")) ?? "",
+            type: (try? row.decode(String?.self, forColumn: "type")) ?? "",
+            isNotNull: (try? row.decode(Bool?.self, forColumn: "notnull")) ?? false,
+            defaultValueSQL: try? row.decode(String?.self, forColumn: "dflt_value"),
+            primaryKeyIndex: (try? row.decode(Int?.self, forColumn: "pk")) ?? 0,
+            hidden: (try? row.decode(Int?.self, forColumn: "hidden")) ?? 0)
+    }
 }
 
 /// The primary key of a table.
@@ -457,14 +485,32 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
 
 /// An index of a table.
 public struct IndexInfo: Sendable, Hashable {
-    /// Why an index exists.
-    public enum Origin: String, Sendable, Hashable {
-        /// A CREATE INDEX statement.
-        case createIndex = "c"
-        /// A UNIQUE constraint.
-        case uniqueConstraint = "u"
-        /// A PRIMARY KEY constraint.
-        case primaryKeyConstraint = "pk"
+    /// Why an index exists: the `origin` column of `PRAGMA index_list`.
+    ///
+    /// ```swift
+    /// let indexes = try db.indexes(on: "player")
+    /// let createdIndexes = indexes.filter { $0.origin == .createIndex }
+    /// ```
+    ///
+    /// An origin is a value that can be stored and fetched, as its raw
+    /// value (`"c"`, `"u"`, `"pk"`).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_index_list>
+    public struct Origin: RawRepresentable, Sendable, Hashable {
+        /// The origin as SQLite reports it: `"c"`, `"u"` or `"pk"`.
+        public var rawValue: String
+
+        /// Creates an origin from the value that SQLite reports.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// A CREATE INDEX statement (`"c"`).
+        public static let createIndex = Origin(rawValue: "c")
+        /// A UNIQUE constraint (`"u"`).
+        public static let uniqueConstraint = Origin(rawValue: "u")
+        /// A PRIMARY KEY constraint (`"pk"`).
+        public static let primaryKeyConstraint = Origin(rawValue: "pk")
     }
 
     /// The index name.
@@ -479,6 +525,8 @@ public struct IndexInfo: Sendable, Hashable {
     /// Why the index exists.
     public let origin: Origin
 }
+
+extension IndexInfo.Origin: DatabaseValueConvertible { }
 
 /// A foreign key of a table.
 public struct ForeignKeyInfo: Sendable, Hashable {

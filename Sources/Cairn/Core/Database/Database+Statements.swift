@@ -132,39 +132,36 @@ extension Database {
     }
 
     func makeStatement(sql: String, prepareFlags: UInt32) throws -> Statement {
-        var statements = try prepareStatements(sql: sql, prepareFlags: prepareFlags, limit: 2)
-        guard statements.count == 1, let statement = statements.popLast() else {
-            throw makeError(
-                resultCode: .SQLITE_MISUSE,
-                message: statements.isEmpty
-                    ? "the SQL holds no statement"
-                    : "the SQL holds several statements: use execute(sql:) to run them, or prepare them one by one",
-                sql: sql, arguments: nil)
-        }
-        return statement
-    }
-
-    /// Prepares the statements of an SQL string, in order.
-    ///
-    /// - Parameters:
-    ///   - sql: SQL statements separated by semicolons.
-    ///   - prepareFlags: `SQLITE_PREPARE_*` flags.
-    ///   - limit: When not nil, the preparation stops after this number of
-    ///     statements.
-    /// - Throws: A ``DatabaseError`` for the first statement that cannot be
-    ///   prepared, with the index of that statement.
-    func prepareStatements(sql: String, prepareFlags: UInt32 = 0, limit: Int? = nil) throws -> [Statement] {
-        var statements: [Statement] = []
-        do {
-            try forEachStatement(sql: sql, prepareFlags: prepareFlags) { statement in
-                statements.append(statement)
-                if let limit, statements.count >= limit { return false }
-                return true
+        var contiguousSQL = sql
+        return try contiguousSQL.withUTF8 { buffer in
+            var offset = 0
+            let statement: Statement?
+            do {
+                statement = try prepareNextStatement(utf8: buffer, offset: &offset, prepareFlags: prepareFlags, statementIndex: 0)
+            } catch let error as PreparationError {
+                throw error.underlyingError
             }
-        } catch let error as PreparationError {
-            throw error.underlyingError
+            guard let statement else {
+                throw makeError(resultCode: .SQLITE_MISUSE, message: "the SQL holds no statement", sql: sql, arguments: nil)
+            }
+            // Anything but whitespace and comments after the statement is
+            // another statement, even one that cannot be prepared.
+            let hasMoreStatements: Bool
+            do {
+                hasMoreStatements = try prepareNextStatement(
+                    utf8: buffer, offset: &offset, prepareFlags: prepareFlags, statementIndex: 1) != nil
+            } catch is PreparationError {
+                hasMoreStatements = true
+            }
+            if hasMoreStatements {
+                throw makeError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "Multiple statements found. To execute multiple statements, "
+                        + "use Database.execute(sql:) or Database.allStatements(sql:) instead.",
+                    sql: sql, arguments: nil)
+            }
+            return statement
         }
-        return statements
     }
 
     /// The error of a statement that cannot be prepared, and the number of
@@ -187,46 +184,81 @@ extension Database {
         prepareFlags: UInt32 = 0,
         _ body: (Statement) throws -> Bool) throws
     {
-        guard let sqliteConnection else {
-            throw makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: sql, arguments: nil)
-        }
-        preconditionInsideAccess()
         var sql = sql
         try sql.withUTF8 { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let start = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-            let end = start + buffer.count
-            var current = start
+            var offset = 0
             var index = 0
-            while current < end {
-                var sqliteStatement: SQLiteStatement?
-                var tail: UnsafePointer<CChar>?
-                statementAnalysis.reset()
-                if ThreadCallbackErrors.hasError {
-                    _ = ThreadCallbackErrors.take()
-                }
-                let code = sqlite3_prepare_v3(
-                    sqliteConnection, current, CInt(end - current), prepareFlags, &sqliteStatement, &tail)
-                guard code == SQLITE_OK else {
-                    // The tail is unreliable after an error: show the rest of the SQL.
-                    let databaseError = lastError(code: code, sql: Database.trimmedSQL(from: current, to: end))
-                    throw PreparationError(
-                        underlyingError: ThreadCallbackErrors.take()?.error ?? databaseError,
-                        message: databaseError.message,
-                        statementIndex: index)
-                }
-                let statementSQL = Database.trimmedSQL(from: current, to: tail ?? end)
-                guard let tail, tail > current else { break }
-                current = tail
-                // Whitespace and comments prepare to no statement.
-                guard let sqliteStatement else { continue }
-                let statement = Statement(
-                    database: self, sqliteStatement: sqliteStatement, sql: statementSQL,
-                    analysis: statementAnalysis)
+            while let statement = try prepareNextStatement(
+                utf8: buffer, offset: &offset, prepareFlags: prepareFlags, statementIndex: index)
+            {
                 index += 1
                 guard try body(statement) else { break }
             }
         }
+    }
+
+    /// Prepares the first statement of the UTF-8 SQL `buffer` that starts at
+    /// `offset`, and moves `offset` after it. Whitespace and comments are
+    /// skipped.
+    ///
+    /// - Parameters:
+    ///   - buffer: SQL statements separated by semicolons, in UTF-8.
+    ///   - offset: Where the statement starts in `buffer`; moved after it.
+    ///   - prepareFlags: `SQLITE_PREPARE_*` flags.
+    ///   - statementIndex: The number of statements prepared from `buffer`
+    ///     before this one, for the ``PreparationError``.
+    /// - Returns: The statement, or nil when only whitespace and comments
+    ///   remain.
+    /// - Throws: A ``DatabaseError`` when the connection is closed, or a
+    ///   ``PreparationError`` when the statement cannot be prepared.
+    func prepareNextStatement(
+        utf8 buffer: UnsafeBufferPointer<UInt8>,
+        offset: inout Int,
+        prepareFlags: UInt32,
+        statementIndex: Int) throws -> Statement?
+    {
+        guard let sqliteConnection else {
+            throw makeError(
+                resultCode: .SQLITE_MISUSE, message: "Connection is closed",
+                sql: String(decoding: buffer, as: UTF8.self), arguments: nil)
+        }
+        preconditionInsideAccess()
+        guard let base = buffer.baseAddress else { return nil }
+        let start = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+        let end = start + buffer.count
+        while offset < buffer.count {
+            let current = start + offset
+            var sqliteStatement: SQLiteStatement?
+            var tail: UnsafePointer<CChar>?
+            statementAnalysis.reset()
+            if ThreadCallbackErrors.hasError {
+                _ = ThreadCallbackErrors.take()
+            }
+            let code = sqlite3_prepare_v3(
+                sqliteConnection, current, CInt(end - current), prepareFlags, &sqliteStatement, &tail)
+            guard code == SQLITE_OK else {
+                // The tail is unreliable after an error: show the rest of the SQL.
+                let databaseError = lastError(code: code, sql: Database.trimmedSQL(from: current, to: end))
+                throw PreparationError(
+                    underlyingError: ThreadCallbackErrors.take()?.error ?? databaseError,
+                    message: databaseError.message,
+                    statementIndex: statementIndex)
+            }
+            guard let tail, tail > current else {
+                // No progress: nothing remains to prepare.
+                if let sqliteStatement { sqlite3_finalize(sqliteStatement) }
+                offset = buffer.count
+                return nil
+            }
+            offset = tail - start
+            // Whitespace and comments prepare to no statement.
+            guard let sqliteStatement else { continue }
+            return Statement(
+                database: self, sqliteStatement: sqliteStatement,
+                sql: Database.trimmedSQL(from: current, to: tail),
+                analysis: statementAnalysis)
+        }
+        return nil
     }
 
     /// The SQL between two pointers, without surrounding whitespace and

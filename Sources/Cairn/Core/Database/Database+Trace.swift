@@ -180,9 +180,9 @@ final class TraceBox {
 
 /// The busy callback of a connection, passed unretained to SQLite.
 final class BusyBox {
-    let callback: Configuration.BusyCallback
+    let callback: Database.BusyCallback
 
-    init(callback: @escaping Configuration.BusyCallback) {
+    init(callback: @escaping Database.BusyCallback) {
         self.callback = callback
     }
 }

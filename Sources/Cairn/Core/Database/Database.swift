@@ -90,6 +90,11 @@ public final class Database {
     /// the call.
     let interruptHandle = Locked<SQLiteConnection?>(nil)
 
+    /// Whether the connection is suspended (see `Database+Suspension.swift`):
+    /// set by the observers of the suspension notifications, on the thread
+    /// that posts them.
+    let suspensionState = Locked(false)
+
     /// The depth of nested read-only accesses.
     var readOnlyDepth = 0
 
@@ -129,6 +134,12 @@ public final class Database {
 
     /// Primary keys and other schema information, until the schema changes.
     let schemaCache = SchemaCache()
+
+    /// The schema source of the running ``withSchemaSource(_:execute:)``,
+    /// which replaces the one of the configuration (see
+    /// `Database+SchemaSource.swift`); nil outside of it. Only the thread
+    /// of the current access touches it.
+    var schemaSourceOverride: SchemaSourceOverride?
 
     /// Notes which statements change the schema, while they are prepared.
     let statementAnalysis = StatementAnalysis()
@@ -540,6 +551,9 @@ public final class Database {
         if _slowPath(accessCancellation != nil) {
             try checkCancellation(for: statement)
         }
+        if _slowPath(configuration.observesSuspensionNotifications) {
+            try checkSuspension(for: statement)
+        }
     }
 
     /// Checks that work that SQLite runs by itself (statements prepared
@@ -564,6 +578,9 @@ public final class Database {
                 resultCode: .SQLITE_INTERRUPT,
                 message: "interrupted: the task of the access was cancelled before \(description)",
                 sql: nil, arguments: nil)
+        }
+        if configuration.observesSuspensionNotifications {
+            try checkSuspension(forWritesOf: description)
         }
     }
 
@@ -758,6 +775,8 @@ public final class Database {
         throw error
     }
 }
+
+extension Database: CustomStringConvertible { }
 
 extension Database: CustomDebugStringConvertible {
     /// The description and path of the connection.

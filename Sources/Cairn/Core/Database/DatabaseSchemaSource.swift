@@ -21,6 +21,26 @@ public enum DatabaseSchemaID: Sendable, Hashable {
         }
     }
 
+    /// The table that lists the objects of the schema, as it is named in
+    /// SQL: `sqlite_master`, `sqlite_temp_master`, or
+    /// `"name".sqlite_master` for an attached database.
+    ///
+    /// ```swift
+    /// let schemaID = DatabaseSchemaID.attached("archive")
+    /// let tables = try String.fetchAll(db, sql: """
+    ///     SELECT name FROM \(schemaID.schemaTableName) WHERE type = 'table'
+    ///     """)
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/schematab.html>
+    public var schemaTableName: String {
+        switch self {
+        case .main: return "sqlite_master"
+        case .temp: return "sqlite_temp_master"
+        case .attached(let name): return "\(name.quotedDatabaseIdentifier).sqlite_master"
+        }
+    }
+
     /// The schema of a name, compared without regard to case.
     init(name: String) {
         switch name.lowercased() {
@@ -39,9 +59,19 @@ public struct DatabaseObjectID: Sendable, Hashable {
     public var name: String
 
     /// Creates an identifier.
-    public init(schemaID: DatabaseSchemaID, name: String) {
+    ///
+    /// ```swift
+    /// let view = DatabaseObjectID(name: "playerView", schemaID: .main)
+    /// ```
+    public init(name: String, schemaID: DatabaseSchemaID) {
         self.schemaID = schemaID
         self.name = name
+    }
+
+    /// Creates an identifier (the arguments of
+    /// ``init(name:schemaID:)``, in the other order).
+    public init(schemaID: DatabaseSchemaID, name: String) {
+        self.init(name: name, schemaID: schemaID)
     }
 }
 

@@ -54,6 +54,10 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, CustomNSE
 
     /// Creates a database error.
     ///
+    /// ```swift
+    /// throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_CHECK, message: "invalid score")
+    /// ```
+    ///
     /// - Parameters:
     ///   - resultCode: A primary or extended result code (default
     ///     `SQLITE_ERROR`).
@@ -61,28 +65,50 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, CustomNSE
     ///     of the result code.
     ///   - sql: The SQL of the failing statement.
     ///   - arguments: The arguments of the failing statement.
+    ///   - publicStatementArguments: Whether ``description`` shows the
+    ///     arguments (default false: arguments may hold private data; they
+    ///     remain in ``arguments`` and ``expandedDescription``).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/rescode.html>
     public init(
         resultCode: ResultCode = .SQLITE_ERROR,
         message: String? = nil,
         sql: String? = nil,
-        arguments: StatementArguments? = nil)
-    {
-        self.init(resultCode: resultCode, message: message, sql: sql, arguments: arguments,
-                  publicStatementArguments: false)
-    }
-
-    init(
-        resultCode: ResultCode,
-        message: String?,
-        sql: String?,
-        arguments: StatementArguments?,
-        publicStatementArguments: Bool)
+        arguments: StatementArguments? = nil,
+        publicStatementArguments: Bool = false)
     {
         self.extendedResultCode = resultCode
         self.message = message ?? String(cString: sqlite3_errstr(resultCode.rawValue))
         self.sql = sql
         self.arguments = arguments
         self.publicStatementArguments = publicStatementArguments
+    }
+
+    /// Whether the error comes from an interruption: its primary code is
+    /// `SQLITE_INTERRUPT` or `SQLITE_ABORT`.
+    ///
+    /// Such errors are thrown by the statements that
+    /// ``DatabaseReader/interrupt()`` stops, by the statements of a
+    /// transaction that SQLite aborted, by the statements of a cancelled
+    /// async access, and by the statements that a suspended database
+    /// refuses (see ``Configuration/observesSuspensionNotifications``).
+    ///
+    /// ```swift
+    /// do {
+    ///     try dbQueue.write { db in ... }
+    /// } catch let error as DatabaseError where error.isInterruptionError {
+    ///     // The database was interrupted or suspended: try again later.
+    /// }
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/rescode.html#interrupt>
+    public var isInterruptionError: Bool {
+        switch resultCode {
+        case .SQLITE_INTERRUPT, .SQLITE_ABORT:
+            return true
+        default:
+            return false
+        }
     }
 
     /// A description of the error, without the statement arguments unless
@@ -107,7 +133,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible, CustomNSE
             description += ": \(message)"
         }
         if let sql {
-            description += " - while executing `\(sql)`"
+            description += " - while executing `\(sql.trimmingSQLWhitespace())`"
         }
         if showingArguments, let arguments, !arguments.isEmpty {
             description += " with arguments \(arguments)"

@@ -195,6 +195,16 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let SQLITE_IOERR_CORRUPTFS = ResultCode(rawValue: 8458)
     /// `SQLITE_IOERR_IN_PAGE` (8714). Related SQLite documentation: <https://www.sqlite.org/rescode.html#ioerr_in_page>
     public static let SQLITE_IOERR_IN_PAGE = ResultCode(rawValue: 8714)
+    /// `SQLITE_LOCKED_SHAREDCACHE` (262). Related SQLite documentation: <https://www.sqlite.org/rescode.html#locked_sharedcache>
+    public static let SQLITE_LOCKED_SHAREDCACHE = ResultCode(rawValue: 262)
+    /// `SQLITE_LOCKED_VTAB` (518). Related SQLite documentation: <https://www.sqlite.org/rescode.html#locked_vtab>
+    public static let SQLITE_LOCKED_VTAB = ResultCode(rawValue: 518)
+    /// `SQLITE_BUSY_RECOVERY` (261). Related SQLite documentation: <https://www.sqlite.org/rescode.html#busy_recovery>
+    public static let SQLITE_BUSY_RECOVERY = ResultCode(rawValue: 261)
+    /// `SQLITE_BUSY_SNAPSHOT` (517). Related SQLite documentation: <https://www.sqlite.org/rescode.html#busy_snapshot>
+    public static let SQLITE_BUSY_SNAPSHOT = ResultCode(rawValue: 517)
+    /// `SQLITE_BUSY_TIMEOUT` (773). Related SQLite documentation: <https://www.sqlite.org/rescode.html#busy_timeout>
+    public static let SQLITE_BUSY_TIMEOUT = ResultCode(rawValue: 773)
     /// `SQLITE_CANTOPEN_NOTEMPDIR` (270). Related SQLite documentation: <https://www.sqlite.org/rescode.html#cantopen_notempdir>
     public static let SQLITE_CANTOPEN_NOTEMPDIR = ResultCode(rawValue: 270)
     /// `SQLITE_CANTOPEN_ISDIR` (526). Related SQLite documentation: <https://www.sqlite.org/rescode.html#cantopen_isdir>
@@ -245,6 +255,12 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode(rawValue: 2067)
     /// `SQLITE_CONSTRAINT_VTAB` (2323). Related SQLite documentation: <https://www.sqlite.org/rescode.html#constraint_vtab>
     public static let SQLITE_CONSTRAINT_VTAB = ResultCode(rawValue: 2323)
+    /// `SQLITE_CONSTRAINT_ROWID` (2579). Related SQLite documentation: <https://www.sqlite.org/rescode.html#constraint_rowid>
+    public static let SQLITE_CONSTRAINT_ROWID = ResultCode(rawValue: 2579)
+    /// `SQLITE_CONSTRAINT_PINNED` (2835). Related SQLite documentation: <https://www.sqlite.org/rescode.html#constraint_pinned>
+    public static let SQLITE_CONSTRAINT_PINNED = ResultCode(rawValue: 2835)
+    /// `SQLITE_CONSTRAINT_DATATYPE` (3091). Related SQLite documentation: <https://www.sqlite.org/rescode.html#constraint_datatype>
+    public static let SQLITE_CONSTRAINT_DATATYPE = ResultCode(rawValue: 3091)
     /// `SQLITE_NOTICE_RECOVER_WAL` (283). Related SQLite documentation: <https://www.sqlite.org/rescode.html#notice_recover_wal>
     public static let SQLITE_NOTICE_RECOVER_WAL = ResultCode(rawValue: 283)
     /// `SQLITE_NOTICE_RECOVER_ROLLBACK` (539). Related SQLite documentation: <https://www.sqlite.org/rescode.html#notice_recover_rollback>
@@ -400,6 +416,16 @@ extension DatabaseError {
     public static let SQLITE_IOERR_CORRUPTFS = ResultCode.SQLITE_IOERR_CORRUPTFS
     /// The `SQLITE_IOERR_IN_PAGE` result code, for matching errors: `catch DatabaseError.SQLITE_IOERR_IN_PAGE`.
     public static let SQLITE_IOERR_IN_PAGE = ResultCode.SQLITE_IOERR_IN_PAGE
+    /// The `SQLITE_LOCKED_SHAREDCACHE` result code, for matching errors: `catch DatabaseError.SQLITE_LOCKED_SHAREDCACHE`.
+    public static let SQLITE_LOCKED_SHAREDCACHE = ResultCode.SQLITE_LOCKED_SHAREDCACHE
+    /// The `SQLITE_LOCKED_VTAB` result code, for matching errors: `catch DatabaseError.SQLITE_LOCKED_VTAB`.
+    public static let SQLITE_LOCKED_VTAB = ResultCode.SQLITE_LOCKED_VTAB
+    /// The `SQLITE_BUSY_RECOVERY` result code, for matching errors: `catch DatabaseError.SQLITE_BUSY_RECOVERY`.
+    public static let SQLITE_BUSY_RECOVERY = ResultCode.SQLITE_BUSY_RECOVERY
+    /// The `SQLITE_BUSY_SNAPSHOT` result code, for matching errors: `catch DatabaseError.SQLITE_BUSY_SNAPSHOT`.
+    public static let SQLITE_BUSY_SNAPSHOT = ResultCode.SQLITE_BUSY_SNAPSHOT
+    /// The `SQLITE_BUSY_TIMEOUT` result code, for matching errors: `catch DatabaseError.SQLITE_BUSY_TIMEOUT`.
+    public static let SQLITE_BUSY_TIMEOUT = ResultCode.SQLITE_BUSY_TIMEOUT
     /// The `SQLITE_CANTOPEN_NOTEMPDIR` result code, for matching errors: `catch DatabaseError.SQLITE_CANTOPEN_NOTEMPDIR`.
     public static let SQLITE_CANTOPEN_NOTEMPDIR = ResultCode.SQLITE_CANTOPEN_NOTEMPDIR
     /// The `SQLITE_CANTOPEN_ISDIR` result code, for matching errors: `catch DatabaseError.SQLITE_CANTOPEN_ISDIR`.
@@ -450,6 +476,12 @@ extension DatabaseError {
     public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode.SQLITE_CONSTRAINT_UNIQUE
     /// The `SQLITE_CONSTRAINT_VTAB` result code, for matching errors: `catch DatabaseError.SQLITE_CONSTRAINT_VTAB`.
     public static let SQLITE_CONSTRAINT_VTAB = ResultCode.SQLITE_CONSTRAINT_VTAB
+    /// The `SQLITE_CONSTRAINT_ROWID` result code, for matching errors: `catch DatabaseError.SQLITE_CONSTRAINT_ROWID`.
+    public static let SQLITE_CONSTRAINT_ROWID = ResultCode.SQLITE_CONSTRAINT_ROWID
+    /// The `SQLITE_CONSTRAINT_PINNED` result code, for matching errors: `catch DatabaseError.SQLITE_CONSTRAINT_PINNED`.
+    public static let SQLITE_CONSTRAINT_PINNED = ResultCode.SQLITE_CONSTRAINT_PINNED
+    /// The `SQLITE_CONSTRAINT_DATATYPE` result code, for matching errors: `catch DatabaseError.SQLITE_CONSTRAINT_DATATYPE`.
+    public static let SQLITE_CONSTRAINT_DATATYPE = ResultCode.SQLITE_CONSTRAINT_DATATYPE
     /// The `SQLITE_NOTICE_RECOVER_WAL` result code, for matching errors: `catch DatabaseError.SQLITE_NOTICE_RECOVER_WAL`.
     public static let SQLITE_NOTICE_RECOVER_WAL = ResultCode.SQLITE_NOTICE_RECOVER_WAL
     /// The `SQLITE_NOTICE_RECOVER_ROLLBACK` result code, for matching errors: `catch DatabaseError.SQLITE_NOTICE_RECOVER_ROLLBACK`.

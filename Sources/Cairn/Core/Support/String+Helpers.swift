@@ -26,12 +26,12 @@ extension String {
 }
 
 extension String {
-    /// The string without leading and trailing whitespace, and without
-    /// trailing semicolons.
+    /// The string without leading and trailing whitespace and semicolons
+    /// (empty statements).
     func trimmingSQLWhitespace() -> String {
         let isTrimmed: (Character) -> Bool = { $0.isWhitespace || $0 == ";" }
         var substring = self[...]
-        while let first = substring.first, first.isWhitespace { substring = substring.dropFirst() }
+        while let first = substring.first, isTrimmed(first) { substring = substring.dropFirst() }
         while let last = substring.last, isTrimmed(last) { substring = substring.dropLast() }
         return String(substring)
     }

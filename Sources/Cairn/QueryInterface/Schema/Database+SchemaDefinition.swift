@@ -1,5 +1,5 @@
-// Schema changes: create, alter, rename and drop tables, indexes, views and
-// virtual tables.
+// Schema changes: create, alter, rename and drop tables, and create virtual
+// tables (indexes and views: Database+Indexes.swift, Database+Views.swift).
 
 extension Database {
     // MARK: Tables
@@ -32,6 +32,44 @@ extension Database {
         }
     }
 
+    /// Creates a table, with the options as booleans.
+    ///
+    /// ```swift
+    /// try db.create(table: "player", ifNotExists: true) { t in
+    ///     t.autoIncrementedPrimaryKey("id")
+    ///     t.column("name", .text).notNull()
+    /// }
+    /// ```
+    ///
+    /// Prefer ``create(table:options:body:)``, which also accepts
+    /// ``TableOptions/strict``.
+    ///
+    /// - Parameters:
+    ///   - name: The table name.
+    ///   - temporary: Whether the table is temporary (`CREATE TEMPORARY
+    ///     TABLE`): it lives in the `temp` schema, for the connection.
+    ///   - ifNotExists: Whether an existing table is not an error (`IF NOT
+    ///     EXISTS`).
+    ///   - withoutRowID: Whether the table has no rowid (`WITHOUT ROWID`).
+    ///   - body: Defines the columns and constraints.
+    /// - Throws: A ``DatabaseError``.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_createtable.html>
+    @_disfavoredOverload
+    public func create(
+        table name: String,
+        temporary: Bool = false,
+        ifNotExists: Bool = false,
+        withoutRowID: Bool = false,
+        body: (TableDefinition) throws -> Void) throws
+    {
+        var options: TableOptions = []
+        if temporary { options.insert(.temporary) }
+        if ifNotExists { options.insert(.ifNotExists) }
+        if withoutRowID { options.insert(.withoutRowID) }
+        try create(table: name, options: options, body: body)
+    }
+
     /// Modifies a table: adds, renames and drops columns.
     ///
     /// ```swift
@@ -62,147 +100,75 @@ extension Database {
 
     /// Drops a table.
     ///
+    /// ```swift
+    /// try db.drop(table: "player")
+    /// ```
+    ///
+    /// - Parameter name: The table name.
+    /// - Throws: A ``DatabaseError``, when the table does not exist, for
+    ///   instance.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_droptable.html>
+    public func drop(table name: String) throws {
+        try drop(table: name, ifExists: false)
+    }
+
+    /// Drops a table, unless it does not exist when `ifExists` is true.
+    ///
+    /// ```swift
+    /// try db.drop(table: "player", ifExists: true)
+    /// ```
+    ///
     /// - Parameters:
     ///   - name: The table name.
-    ///   - ifExists: Whether a missing table is not an error.
+    ///   - ifExists: Whether a missing table is not an error (`IF EXISTS`).
     /// - Throws: A ``DatabaseError``.
-    public func drop(table name: String, ifExists: Bool = false) throws {
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_droptable.html>
+    public func drop(table name: String, ifExists: Bool) throws {
         try execute(sql: "DROP TABLE " + (ifExists ? "IF EXISTS " : "") + name.quotedDatabaseIdentifier)
-    }
-
-    // MARK: Indexes
-
-    /// Creates an index.
-    ///
-    /// ```swift
-    /// try db.create(index: "player_on_email", on: "player", columns: ["email"], unique: true)
-    /// // CREATE UNIQUE INDEX "player_on_email" ON "player"("email")
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - name: The index name.
-    ///   - table: The indexed table.
-    ///   - columns: The indexed columns.
-    ///   - unique: Whether the index is unique.
-    ///   - ifNotExists: Whether an existing index is not an error.
-    ///   - condition: When not nil, a partial index of the rows that match
-    ///     the condition.
-    /// - Throws: A ``DatabaseError``.
-    ///
-    /// Related SQLite documentation: <https://www.sqlite.org/lang_createindex.html>
-    public func create(
-        index name: String,
-        on table: String,
-        columns: [String],
-        unique: Bool = false,
-        ifNotExists: Bool = false,
-        condition: (any SQLExpressible)? = nil) throws
-    {
-        var sql = "CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + (ifNotExists ? "IF NOT EXISTS " : "")
-        sql += name.quotedDatabaseIdentifier + " ON " + table.quotedDatabaseIdentifier
-        sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-        if let condition {
-            let context = SQLGenerationContext(self, inlinesArguments: true)
-            sql += " WHERE " + (try condition.sqlExpression.sql(context))
-        }
-        try execute(sql: sql)
-    }
-
-    /// Creates an index, with options.
-    ///
-    /// ```swift
-    /// try db.create(index: "player_on_email", on: "player", columns: ["email"], options: [.unique, .ifNotExists])
-    /// ```
-    ///
-    /// - Throws: A ``DatabaseError``.
-    ///
-    /// Related SQLite documentation: <https://www.sqlite.org/lang_createindex.html>
-    public func create(
-        index name: String,
-        on table: String,
-        columns: [String],
-        options: IndexOptions,
-        condition: (any SQLExpressible)? = nil) throws
-    {
-        try create(
-            index: name, on: table, columns: columns,
-            unique: options.contains(.unique), ifNotExists: options.contains(.ifNotExists), condition: condition)
-    }
-
-    /// Creates an index named after its table and columns:
-    /// `"player_on_teamId"`.
-    ///
-    /// ```swift
-    /// // CREATE UNIQUE INDEX "player_on_teamId" ON "player"("teamId") WHERE "isCaptain"
-    /// try db.create(indexOn: "player", columns: ["teamId"], options: .unique, condition: Column("isCaptain"))
-    /// ```
-    ///
-    /// - Throws: A ``DatabaseError``.
-    public func create(
-        indexOn table: String,
-        columns: [String],
-        options: IndexOptions = [],
-        condition: (any SQLExpressible)? = nil) throws
-    {
-        try create(
-            index: table + "_on_" + columns.joined(separator: "_"), on: table, columns: columns,
-            options: options, condition: condition)
-    }
-
-    /// Drops an index.
-    ///
-    /// - Throws: A ``DatabaseError``.
-    public func drop(index name: String, ifExists: Bool = false) throws {
-        try execute(sql: "DROP INDEX " + (ifExists ? "IF EXISTS " : "") + name.quotedDatabaseIdentifier)
-    }
-
-    // MARK: Views
-
-    /// Creates a view of a request.
-    ///
-    /// ```swift
-    /// try db.create(view: "bestPlayer", as: Player.filter(Column("score") > 1000))
-    /// ```
-    ///
-    /// Values of the request are written as SQL literals: a view has no
-    /// parameters.
-    ///
-    /// - Throws: A ``DatabaseError``.
-    ///
-    /// Related SQLite documentation: <https://www.sqlite.org/lang_createview.html>
-    public func create(
-        view name: String,
-        ifNotExists: Bool = false,
-        temporary: Bool = false,
-        as request: some SQLSubqueryable) throws
-    {
-        let context = SQLGenerationContext(self, inlinesArguments: true)
-        var sql = "CREATE " + (temporary ? "TEMPORARY " : "") + "VIEW " + (ifNotExists ? "IF NOT EXISTS " : "")
-        sql += name.quotedDatabaseIdentifier + " AS " + (try request.sqlSubquery.sql(context))
-        try execute(sql: sql)
-    }
-
-    /// Drops a view.
-    ///
-    /// - Throws: A ``DatabaseError``.
-    public func drop(view name: String, ifExists: Bool = false) throws {
-        try execute(sql: "DROP VIEW " + (ifExists ? "IF EXISTS " : "") + name.quotedDatabaseIdentifier)
     }
 
     // MARK: Virtual tables
 
-    /// Creates a virtual table with raw module arguments.
+    /// Creates a virtual table with raw module arguments, with the option
+    /// as a boolean.
     ///
     /// ```swift
-    /// try db.create(virtualTable: "box", using: "rtree(id, minX, maxX)")
-    /// // CREATE VIRTUAL TABLE "box" USING rtree(id, minX, maxX)
+    /// try db.create(virtualTable: "box", ifNotExists: true, using: "rtree(id, minX, maxX)")
+    /// // CREATE VIRTUAL TABLE IF NOT EXISTS "box" USING rtree(id, minX, maxX)
     /// ```
+    ///
+    /// Prefer ``create(virtualTable:options:using:)``.
     ///
     /// - Throws: A ``DatabaseError``.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_createvtab.html>
+    @_disfavoredOverload
     public func create(virtualTable name: String, ifNotExists: Bool = false, using module: String) throws {
-        try execute(sql: "CREATE VIRTUAL TABLE " + (ifNotExists ? "IF NOT EXISTS " : "")
+        try create(virtualTable: name, options: ifNotExists ? .ifNotExists : [], using: module)
+    }
+
+    /// Creates a virtual table with raw module arguments, and options.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "box", options: .ifNotExists, using: "rtree(id, minX, maxX)")
+    /// // CREATE VIRTUAL TABLE IF NOT EXISTS "box" USING rtree(id, minX, maxX)
+    ///
+    /// try db.create(virtualTable: "scratch", options: .temporary, using: "fts5(content)")
+    /// // CREATE VIRTUAL TABLE temp."scratch" USING fts5(content)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The table name.
+    ///   - options: `ifNotExists`, `temporary`.
+    ///   - module: The module and its arguments, as written after `USING`.
+    /// - Throws: A ``DatabaseError``.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_createvtab.html>
+    public func create(virtualTable name: String, options: VirtualTableOptions = [], using module: String) throws {
+        try execute(sql: "CREATE VIRTUAL TABLE " + (options.contains(.ifNotExists) ? "IF NOT EXISTS " : "")
+            + (options.contains(.temporary) ? "temp." : "")
             + name.quotedDatabaseIdentifier + " USING " + module)
     }
 
@@ -352,73 +318,4 @@ public protocol VirtualTableModule {
 extension VirtualTableModule {
     /// Does nothing.
     public func database(_ db: Database, didCreate tableName: String, using definition: TableDefinition) throws { }
-}
-
-/// The modifications of ``Database/alter(table:body:)``.
-public final class TableAlteration {
-    let name: String
-    private var changes: [Change] = []
-
-    private enum Change {
-        case add(ColumnDefinition)
-        case rename(String, String)
-        case drop(String)
-    }
-
-    init(name: String) {
-        self.name = name
-    }
-
-    /// Adds a column.
-    ///
-    /// ```swift
-    /// t.add(column: "email", .text).notNull().defaults(to: "")
-    /// ```
-    @discardableResult
-    public func add(column name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
-        let column = ColumnDefinition(name: name, type: type)
-        changes.append(.add(column))
-        return column
-    }
-
-    /// Renames a column.
-    public func rename(column name: String, to newName: String) {
-        changes.append(.rename(name, newName))
-    }
-
-    /// Drops a column.
-    public func drop(column name: String) {
-        changes.append(.drop(name))
-    }
-
-    func sql(_ db: Database) throws -> [String] {
-        let context = SQLGenerationContext(db, inlinesArguments: true)
-        let table = "ALTER TABLE " + name.quotedDatabaseIdentifier
-        return try changes.map { change in
-            switch change {
-            case .add(let column):
-                return table + " ADD COLUMN " + (try column.sql(context))
-            case let .rename(old, new):
-                return table + " RENAME COLUMN " + old.quotedDatabaseIdentifier + " TO " + new.quotedDatabaseIdentifier
-            case .drop(let column):
-                return table + " DROP COLUMN " + column.quotedDatabaseIdentifier
-            }
-        }
-    }
-}
-
-/// Options of ``Database/create(index:on:columns:options:condition:)``.
-public struct IndexOptions: OptionSet, Sendable {
-    public let rawValue: Int
-
-    /// Creates options.
-    public init(rawValue: Int) {
-        self.rawValue = rawValue
-    }
-
-    /// `IF NOT EXISTS`: an existing index is not an error.
-    public static let ifNotExists = IndexOptions(rawValue: 1 << 0)
-
-    /// `UNIQUE`: a unique index.
-    public static let unique = IndexOptions(rawValue: 1 << 1)
 }

@@ -60,6 +60,23 @@ public final class ForeignKeyDefinition {
     }
 
     /// Makes the foreign key unique: a single column gets a UNIQUE
+    /// constraint, several columns a unique index.
+    ///
+    /// ```swift
+    /// try db.create(table: "passport") { t in
+    ///     t.autoIncrementedPrimaryKey("id")
+    ///     t.belongsTo("citizen").notNull().unique()
+    ///     // "citizenId" INTEGER NOT NULL UNIQUE REFERENCES "citizen"("id")
+    /// }
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_createtable.html#uniqueconst>
+    @discardableResult
+    public func unique() -> Self {
+        unique(onConflict: nil)
+    }
+
+    /// Makes the foreign key unique: a single column gets a UNIQUE
     /// constraint, several columns a unique index (or a UNIQUE table
     /// constraint when `conflictResolution` is not nil, since an index has
     /// no conflict clause).

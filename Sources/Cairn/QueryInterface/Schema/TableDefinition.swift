@@ -116,7 +116,7 @@ public final class TableDefinition {
     /// - Throws: The error of `body`.
     public func primaryKey(
         onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ body: () throws -> Void) rethrows
+        body: () throws -> Void) rethrows
     {
         let start = elements.count
         try body()
@@ -158,6 +158,21 @@ public final class TableDefinition {
     /// ```
     public func column(sql: String) {
         literalColumns.append(SQL(sql: sql))
+    }
+
+    /// Adds a column defined with an SQL literal: interpolated values are
+    /// written in the SQL as literals (a table definition has no
+    /// arguments).
+    ///
+    /// ```swift
+    /// let defaultName = "O'Reilly"
+    /// t.column(literal: "name TEXT DEFAULT \(defaultName)")
+    /// // name TEXT DEFAULT 'O''Reilly'
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_createtable.html#tablecoldef>
+    public func column(literal: SQL) {
+        literalColumns.append(literal)
     }
 
     private var literalColumns: [SQL] = []
@@ -274,6 +289,21 @@ public final class TableDefinition {
     /// ```
     public func constraint(sql: String) {
         literalConstraints.append(SQL(sql: sql))
+    }
+
+    /// Adds a table constraint defined with an SQL literal: interpolated
+    /// values are written in the SQL as literals (a table definition has no
+    /// arguments).
+    ///
+    /// ```swift
+    /// let forbiddenName = "admin"
+    /// t.constraint(literal: "CHECK (name <> \(forbiddenName))")
+    /// // CHECK (name <> 'admin')
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_createtable.html#tablecoldef>
+    public func constraint(literal: SQL) {
+        literalConstraints.append(literal)
     }
 
     // MARK: SQL

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 import Cairn
@@ -165,5 +166,96 @@ import Cairn
         } throws: { error in
             (error as? DatabaseError)?.resultCode == .SQLITE_NOTADB
         }
+    }
+
+    @Test func busyModeIsADatabaseType() {
+        var config = Configuration()
+        let mode: Database.BusyMode = .timeout(1)
+        config.busyMode = mode
+        guard case .timeout(let seconds) = config.busyMode else {
+            Issue.record("unexpected busy mode")
+            return
+        }
+        #expect(seconds == 1)
+        let callback: Database.BusyCallback = { _ in false }
+        config.busyMode = .callback(callback)
+        // The former nested name remains.
+        let legacy: Configuration.BusyMode = .immediateError
+        config.busyMode = legacy
+    }
+
+    @Test func qualitiesOfServiceFollowTheTargetQueues() {
+        var config = Configuration()
+        config.qos = .utility
+        #expect(config.readQoS == .utility)
+        #expect(config.writeQoS == .utility)
+        config.targetQueue = DispatchQueue(label: "reads", qos: .background, attributes: .concurrent)
+        #expect(config.readQoS == .background)
+        #expect(config.writeQoS == .background)
+        config.writeTargetQueue = DispatchQueue(label: "writes", qos: .userInitiated)
+        #expect(config.readQoS == .background)
+        #expect(config.writeQoS == .userInitiated)
+    }
+
+    /// The name of the target queue that the current code runs on, if any.
+    static let targetKey = DispatchSpecificKey<String>()
+
+    static func makeTargetQueue(_ name: String, concurrent: Bool = false) -> DispatchQueue {
+        let queue = DispatchQueue(label: name, attributes: concurrent ? .concurrent : [])
+        queue.setSpecific(key: targetKey, value: name)
+        return queue
+    }
+
+    @Test func databaseQueueRunsOnTheTargetQueue() throws {
+        var config = Configuration()
+        config.targetQueue = Self.makeTargetQueue("target")
+        let dbQueue = try DatabaseQueue(configuration: config)
+        #expect(try dbQueue.read { _ in DispatchQueue.getSpecific(key: Self.targetKey) } == "target")
+        #expect(try dbQueue.write { _ in DispatchQueue.getSpecific(key: Self.targetKey) } == "target")
+        // The write target queue comes first for the connection of a queue.
+        config.writeTargetQueue = Self.makeTargetQueue("writes")
+        let writingQueue = try DatabaseQueue(configuration: config)
+        #expect(try writingQueue.read { _ in DispatchQueue.getSpecific(key: Self.targetKey) } == "writes")
+    }
+
+    @Test func databasePoolRunsWritesAndAsyncReadsOnTheTargetQueues() throws {
+        let directory = try TemporaryDirectory()
+        var config = Configuration()
+        config.targetQueue = Self.makeTargetQueue("reads", concurrent: true)
+        config.writeTargetQueue = Self.makeTargetQueue("writes")
+        let dbPool = try DatabasePool(path: directory.filePath(), configuration: config)
+        #expect(try dbPool.write { _ in DispatchQueue.getSpecific(key: Self.targetKey) } == "writes")
+        // Synchronous reads run on the calling thread.
+        #expect(try dbPool.read { _ in DispatchQueue.getSpecific(key: Self.targetKey) } == nil)
+        let asyncName = Locked<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        dbPool.asyncRead { _ in
+            asyncName.withLock { $0 = DispatchQueue.getSpecific(key: Self.targetKey) }
+            done.signal()
+        }
+        done.wait()
+        #expect(asyncName.withLock { $0 } == "reads")
+    }
+
+    @Test(arguments: [false, true])
+    func persistentReadOnlyConnections(persistent: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let openings = Locked(0)
+        var config = Configuration()
+        config.persistentReadOnlyConnections = persistent
+        config.prepareDatabase { _ in openings.withLock { $0 += 1 } }
+        let dbPool = try DatabasePool(path: directory.filePath(), configuration: config)
+        try dbPool.write { db throws in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1)") }
+        _ = try dbPool.read { db throws in try Int.fetchOne(db, sql: "SELECT a FROM t") }
+        let afterFirstRead = openings.withLock { $0 }
+
+        dbPool.releaseMemory()
+        #expect(try dbPool.read { db throws in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+        #expect(openings.withLock { $0 } == afterFirstRead + (persistent ? 0 : 1))
+
+        dbPool.releaseMemoryEventually()
+        #expect(try dbPool.read { db throws in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+        #expect(try dbPool.write { db throws in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+        #expect(openings.withLock { $0 } == afterFirstRead + (persistent ? 0 : 2))
     }
 }

@@ -115,4 +115,58 @@ import Cairn
             #expect(try db.tableExists("player", in: "MAIN"))
         }
     }
+
+    @Test func columnInfosFromPragmaRows() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: """
+                CREATE TABLE player (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL DEFAULT 'Anonymous',
+                    score,
+                    total GENERATED ALWAYS AS (score * 2))
+                """)
+            let columns = try ColumnInfo.fetchAll(db, sql: "PRAGMA table_xinfo(player)")
+            #expect(columns == (try db.columns(in: "player")))
+            #expect(columns.map(\.name) == ["id", "name", "score", "total"])
+            #expect(columns.map(\.type) == ["INTEGER", "TEXT", "", ""])
+            #expect(columns.map(\.isNotNull) == [false, true, false, false])
+            #expect(columns.map(\.defaultValueSQL) == [nil, "'Anonymous'", nil, nil])
+            #expect(columns.map(\.primaryKeyIndex) == [1, 0, 0, 0])
+            #expect(columns.map(\.isGenerated) == [false, false, false, true])
+            // table_info has no hidden column.
+            let infoColumns = try ColumnInfo.fetchAll(db, sql: "PRAGMA table_info(player)")
+            #expect(infoColumns.map(\.name) == ["id", "name", "score"])
+            // A row without the expected columns gives neutral values.
+            let odd = ColumnInfo(row: ["name": "a", "pk": "not a number"])
+            #expect(odd.name == "a")
+            #expect(odd.type == "")
+            #expect(odd.primaryKeyIndex == 0)
+        }
+    }
+
+    @Test func schemaTableNames() throws {
+        #expect(DatabaseSchemaID.main.schemaTableName == "sqlite_master")
+        #expect(DatabaseSchemaID.temp.schemaTableName == "sqlite_temp_master")
+        #expect(DatabaseSchemaID.attached("my archive").schemaTableName == #""my archive".sqlite_master"#)
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.writeWithoutTransaction { db throws in
+            try db.execute(sql: "ATTACH DATABASE ? AS \"my archive\"", arguments: [directory.filePath("archive.sqlite")])
+            try db.execute(sql: #"CREATE TABLE "my archive".old (a)"#)
+            try db.execute(sql: "CREATE TEMPORARY TABLE scratch (a)")
+            for (schemaID, table) in [(DatabaseSchemaID.attached("my archive"), "old"), (.temp, "scratch")] {
+                let names = try String.fetchAll(db, sql: "SELECT name FROM \(schemaID.schemaTableName) WHERE type = 'table'")
+                #expect(names == [table])
+            }
+        }
+    }
+
+    @Test func objectIdentifiers() {
+        let view = DatabaseObjectID(name: "playerView", schemaID: .main)
+        #expect(view.name == "playerView")
+        #expect(view.schemaID == .main)
+        #expect(view == DatabaseObjectID(schemaID: .main, name: "playerView"))
+        #expect(view != DatabaseObjectID(name: "playerView", schemaID: .temp))
+    }
 }
