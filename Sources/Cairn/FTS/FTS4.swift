@@ -82,10 +82,10 @@ public struct FTS4: VirtualTableModule, Sendable {
                 DELETE FROM \(ftsTable) WHERE docid=\(oldRowID);
             END;
             \(createTrigger) \(FTS4.triggerName(tableName, "au")) AFTER UPDATE ON \(content) BEGIN
-                INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES (\(newValues));
+                INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES(\(newValues));
             END;
             \(createTrigger) \(FTS4.triggerName(tableName, "ai")) AFTER INSERT ON \(content) BEGIN
-                INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES (\(newValues));
+                INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES(\(newValues));
             END;
             INSERT INTO \(ftsTable)(\(ftsTable)) VALUES ('rebuild');
             """)

@@ -411,6 +411,10 @@ extension MutablePersistableRecord {
             .joined(separator: ", ")
         sql += " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
         let arguments = StatementArguments(assignments.map { $0.value } + key.map { $0.value })
+        // SQLite does not count the changes of a view, made by its INSTEAD
+        // OF triggers: for a view, the changes are those of its triggers.
+        let isView = try db.isCachedView(tableName)
+        let totalChangesBefore = db.totalChangesCount
         if let returning {
             let context = SQLGenerationContext(db)
             sql += " RETURNING " + (try returning.selectionSQL(context, tableName: tableName))
@@ -418,7 +422,7 @@ extension MutablePersistableRecord {
         } else {
             try db.cachedStatement(sql: sql).execute(arguments: arguments)
         }
-        if db.changesCount == 0 {
+        if isView ? db.totalChangesCount == totalChangesBefore : db.changesCount == 0 {
             throw RecordError.recordNotFound(databaseTableName: tableName, key: Dictionary(
                 key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
         }
@@ -591,10 +595,14 @@ extension MutablePersistableRecord {
         try aroundDelete(db) {
             let container = try databaseContainer()
             let key = try primaryKey(db, in: container)
-            let sql = "DELETE FROM " + type(of: self).databaseTableName.quotedDatabaseIdentifier
+            let tableName = type(of: self).databaseTableName
+            let sql = "DELETE FROM " + tableName.quotedDatabaseIdentifier
                 + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
+            // For a view, the changes are those of its INSTEAD OF triggers.
+            let isView = try db.isCachedView(tableName)
+            let totalChangesBefore = db.totalChangesCount
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(key.map { $0.value }))
-            let result = db.changesCount > 0
+            let result = isView ? db.totalChangesCount > totalChangesBefore : db.changesCount > 0
             deleted = result
             return result
         }

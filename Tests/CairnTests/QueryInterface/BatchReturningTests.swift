@@ -124,8 +124,8 @@ private struct IgnoringMember: TableRecord, MutablePersistableRecord, Encodable 
             try db.create(indexOn: "member", columns: ["name"], options: [.unique, .ifNotExists])
             try db.create(index: "byScore", on: "member", columns: ["score"], options: [])
             let indexes = try db.indexes(on: "member")
-            #expect(Set(indexes.map(\.name)) == ["member_on_name", "byScore"])
-            #expect(indexes.first { $0.name == "member_on_name" }?.isUnique == true)
+            #expect(Set(indexes.map(\.name)) == ["index_member_on_name", "byScore"])
+            #expect(indexes.first { $0.name == "index_member_on_name" }?.isUnique == true)
             #expect(throws: DatabaseError.self) {
                 try db.create(indexOn: "member", columns: ["name"])
             }

@@ -291,6 +291,13 @@ public struct Configuration: Sendable {
     /// query_only`): reader connections of pools and snapshots.
     var isQueryOnly = false
 
+    /// Whether a ``readonly`` connection opens its database read-write: the
+    /// copies of `DatabaseQueue.inMemoryCopy(fromPath:configuration:)` and
+    /// `DatabaseQueue.temporaryCopy(fromPath:configuration:)`, which are
+    /// filled after they open, and forbid writes afterwards with `PRAGMA
+    /// query_only`.
+    var opensReadWriteForCopy = false
+
     // MARK: Preparing connections
 
     /// The setups run on each new connection, in order.

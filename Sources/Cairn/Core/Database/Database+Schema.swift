@@ -86,7 +86,7 @@ extension Database {
     }
 
     /// The schema that holds a table, or nil.
-    private func schemaName(ofTable table: String, in schemaName: String?) throws -> String? {
+    func schemaName(ofTable table: String, in schemaName: String?) throws -> String? {
         for schema in try schemaNames(searching: schemaName) {
             let sql = "SELECT 1 FROM \(schemaTable(schema)) WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE"
             if try Int.fetchOne(self, sql: sql, arguments: [table]) != nil {
@@ -202,6 +202,22 @@ extension Database {
         let primaryKey = try uncachedPrimaryKey(tableName, in: schemaName)
         schemaCache.primaryKeys[cacheKey] = primaryKey
         return primaryKey
+    }
+
+    /// The primary key that ``Configuration/schemaSource`` gives to a view;
+    /// nil for a table, or a view without one.
+    ///
+    /// - Throws: A ``DatabaseError``, or the error of the schema source.
+    func schemaSourcePrimaryKey(ofView name: String) throws -> [String]? {
+        guard let schemaSource = configuration.schemaSource,
+              let schema = try schemaName(ofTable: name, in: nil),
+              try viewExists(name, in: schema)
+        else { return nil }
+        let view = DatabaseObjectID(schemaID: DatabaseSchemaID(name: schema), name: name)
+        guard let columns = try schemaSource.columnsForPrimaryKey(self, inView: view), !columns.isEmpty else {
+            return nil
+        }
+        return columns
     }
 
     private func uncachedPrimaryKey(_ tableName: String, in schemaName: String?) throws -> PrimaryKeyInfo {

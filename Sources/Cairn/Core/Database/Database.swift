@@ -211,7 +211,9 @@ public final class Database {
         self.configuration = configuration
         self.implicitStatementCache = StatementCache(capacity: configuration.implicitStatementCacheCapacity)
 
-        var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var flags = configuration.readonly && !configuration.opensReadWriteForCopy
+            ? SQLITE_OPEN_READONLY
+            : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraOpenFlags
         var connection: SQLiteConnection?
         let code = sqlite3_open_v2(path, &connection, flags, nil)

@@ -25,13 +25,21 @@ extension SQLRelation {
     ///   - scopePath: The scope of the rows where this relation's prefetched
     ///     rows are attached (empty for the rows themselves).
     ///   - pivots: The joined tables between the rows and this relation.
-    /// - Throws: A ``DatabaseError``.
-    func prefetch(_ db: Database, into rows: [Row], scopePath: [String], pivots: [AssociationStep] = []) throws {
+    ///   - observer: Sees the prefetch queries (support for
+    ///     `Database.dumpRequest(_:format:to:)`).
+    /// - Throws: A ``DatabaseError``, or the error of the observer.
+    func prefetch(
+        _ db: Database,
+        into rows: [Row],
+        scopePath: [String],
+        pivots: [AssociationStep] = [],
+        observer: PrefetchObserver? = nil) throws
+    {
         for child in children {
             if child.kind == .prefetch {
                 var child = child
                 child.prefetchSteps = pivots + child.prefetchSteps!
-                try prefetch(db, child: child, into: rows, attachedAt: scopePath)
+                try prefetch(db, child: child, into: rows, attachedAt: scopePath, observer: observer)
             } else if child.relation.hasPrefetchedChildren {
                 // The joined table is joined again by the prefetch queries,
                 // without its selection, ordering and other joins.
@@ -46,7 +54,8 @@ extension SQLRelation {
                 try child.relation.prefetch(
                     db, into: rows,
                     scopePath: hasScope ? scopePath + [child.key] : scopePath,
-                    pivots: pivots + [step])
+                    pivots: pivots + [step],
+                    observer: observer)
             }
         }
     }
@@ -80,7 +89,19 @@ extension SQLRelation {
         return (aliased.reversedRelation(condition: condition), pivotAlias)
     }
 
-    private func prefetch(_ db: Database, child: Child, into rows: [Row], attachedAt scopePath: [String]) throws {
+    private func prefetch(
+        _ db: Database,
+        child: Child,
+        into rows: [Row],
+        attachedAt scopePath: [String],
+        observer: PrefetchObserver?) throws
+    {
+        // The observer of the prefetched rows sees their key path.
+        let observer = observer.map { observer in
+            var observer = observer
+            observer.keyPath += scopePath + [child.key]
+            return observer
+        }
         let steps = child.prefetchSteps!
         let pairs = try steps[0].condition.columnPairs(db)
 
@@ -135,7 +156,9 @@ extension SQLRelation {
             while start < distinctKeys.count {
                 let slots = start..<min(start + chunkSize, distinctKeys.count)
                 start = slots.upperBound
-                switch try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: Array(distinctKeys[slots])) {
+                switch try fetchPrefetchedRows(
+                    db, child: child, pairs: pairs, keys: Array(distinctKeys[slots]), observer: observer)
+                {
                 case .rows(let prefetched):
                     guard let keyIndex = prefetched.first?.index(forColumn: hiddenColumns[0]) else { continue }
                     var rowGroups = [[Row]](repeating: [], count: slots.count)
@@ -226,7 +249,8 @@ extension SQLRelation {
         while start < distinctKeys.count {
             let chunk = Array(distinctKeys[start..<min(start + chunkSize, distinctKeys.count)])
             start += chunk.count
-            let prefetched = try fetchPrefetchedRows(db, child: child, pairs: pairs, keys: chunk, asValues: false).rows
+            let prefetched = try fetchPrefetchedRows(
+                db, child: child, pairs: pairs, keys: chunk, asValues: false, observer: observer).rows
             guard let first = prefetched.first else { continue }
             let keyIndexes = hiddenColumns.map { first.index(forColumn: $0) }
             for row in prefetched {
@@ -320,16 +344,28 @@ extension SQLRelation {
 
     /// Runs one prefetch query, for some parent keys.
     ///
-    /// - Parameter asValues: Whether plain rows (no scope, no prefetched
-    ///   rows of their own) are returned as values rather than as rows.
+    /// - Parameters:
+    ///   - asValues: Whether plain rows (no scope, no prefetched rows of
+    ///     their own) are returned as values rather than as rows.
+    ///   - observer: Sees the query, without the `grdb_` columns that match
+    ///     rows with their parents, before it runs.
     private func fetchPrefetchedRows(
         _ db: Database,
         child: Child,
         pairs: [(joined: String, parent: String)],
         keys: [[DatabaseValue]],
-        asValues: Bool = true) throws -> FetchedRows
+        asValues: Bool = true,
+        observer: PrefetchObserver? = nil) throws -> FetchedRows
     {
         let (prefetched, extraSelection) = try SQLRelation.prefetchQuery(db, child: child, pairs: pairs, keys: keys)
+        if let observer {
+            let observedContext = SQLGenerationContext(db)
+            let observedSQL = try ResolvedQuery(prefetched, observedContext)
+                .selectSQL(singleResult: false, selection: nil, extraSelection: [])
+            let observedStatement = try db.makeStatement(sql: observedSQL)
+            try observedStatement.setArguments(observedContext.arguments)
+            try observer.willFetch(db, observedStatement, observer.keyPath)
+        }
         let context = SQLGenerationContext(db)
         let query = try ResolvedQuery(prefetched, context)
         let sql = try query.selectSQL(singleResult: false, selection: nil, extraSelection: extraSelection)
@@ -341,7 +377,7 @@ extension SQLRelation {
         }
         let rows = try Row.fetchAll(statement, adapter: adapter)
         if !rows.isEmpty && prefetched.hasPrefetchedChildren {
-            try prefetched.prefetch(db, into: rows, scopePath: [])
+            try prefetched.prefetch(db, into: rows, scopePath: [], observer: observer)
         }
         return .rows(rows)
     }
@@ -420,4 +456,16 @@ extension SQLRelation {
             }
         }
     }
+}
+
+/// Sees the queries that fetch prefetched rows, before they run: support
+/// for `Database.dumpRequest(_:format:to:)`, which prints their rows.
+struct PrefetchObserver {
+    /// The keys of the associations that lead to the prefetched rows, from
+    /// the rows of the request (`["players", "awards"]`).
+    var keyPath: [String] = []
+
+    /// Called with a statement that fetches prefetched rows (their own
+    /// columns only), and the key path of the rows.
+    var willFetch: (_ db: Database, _ statement: Statement, _ keyPath: [String]) throws -> Void
 }

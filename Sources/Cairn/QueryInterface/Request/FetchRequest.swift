@@ -83,6 +83,10 @@ public struct PreparedRequest {
     /// to the fetched rows; nil when the request prefetches nothing.
     @usableFromInline var supplementaryFetch: ((_ db: Database, _ rows: [Row]) throws -> Void)?
 
+    /// Same as ``supplementaryFetch``, with an observer of the prefetch
+    /// queries (support for `Database.dumpRequest(_:format:to:)`).
+    var observedSupplementaryFetch: ((_ db: Database, _ rows: [Row], _ observer: PrefetchObserver) throws -> Void)?
+
     /// Creates a prepared request.
     public init(statement: Statement, adapter: (any RowAdapter)? = nil) {
         self.statement = statement

@@ -150,6 +150,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             prepared.supplementaryFetch = { db, rows in
                 try relation.prefetch(db, into: rows, scopePath: [])
             }
+            prepared.observedSupplementaryFetch = { db, rows, observer in
+                try relation.prefetch(db, into: rows, scopePath: [], observer: observer)
+            }
         }
         return prepared
     }

@@ -618,26 +618,39 @@ struct ResolvedQuery {
             if let offset = limit.offset {
                 sql += " OFFSET \(offset)"
             }
-        } else if singleResult && !(relation.isFilteredByUniqueKey && nodes.count == 1 && !relation.hasGroupRefinements) {
+        } else if singleResult {
             // A lookup by key has one row at most, unless joins multiply it.
-            sql += " LIMIT 1"
+            var hasOneRowAtMost = nodes.count == 1 && !relation.hasGroupRefinements
+            if hasOneRowAtMost && !relation.isFilteredByUniqueKey {
+                hasOneRowAtMost = try relation.filtersUniqueKey(context.db)
+            }
+            if !hasOneRowAtMost {
+                sql += " LIMIT 1"
+            }
         }
         return sql
     }
 
     /// The terms that `withStableOrder()` appends for a table of the
     /// request: its primary key (`rowid` for a table without explicit
-    /// primary key). A view or a common table expression has no primary
-    /// key: the request is sorted by all its columns, by position for the
-    /// table of the request (`ORDER BY 1, 2, 3`), by name for a joined one.
+    /// primary key). A view is sorted by the primary key that
+    /// ``Configuration/schemaSource`` gives it. Other views and common table
+    /// expressions have no primary key: the request is sorted by all their
+    /// columns, by position for the table of the request (`ORDER BY 1, 2,
+    /// 3`), by name for a joined one.
     private func stableOrderTerms(ofNode index: Int) throws -> [SQLOrdering] {
         let nodeRelation = nodes[index].relation
         let tableName = nodeRelation.tableName
         let ctes = root.relation.commonTableExpressions
         let cteColumns = try CTEDefinition.columnNames(of: tableName, among: ctes, context.db)
-        if cteColumns == nil, try !context.db.viewExists(tableName) {
-            return try SQLSelection.primaryKeyExpressions(context.db, tableName: tableName)
-                .map { SQLOrdering(impl: .expression($0)) }
+        if cteColumns == nil {
+            if try !context.db.viewExists(tableName) {
+                return try SQLSelection.primaryKeyExpressions(context.db, tableName: tableName)
+                    .map { SQLOrdering(impl: .expression($0)) }
+            }
+            if let columns = try context.db.schemaSourcePrimaryKey(ofView: tableName) {
+                return columns.map { SQLOrdering(impl: .expression(.column($0))) }
+            }
         }
         if index == 0 {
             var count = 0

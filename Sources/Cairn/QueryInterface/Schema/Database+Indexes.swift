@@ -129,10 +129,12 @@ extension Database {
     }
 
     /// Creates an index named after its table and columns:
-    /// `"player_on_teamId"`.
+    /// `"index_player_on_teamId"`, as GRDB names it (the name differs from
+    /// the `"player_on_teamId"` index that ``TableDefinition/belongsTo(_:inTable:onDelete:onUpdate:deferred:indexed:)``
+    /// creates, so that both can exist).
     ///
     /// ```swift
-    /// // CREATE UNIQUE INDEX "player_on_teamId" ON "player"("teamId") WHERE "isCaptain"
+    /// // CREATE UNIQUE INDEX "index_player_on_teamId" ON "player"("teamId") WHERE "isCaptain"
     /// try db.create(indexOn: "player", columns: ["teamId"], options: .unique, condition: Column("isCaptain"))
     /// ```
     ///
@@ -144,7 +146,7 @@ extension Database {
         condition: (any SQLExpressible)? = nil) throws
     {
         try create(
-            index: table + "_on_" + columns.joined(separator: "_"), on: table, columns: columns,
+            index: "index_" + table + "_on_" + columns.joined(separator: "_"), on: table, columns: columns,
             options: options, condition: condition)
     }
 

@@ -29,7 +29,7 @@ import Cairn
             #"CREATE UNIQUE INDEX "i3" ON "player"("score") WHERE "score" > 10"#,
             #"CREATE INDEX "i4" ON "player"("name" COLLATE NOCASE)"#,
             #"CREATE INDEX IF NOT EXISTS "i5" ON "player"("score" + "bonus", "name") WHERE "name" <> 'x'"#,
-            #"CREATE INDEX "player_on_bonus" ON "player"("bonus")"#,
+            #"CREATE INDEX "index_player_on_bonus" ON "player"("bonus")"#,
         ])
         // An expression that SQLite refuses in an index.
         try recorder.dbQueue.inDatabase { db throws in
@@ -58,7 +58,7 @@ import Cairn
         #expect(statements == [
             #"DROP INDEX "byName""#,
             #"DROP INDEX IF EXISTS "byName""#,
-            #"DROP INDEX "player_on_score_bonus""#,
+            #"DROP INDEX "index_player_on_score_bonus""#,
         ])
         try recorder.dbQueue.inDatabase { db throws in
             #expect(try db.indexes(on: "player").map(\.name) == ["sqlite_autoindex_player_1"])
