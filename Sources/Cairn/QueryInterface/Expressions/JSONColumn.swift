@@ -23,9 +23,8 @@
 /// let scores = try Player.select(Player.Columns.info["score"], as: Int.self).fetchAll(db)
 ///
 /// // SELECT JSON_OBJECT('id', "id", 'info', JSONB("info")) FROM "player"
-/// let objects = try Player
-///     .select(Database.jsonObject(["id": Player.Columns.id, "info": Player.Columns.info]), as: String.self)
-///     .fetchAll(db)
+/// let elements: KeyValuePairs<String, any SQLExpressible> = ["id": Player.Columns.id, "info": Player.Columns.info]
+/// let objects = try Player.select(Database.jsonObject(elements), as: String.self).fetchAll(db)
 /// ```
 ///
 /// In a selection, an ordering or a filter, a JSON column renders as the

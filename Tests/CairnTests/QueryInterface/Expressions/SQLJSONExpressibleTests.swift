@@ -313,4 +313,67 @@ func expandedSQL(_ db: Database, _ expression: some SQLExpressible) throws -> St
             }
         }
     }
+
+    /// The examples of the doc comments.
+    @Test func documentationExamples() throws {
+        struct Player: Codable, FetchableRecord, PersistableRecord {
+            var id: Int64
+            var info: Data
+            enum Columns {
+                static let id = Column(CodingKeys.id)
+                static let info = JSONColumn(CodingKeys.info)
+            }
+        }
+        try DatabaseQueue().write { db throws -> Void in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("info", .jsonText)
+                t.column("address", .jsonText)
+                t.column("score", .integer)
+                t.column("bonus", .integer)
+            }
+            try db.execute(sql: #"""
+                INSERT INTO player VALUES (1, '{"score": 10, "a": true}', '{"city": "Paris"}', 5, 2)
+                """#)
+
+            // JSONColumn
+            #expect(try Player.select(Player.Columns.info["score"], as: Int.self).fetchAll(db) == [10])
+            let elements: KeyValuePairs<String, any SQLExpressible> = ["id": Player.Columns.id, "info": Player.Columns.info]
+            let objects = try Player.select(Database.jsonObject(elements), as: String.self).fetchAll(db)
+            #expect(objects == [#"{"id":1,"info":{"score":10,"a":true}}"#])
+            #expect(try Player.fetchOne(db)?.info == Data(#"{"score": 10, "a": true}"#.utf8))
+
+            // SQLJSONExpressible
+            let address = JSONColumn("address")
+            #expect(try Player.select(address.jsonRepresentation(atPath: "city"), as: String.self).fetchOne(db) == #""Paris""#)
+            let array = Database.jsonArray([JSONColumn("address"), Column("address")] as [any SQLExpressible])
+            #expect(try Player.select(array, as: String.self).fetchOne(db) == #"[{"city":"Paris"},"{\"city\": \"Paris\"}"]"#)
+
+            // AnySQLJSONExpressible and asJSON
+            let info: AnySQLJSONExpressible = Column("info").asJSON
+            #expect(try Player.select(info["score"], as: Int.self).fetchOne(db) == 10)
+            let parsed = Database.jsonArray(["[1, 2]".databaseValue.asJSON])
+            #expect(try String.fetchOne(db, SQLRequest<String>("SELECT \(parsed)")) == "[[1,2]]")
+
+            // Database.jsonArray of values of different types
+            let mixed = Database.jsonArray([1, "2", JSONColumn("info"), Database.jsonArray([3])] as [any SQLExpressible])
+            #expect(try Player.select(mixed, as: String.self).fetchOne(db) == #"[1,"2",{"score":10,"a":true},[3]]"#)
+
+            // Database.jsonInsert
+            let inserted = Database.jsonInsert("[1,2,3,4]", ["$[#]": 99])
+            #expect(try String.fetchOne(db, SQLRequest<String>("SELECT \(inserted)")) == "[1,2,3,4,99]")
+
+            // TableAlias
+            let alias = TableAlias(name: "p")
+            let sum = Player.aliased(alias).select(alias[Column("score") + Column("bonus")], as: Int.self)
+            #expect(try expandedSQL(db, sum) == #"SELECT "p"."score" + "p"."bonus" FROM "player" "p""#)
+            #expect(try sum.fetchOne(db) == 7)
+            #expect(try Player.aliased(alias).select(alias[JSONColumn("info")]["score"], as: Int.self).fetchOne(db) == 10)
+
+            // Table.select with an array
+            let columns: [any SQLSelectable] = [Column("id"), Column("score")]
+            #expect(try expandedSQL(db, Table("player").select(columns)) == #"SELECT "id", "score" FROM "player""#)
+            #expect(try Table("player").select(columns, as: Int.self).fetchOne(db) == 1)
+        }
+    }
 }
