@@ -45,12 +45,39 @@ public struct SQLExpression: Sendable {
         /// (see `SQLGenerationContext.joinedTableNames`): association
         /// aggregates such as `COUNT(DISTINCT "book"."id")`.
         case qualifiedByJoin(String, SQLExpression)
+        /// An expression whose unqualified columns are qualified by the
+        /// name that the closure returns when the expression renders (nil
+        /// leaves them unqualified): expressions of a table alias,
+        /// `alias[expression]`.
+        case qualified(@Sendable (SQLGenerationContext) throws -> String?, SQLExpression)
+        /// An aggregate function call with a filter clause:
+        /// `f(a) FILTER (WHERE condition)`.
+        case filtered(SQLExpression, filter: SQLExpression)
+    }
+
+    /// How the SQLite functions that build JSON (`JSON_ARRAY`,
+    /// `JSON_OBJECT`…) take an expression given as a value.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/json1.html>
+    enum JSONInterpretation: Sendable {
+        /// A plain SQL value: a string is stored as a JSON string.
+        case sqlValue
+        /// JSON text (or JSONB) that the functions must parse as JSON: a
+        /// JSON column, or an expression marked with `asJSON`.
+        case jsonValue
+        /// The result of an SQLite JSON function, which the other JSON
+        /// functions already take as JSON.
+        case jsonResult
     }
 
     let impl: Impl
 
-    init(impl: Impl) {
+    /// How JSON-building functions take the expression.
+    let jsonInterpretation: JSONInterpretation
+
+    init(impl: Impl, jsonInterpretation: JSONInterpretation = .sqlValue) {
         self.impl = impl
+        self.jsonInterpretation = jsonInterpretation
     }
 
     // MARK: Factories
@@ -161,9 +188,9 @@ extension SQLExpression {
     /// Related SQLite documentation: <https://www.sqlite.org/lang_expr.html#operators_and_parse_affecting_attributes>
     var precedence: Int {
         switch impl {
-        case let .qualifiedByJoin(_, expression):
+        case let .qualifiedByJoin(_, expression), let .qualified(_, expression):
             return expression.precedence
-        case .column, .rowID, .value, .function, .countAll, .cast, .parenthesized:
+        case .column, .rowID, .value, .function, .countAll, .cast, .parenthesized, .filtered:
             return 100
         case .literal:
             return 0 // unknown: always parenthesized as an operand, unless a single token
@@ -307,6 +334,13 @@ extension SQLExpression {
             return try context.withDefaultQualifier(name) {
                 try expression.sql(context, parentPrecedence: parentPrecedence)
             }
+        case let .qualified(qualifier, expression):
+            let name = try qualifier(context)
+            return try context.withDefaultQualifier(name) {
+                try expression.sql(context, parentPrecedence: parentPrecedence)
+            }
+        case let .filtered(function, filter):
+            return try function.sql(context) + " FILTER (WHERE " + (try filter.sql(context)) + ")"
         }
     }
 }
