@@ -1,22 +1,6 @@
-// Expressions of a table alias: `alias[expression]`, and JSON columns.
+// JSON values of a table alias: `alias[jsonValue]`, `alias[jsonColumn]`.
 
-extension TableAlias {
-    /// An expression whose columns are the columns of the aliased table.
-    ///
-    /// The columns of the expression that are not already qualified are
-    /// qualified by the alias:
-    ///
-    /// ```swift
-    /// // SELECT "p"."score" + "p"."bonus" FROM "player" "p"
-    /// let alias = TableAlias(name: "p")
-    /// let request = Player.aliased(alias).select(alias[Column("score") + Column("bonus")])
-    /// ```
-    ///
-    /// - Parameter expression: An expression.
-    public subscript(_ expression: some SQLSpecificExpressible) -> SQLExpression {
-        identity.qualify(expression.sqlExpression)
-    }
-
+extension TableAliasBase {
     /// A JSON value whose columns are the columns of the aliased table.
     ///
     /// ```swift
@@ -48,9 +32,9 @@ extension TableAlias where RowDecoder: TableRecord {
     /// A JSON column of the record's `Columns`, qualified by the alias:
     /// `playerAlias.info` is `"player"."info"`, a JSON value.
     public subscript<C: ColumnExpression & SQLJSONExpressible>(
-        dynamicMember keyPath: KeyPath<RowDecoder.Columns.Type, C>) -> AnySQLJSONExpressible
+        dynamicMember keyPath: KeyPath<RowDecoder.DatabaseComponents, C>) -> AnySQLJSONExpressible
     {
-        AnySQLJSONExpressible(jsonValue: identity.column(RowDecoder.Columns.self[keyPath: keyPath].name))
+        AnySQLJSONExpressible(jsonValue: identity.column(RowDecoder.databaseComponents[keyPath: keyPath].name))
     }
 }
 

@@ -151,11 +151,7 @@ public class TableAliasBase: Hashable, @unchecked Sendable {
     /// An expression whose columns are qualified by the alias:
     /// `alias[Column("score") + 1]` is `"alias"."score" + 1`.
     public subscript(_ expression: some SQLSpecificExpressible) -> SQLExpression {
-        let identity = self.identity
-        let expression = expression.sqlExpression
-        return .literal(SQL(elements: [.deferred { context in
-            try identity.qualifying(context) { try expression.sql(context) }
-        }]))
+        identity.qualify(expression.sqlExpression)
     }
 
     /// A column of the aliased table: `"alias"."column"`.
