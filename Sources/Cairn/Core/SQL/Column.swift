@@ -25,6 +25,41 @@ extension ColumnExpression {
     }
 }
 
+extension ColumnExpression {
+    /// The column, never qualified by a table: in a request that joins
+    /// tables, it names a column of the selection, such as an alias
+    /// (`ORDER BY "total"`), instead of a column of the table of the
+    /// request (`ORDER BY "player"."total"`).
+    ///
+    /// ```swift
+    /// // SELECT "team".*, COUNT(...) AS "playerCount" FROM "team" ...
+    /// // ORDER BY "playerCount"
+    /// let request = Team.annotated(with: Team.players.count.forKey("playerCount"))
+    ///     .order(Column("playerCount").detached)
+    /// ```
+    public var detached: SQLExpression {
+        SQLExpression(impl: .literal(SQL(sql: name.quotedDatabaseIdentifier)))
+    }
+}
+
+extension ColumnExpression where Self == Column {
+    /// The hidden `rowid` column: see ``Column/rowID``.
+    ///
+    /// ```swift
+    /// func keyColumn() -> some ColumnExpression { .rowID }
+    /// ```
+    public static var rowID: Column { Column.rowID }
+}
+
+extension SQLExpressible where Self == Column {
+    /// The hidden `rowid` column: see ``Column/rowID``.
+    ///
+    /// ```swift
+    /// func keyExpression() -> some SQLExpressible { .rowID }
+    /// ```
+    public static var rowID: Column { Column.rowID }
+}
+
 extension ColumnExpression where Self: RawRepresentable, Self.RawValue == String {
     /// The raw value.
     public var name: String { rawValue }
@@ -75,21 +110,6 @@ public struct Column: ColumnExpression, Hashable, Sendable {
     /// ```
     public init(_ codingKey: some CodingKey) {
         self.name = codingKey.stringValue
-    }
-
-    /// The column, never qualified by a table: in a request that joins
-    /// tables, it names a column of the selection, such as an alias
-    /// (`ORDER BY "total"`), instead of a column of the table of the
-    /// request (`ORDER BY "player"."total"`).
-    ///
-    /// ```swift
-    /// // SELECT "team".*, COUNT(...) AS "playerCount" FROM "team" ...
-    /// // ORDER BY "playerCount"
-    /// let request = Team.annotated(with: Team.players.count.forKey("playerCount"))
-    ///     .order(Column("playerCount").detached)
-    /// ```
-    public var detached: SQLExpression {
-        SQLExpression(impl: .literal(SQL(sql: name.quotedDatabaseIdentifier)))
     }
 }
 

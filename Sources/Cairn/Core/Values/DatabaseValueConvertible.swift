@@ -178,16 +178,3 @@ extension Optional: StatementColumnConvertible where Wrapped: StatementColumnCon
         return Wrapped(sqliteStatement: sqliteStatement, index: index).map { .some($0) }
     }
 }
-
-// MARK: - RawRepresentable
-
-extension DatabaseValueConvertible where Self: RawRepresentable, Self.RawValue: DatabaseValueConvertible {
-    /// The database value of the raw value.
-    public var databaseValue: DatabaseValue { rawValue.databaseValue }
-
-    /// The value whose raw value is converted from the database value, or
-    /// nil if there is none.
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        RawValue.fromDatabaseValue(dbValue).flatMap { self.init(rawValue: $0) }
-    }
-}

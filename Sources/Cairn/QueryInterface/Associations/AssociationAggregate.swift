@@ -82,7 +82,7 @@ extension AssociationToMany {
 
     /// The singular form of the association key: `books` gives `book`.
     private var singularKey: String {
-        Inflections.singularize(_sqlAssociation.keyName)
+        Inflections.default.singularize(_sqlAssociation.keyName)
     }
 
     private func aggregate(_ expression: SQLExpression, key: String?, emptinessCount: SQLExpression? = nil) -> AssociationAggregate<OriginRowDecoder> {
