@@ -111,6 +111,40 @@ public struct Column: ColumnExpression, Hashable, Sendable {
     public init(_ codingKey: some CodingKey) {
         self.name = codingKey.stringValue
     }
+
+    // MARK: Comparing columns
+
+    /// `lhs = rhs`: an SQL expression, not a Swift comparison.
+    ///
+    /// ```swift
+    /// // SELECT * FROM "book" WHERE "authorId" = "id"
+    /// let request = Book.filter(Column("authorId") == Column("id"))
+    /// ```
+    ///
+    /// Columns are `Hashable`, and the operator of `Equatable` would
+    /// otherwise turn `filter(Column("a") == Column("b"))` into
+    /// `filter(false)`: a boolean is an SQL expression too. The comparison
+    /// of `Equatable` remains where a `Bool` is expected.
+    public static func == (lhs: Column, rhs: Column) -> SQLExpression {
+        SQLExpression(impl: .binary("=", lhs.sqlExpression, rhs.sqlExpression))
+    }
+
+    /// `lhs <> rhs`: an SQL expression, not a Swift comparison (see
+    /// ``==(_:_:)-(Column,Column)->SQLExpression``).
+    public static func != (lhs: Column, rhs: Column) -> SQLExpression {
+        SQLExpression(impl: .binary("<>", lhs.sqlExpression, rhs.sqlExpression))
+    }
+
+    /// Returns whether two columns have the same name (`Equatable`).
+    ///
+    /// ```swift
+    /// let isRowID: Bool = column == Column.rowID
+    /// ```
+    @_disfavoredOverload
+    public static func == (lhs: Column, rhs: Column) -> Bool {
+        lhs.name == rhs.name
+    }
+
 }
 
 extension Row {
