@@ -24,7 +24,7 @@ import Foundation
 /// Conversions are strict: a value that does not fit (a NULL, text for an
 /// integer, 256 for a `UInt8`) makes ``fromDatabaseValue(_:)`` return nil, and
 /// throwing APIs throw a ``RowDecodingError`` that names the column and value.
-public protocol DatabaseValueConvertible: SQLExpressible {
+public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
     /// The value to store in the database.
     var databaseValue: DatabaseValue { get }
 

@@ -15,7 +15,8 @@ import Foundation
 /// Inflections.default.pluralize("bigFoot")   // "bigFeet"
 /// ```
 ///
-/// Rules apply to the last word of the string (`lineItem` → `Item`), and
+/// Rules apply to the last word of the string (`lineItem` → `Item`,
+/// `HTMLPage` → `Page`), and
 /// trailing digits are kept as they are (`books2` → `book2`). A rule added
 /// later takes precedence over the rules added before; uncountable words
 /// take precedence over all rules.
@@ -233,10 +234,23 @@ public struct Inflections: Sendable {
             guard !stem.isEmpty else { return string }
             return inflect(stem, rules: rules) + String(digits.reversed())
         }
-        // The last word of a camelCase identifier: `lineItem` → `Item`.
+        // The last word of a camelCase identifier: `lineItem` → `Item`,
+        // `htmlURL` → `URL`, `HTMLPage` → `Page`, `QUIZ` → `QUIZ`.
         var wordStart = string.startIndex
-        for index in string.indices where string[index].isUppercase {
-            wordStart = index
+        var previous: Character?
+        var index = string.startIndex
+        while index < string.endIndex {
+            let character = string[index]
+            let next = string.index(after: index)
+            if character.isUppercase, let previous {
+                if previous.isLowercase || previous.isNumber {
+                    wordStart = index
+                } else if previous.isUppercase, next < string.endIndex, string[next].isLowercase {
+                    wordStart = index
+                }
+            }
+            previous = character
+            index = next
         }
         let prefix = String(string[..<wordStart])
         let word = String(string[wordStart...])

@@ -71,7 +71,7 @@ extension SQLDateModifier: SQLSpecificExpressible {
     ///
     /// ```swift
     /// // DATETIME(?, ?) with arguments ["now", "start of day"]
-    /// let today = SQL("DATETIME(\("now"), \(SQLDateModifier.startOfDay))")
+    /// let today: SQL = "DATETIME(\("now"), \(SQLDateModifier.startOfDay))"
     /// ```
     public var sqlExpression: SQLExpression {
         sqlString.sqlExpression
