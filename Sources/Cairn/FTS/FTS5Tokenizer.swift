@@ -23,6 +23,7 @@ public typealias FTS5TokenCallback = @convention(c) (
 
 /// Why FTS5 asks for tokens (`FTS5_TOKENIZE_*`).
 public struct FTS5Tokenization: OptionSet, Sendable {
+    /// The `FTS5_TOKENIZE_*` flags.
     public let rawValue: CInt
 
     /// Creates a tokenization from its raw value.
@@ -47,6 +48,7 @@ public struct FTS5Tokenization: OptionSet, Sendable {
 
 /// Flags of a token (`FTS5_TOKEN_*`).
 public struct FTS5TokenFlags: OptionSet, Sendable {
+    /// The `FTS5_TOKEN_*` flags.
     public let rawValue: CInt
 
     /// Creates flags from their raw value.

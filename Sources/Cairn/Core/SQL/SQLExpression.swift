@@ -78,7 +78,7 @@ public struct SQLExpression: Sendable {
     static let `false` = SQLExpression.literal(SQL(sql: "0"))
 
     /// The operators that combine any number of operands, for
-    /// ``Swift/Sequence/joined(operator:)-(SQLExpression.AssociativeBinaryOperator)``.
+    /// `joined(operator:)` on sequences of expressions.
     ///
     /// ```swift
     /// let conditions = [Column("a") == 1, Column("b") == 2]
