@@ -1,4 +1,5 @@
-/// The `SendableMetatype` protocol of the standard library, under the name
+#if compiler(>=6.2)
+/// The `SendableMetatype` protocol of the standard library (Swift 6.2), under the name
 /// that the GRDB guides use.
 ///
 /// A generic function constrains a type parameter to it when the metatype
@@ -14,3 +15,9 @@
 /// }
 /// ```
 public typealias GRDBSendableMetatype = SendableMetatype
+#else
+/// A protocol that every type adopts, for compilers that predate the
+/// `SendableMetatype` protocol of the standard library (Swift 6.2): see the
+/// documentation of Swift 6.2 and later.
+public typealias GRDBSendableMetatype = Any
+#endif
