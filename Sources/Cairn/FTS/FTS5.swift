@@ -102,6 +102,36 @@ public struct FTS5: VirtualTableModule, Sendable {
             """)
     }
 
+    /// The FTS5 C interface of a connection (`fts5_api`), for code that
+    /// registers tokenizers or auxiliary functions with the C functions of
+    /// FTS5.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     let api = FTS5.api(db)
+    ///     print(api.pointee.iVersion) // 3
+    ///     // api.pointee.xCreateFunction(...), api.pointee.xCreateTokenizer_v2(...)
+    /// }
+    /// ```
+    ///
+    /// The pointer is valid until the connection is closed: use it inside
+    /// the database access.
+    ///
+    /// - Parameter db: A connection, inside its database access.
+    /// - Returns: The `fts5_api` of the connection, version 3 or more.
+    /// - Precondition: The connection is open. Cairn's SQLite always has
+    ///   FTS5.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#extending_fts5>
+    public static func api(_ db: Database) -> UnsafePointer<fts5_api> {
+        db.preconditionInsideAccess()
+        do {
+            return UnsafePointer(try db.fts5API())
+        } catch {
+            fatalError("FTS5.api(_:) needs an open connection, inside its database access: \(error)")
+        }
+    }
+
     /// The quoted name of a synchronization trigger.
     static func triggerName(_ tableName: String, _ suffix: String) -> String {
         "__\(tableName)_\(suffix)".quotedDatabaseIdentifier

@@ -23,6 +23,7 @@ public typealias FTS5TokenCallback = @convention(c) (
 
 /// Why FTS5 asks for tokens (`FTS5_TOKENIZE_*`).
 public struct FTS5Tokenization: OptionSet, Sendable {
+    /// The `FTS5_TOKENIZE_*` flags.
     public let rawValue: CInt
 
     /// Creates a tokenization from its raw value.
@@ -47,6 +48,7 @@ public struct FTS5Tokenization: OptionSet, Sendable {
 
 /// Flags of a token (`FTS5_TOKEN_*`).
 public struct FTS5TokenFlags: OptionSet, Sendable {
+    /// The `FTS5_TOKEN_*` flags.
     public let rawValue: CInt
 
     /// Creates flags from their raw value.
@@ -64,6 +66,36 @@ public struct FTS5TokenFlags: OptionSet, Sendable {
 ///
 /// Get built-in tokenizers with ``Database/makeTokenizer(_:)``, and test
 /// any tokenizer with ``tokenize(document:)`` and ``tokenize(query:)``.
+///
+/// A tokenizer that adopts the protocol directly implements one of the two
+/// `tokenize(context:tokenization:pText:nText:tokenCallback:)` methods: the
+/// one whose callback is not optional (as in the GRDB guides), or the one
+/// whose callback is optional. Each has a default implementation that calls
+/// the other. Most tokenizers adopt ``FTS5WrapperTokenizer`` instead, which
+/// hides the C interface.
+///
+/// ```swift
+/// final class ByteTokenizer: FTS5CustomTokenizer {
+///     static let name = "bytes"
+///     init(db: Database, arguments: [String]) throws { }
+///
+///     // Each byte of the text is a token.
+///     func tokenize(
+///         context: UnsafeMutableRawPointer?,
+///         tokenization: FTS5Tokenization,
+///         pText: UnsafePointer<CChar>?,
+///         nText: CInt,
+///         tokenCallback: @escaping FTS5TokenCallback) -> CInt
+///     {
+///         guard let pText else { return SQLITE_OK }
+///         for offset in 0..<nText {
+///             let code = tokenCallback(context, 0, pText + Int(offset), 1, offset, offset + 1)
+///             if code != SQLITE_OK { return code }
+///         }
+///         return SQLITE_OK
+///     }
+/// }
+/// ```
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#custom_tokenizers>
 public protocol FTS5Tokenizer: AnyObject {
@@ -83,10 +115,73 @@ public protocol FTS5Tokenizer: AnyObject {
         tokenization: FTS5Tokenization,
         pText: UnsafePointer<CChar>?,
         nText: CInt,
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
+
+    /// Splits a text into tokens, with an optional token callback: see
+    /// ``tokenize(context:tokenization:pText:nText:tokenCallback:)-(_,_,_,_,FTS5TokenCallback)``.
+    ///
+    /// - Parameters:
+    ///   - context: An opaque pointer, to give to `tokenCallback`.
+    ///   - tokenization: Why FTS5 asks for tokens.
+    ///   - pText: The text, UTF-8 bytes, not necessarily NUL-terminated.
+    ///   - nText: The number of bytes of the text.
+    ///   - tokenCallback: The function to call for each token; FTS5 always
+    ///     gives one.
+    /// - Returns: `SQLITE_OK`, or an error code.
+    func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
         tokenCallback: FTS5TokenCallback?) -> CInt
 }
 
 extension FTS5Tokenizer {
+    /// Calls the variant whose token callback is optional (the default, for
+    /// tokenizers that implement that one).
+    public func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
+    {
+        // Marks the tokenizer, so that the other default implementation
+        // can tell that the tokenizer implements neither variant.
+        let marked = FTS5TokenizerForwarding.tokenizers.union([ObjectIdentifier(self)])
+        return FTS5TokenizerForwarding.$tokenizers.withValue(marked) {
+            tokenize(
+                context: context, tokenization: tokenization,
+                pText: pText, nText: nText,
+                tokenCallback: .some(tokenCallback))
+        }
+    }
+
+    /// Calls the variant whose token callback is not optional (the
+    /// default, for tokenizers that implement that one). Without callback,
+    /// returns `SQLITE_MISUSE`.
+    public func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        tokenCallback: FTS5TokenCallback?) -> CInt
+    {
+        if FTS5TokenizerForwarding.tokenizers.contains(ObjectIdentifier(self)) {
+            // Both default implementations run: the tokenizer implements
+            // neither, and they would call each other forever.
+            FTS5TokenizerErrors.record(DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "the tokenizer \(type(of: self)) must implement "
+                    + "tokenize(context:tokenization:pText:nText:tokenCallback:)"))
+            return SQLITE_MISUSE
+        }
+        guard let tokenCallback else { return SQLITE_MISUSE }
+        return tokenize(
+            context: context, tokenization: tokenization,
+            pText: pText, nText: nText,
+            tokenCallback: tokenCallback)
+    }
     /// The tokens of a query, with their flags.
     ///
     /// ```swift
@@ -135,6 +230,14 @@ extension FTS5Tokenizer {
         }
         return collector.tokens
     }
+}
+
+/// The tokenizers whose default `tokenize` that takes a non-optional
+/// callback is running on the current thread (or task): when the default
+/// that takes an optional callback runs for one of them, the tokenizer
+/// implements neither variant.
+enum FTS5TokenizerForwarding {
+    @TaskLocal static var tokenizers: Set<ObjectIdentifier> = []
 }
 
 /// The token of a token callback, as a string.
@@ -199,7 +302,7 @@ final class FTS5ModuleTokenizer: FTS5Tokenizer {
         tokenization: FTS5Tokenization,
         pText: UnsafePointer<CChar>?,
         nText: CInt,
-        tokenCallback: FTS5TokenCallback?) -> CInt
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
     {
         guard let xTokenize = module.xTokenize else { return SQLITE_ERROR }
         return xTokenize(handle, context, tokenization.rawValue, pText, nText, nil, 0, tokenCallback)

@@ -79,6 +79,8 @@ let customTokenizerTokenize: @convention(c) (
     FTS5TokenCallback?) -> CInt =
 { handle, context, flags, pText, nText, _, _, tokenCallback in
     guard let handle else { return SQLITE_ERROR }
+    // FTS5 always gives a callback.
+    guard let tokenCallback else { return SQLITE_MISUSE }
     let instance = Unmanaged<FTS5TokenizerInstance>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
     let code = instance.tokenizer.tokenize(
         context: context,

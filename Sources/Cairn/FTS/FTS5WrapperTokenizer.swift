@@ -67,9 +67,8 @@ extension FTS5WrapperTokenizer {
         tokenization: FTS5Tokenization,
         pText: UnsafePointer<CChar>?,
         nText: CInt,
-        tokenCallback: FTS5TokenCallback?) -> CInt
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
     {
-        guard let tokenCallback else { return SQLITE_ERROR }
         var state = WrapperTokenizationState(
             wrapper: self, tokenization: tokenization,
             context: context, tokenCallback: tokenCallback)

@@ -217,3 +217,41 @@ extension FTS5Pattern: CustomStringConvertible {
     /// The raw pattern.
     public var description: String { rawPattern }
 }
+
+// MARK: - Matching a column
+
+extension ColumnExpression {
+    /// `column MATCH pattern`: full-text matching of a column of an FTS3 or
+    /// FTS4 table, or of the whole table when the column is named after the
+    /// table. A nil pattern matches nothing.
+    ///
+    /// ```swift
+    /// let pattern = FTS3Pattern(matchingAllTokensIn: "SQLite database")
+    /// let books = try Book.filter(Column("content").match(pattern)).fetchAll(db)
+    /// // SELECT * FROM "book" WHERE "content" MATCH ?
+    /// ```
+    ///
+    /// - Parameter pattern: The full-text pattern.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/fts3.html#full_text_index_queries>
+    public func match(_ pattern: FTS3Pattern?) -> SQLExpression {
+        SQLExpression(impl: .binary("MATCH", sqlExpression, pattern?.sqlExpression ?? .value(.null)))
+    }
+
+    /// `column MATCH pattern`: full-text matching of a column of an FTS5
+    /// table, or of the whole table when the column is named after the
+    /// table.
+    ///
+    /// ```swift
+    /// if let pattern = FTS5Pattern(matchingAllTokensIn: "SQLite database") {
+    ///     let books = try Book.filter(Column("book").match(pattern)).fetchAll(db)
+    /// }
+    /// ```
+    ///
+    /// - Parameter pattern: The full-text pattern.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#full_text_query_syntax>
+    public func match(_ pattern: FTS5Pattern) -> SQLExpression {
+        SQLExpression(impl: .binary("MATCH", sqlExpression, pattern.sqlExpression))
+    }
+}

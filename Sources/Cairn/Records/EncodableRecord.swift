@@ -247,10 +247,18 @@ public enum DatabaseDateEncodingStrategy: Sendable {
     case timeIntervalSince1970
     /// A number of seconds since 2001-01-01.
     case timeIntervalSinceReferenceDate
+    /// A whole number of seconds since 1970-01-01, as an integer (rounded
+    /// down: 1.9 seconds is 1, -0.1 second is -1).
+    case secondsSince1970
     /// A number of milliseconds since 1970-01-01, as an integer.
     case millisecondsSince1970
     /// ISO-8601 text.
     case iso8601
+    /// Text that a date formatter makes.
+    ///
+    /// The formatter is used from the threads that encode records: do not
+    /// modify it after it is given to the strategy.
+    case formatted(DateFormatter)
     /// A custom encoding.
     case custom(@Sendable (Date) -> (any DatabaseValueConvertible)?)
 
@@ -262,10 +270,17 @@ public enum DatabaseDateEncodingStrategy: Sendable {
             return date.timeIntervalSince1970.databaseValue
         case .timeIntervalSinceReferenceDate:
             return date.timeIntervalSinceReferenceDate.databaseValue
+        case .secondsSince1970:
+            // Dates too far away for an integer keep their value as a real.
+            let seconds = date.timeIntervalSince1970.rounded(.down)
+            return Int64(exactly: seconds)?.databaseValue ?? seconds.databaseValue
         case .millisecondsSince1970:
-            return Int64((date.timeIntervalSince1970 * 1000).rounded()).databaseValue
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            return Int64(exactly: milliseconds)?.databaseValue ?? milliseconds.databaseValue
         case .iso8601:
             return ISO8601DateFormatter().string(from: date).databaseValue
+        case .formatted(let formatter):
+            return formatter.string(from: date).databaseValue
         case .custom(let encode):
             return encode(date)?.databaseValue ?? .null
         }

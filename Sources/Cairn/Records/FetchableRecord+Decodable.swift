@@ -365,14 +365,25 @@ struct RecordDecoder: Decoder {
         }
 
         private func decode<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key, row: Row) throws -> T {
-            // Dates, data and UUIDs follow the strategies of the record.
+            // Dates and data follow the strategies of the record, column
+            // by column.
             if T.self == Date.self {
                 let dbValue: DatabaseValue = row[index]
-                guard let date = recordType.databaseDateDecodingStrategy.decode(dbValue) else {
+                let strategy = recordType.databaseDateDecodingStrategy(for: column(key, in: row))
+                guard let date = strategy.decode(dbValue) else {
                     throw RowDecodingError.conversionFailure(Date.self, row: row, columnIndex: index)
                 }
                 // The cast succeeds: T is Date.
                 if let date = date as? T { return date }
+            }
+            if T.self == Data.self {
+                let dbValue: DatabaseValue = row[index]
+                let strategy = recordType.databaseDataDecodingStrategy(for: column(key, in: row))
+                guard let data = strategy.decode(dbValue) else {
+                    throw RowDecodingError.conversionFailure(Data.self, row: row, columnIndex: index)
+                }
+                // The cast succeeds: T is Data.
+                if let data = data as? T { return data }
             }
             if let convertible = T.self as? any DatabaseValueConvertible.Type {
                 // Values stored in a column.

@@ -56,8 +56,48 @@ public protocol FetchableRecord {
     /// nested `Decodable` value stored as JSON.
     static func databaseJSONDecoder(for column: String) -> JSONDecoder
 
-    /// How `Decodable` records decode dates.
+    /// How `Decodable` records decode dates, for all columns (see
+    /// ``databaseDateDecodingStrategy(for:)``).
     static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { get }
+
+    /// How a `Decodable` record decodes the date of a column.
+    ///
+    /// The default implementation returns ``databaseDateDecodingStrategy``.
+    /// Override it when columns store dates differently:
+    ///
+    /// ```swift
+    /// struct Event: Decodable, FetchableRecord {
+    ///     var start: Date   // stored as a Unix timestamp
+    ///     var end: Date     // stored as "YYYY-MM-DD HH:MM:SS.SSS" text
+    ///
+    ///     static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+    ///         column == "start" ? .timeIntervalSince1970 : .deferredToDate
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter column: The name of the column of the decoded date.
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
+
+    /// How a `Decodable` record decodes the `Data` of a column.
+    ///
+    /// The default implementation returns
+    /// ``DatabaseDataDecodingStrategy/deferredToData``:
+    ///
+    /// ```swift
+    /// struct Document: Decodable, FetchableRecord {
+    ///     var payload: Data   // stored as Base64 text
+    ///
+    ///     static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+    ///         .custom { dbValue in
+    ///             String.fromDatabaseValue(dbValue).flatMap { Data(base64Encoded: $0) }
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter column: The name of the column of the decoded data.
+    static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
 
     /// How `Decodable` records map coding keys to column names.
     static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
@@ -78,6 +118,16 @@ extension FetchableRecord {
     /// ``DatabaseDateDecodingStrategy/deferredToDate``.
     public static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .deferredToDate }
 
+    /// ``databaseDateDecodingStrategy``, whatever the column.
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        databaseDateDecodingStrategy
+    }
+
+    /// ``DatabaseDataDecodingStrategy/deferredToData``, whatever the column.
+    public static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+        .deferredToData
+    }
+
     /// ``DatabaseColumnDecodingStrategy/useDefaultKeys``.
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 }
@@ -95,6 +145,11 @@ public enum DatabaseDateDecodingStrategy: Sendable {
     case millisecondsSince1970
     /// ISO-8601 text.
     case iso8601
+    /// Text that a date formatter parses.
+    ///
+    /// The formatter is used from the threads that decode records: do not
+    /// modify it after it is given to the strategy.
+    case formatted(DateFormatter)
     /// A custom decoding, from the database value; nil fails.
     case custom(@Sendable (DatabaseValue) -> Date?)
 
@@ -110,6 +165,32 @@ public enum DatabaseDateDecodingStrategy: Sendable {
             return Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0 / 1000) }
         case .iso8601:
             return String.fromDatabaseValue(dbValue).flatMap { ISO8601DateFormatter().date(from: $0) }
+        case .formatted(let formatter):
+            return String.fromDatabaseValue(dbValue).flatMap { formatter.date(from: $0) }
+        case .custom(let decode):
+            return decode(dbValue)
+        }
+    }
+}
+
+/// How `Decodable` records decode `Data` (see
+/// ``FetchableRecord/databaseDataDecodingStrategy(for:)``).
+public enum DatabaseDataDecodingStrategy: Sendable {
+    /// As `Data` reads database values: a blob, or the UTF-8 bytes of a
+    /// text (the default).
+    case deferredToData
+    /// A custom decoding, from the database value; nil fails.
+    ///
+    /// ```swift
+    /// // Base64 text
+    /// .custom { dbValue in String.fromDatabaseValue(dbValue).flatMap { Data(base64Encoded: $0) } }
+    /// ```
+    case custom(@Sendable (DatabaseValue) -> Data?)
+
+    func decode(_ dbValue: DatabaseValue) -> Data? {
+        switch self {
+        case .deferredToData:
+            return Data.fromDatabaseValue(dbValue)
         case .custom(let decode):
             return decode(dbValue)
         }
@@ -158,6 +239,9 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
 ///
 /// The row given to ``FetchableRecord/init(row:)`` is reused at each step.
 public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
+    /// The elements of the cursor: records.
+    public typealias Element = Record
+
     @exclusivity(unchecked) @usableFromInline var state: DatabaseCursorState
     @usableFromInline let row: Row
 

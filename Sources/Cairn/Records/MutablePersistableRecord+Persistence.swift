@@ -241,6 +241,28 @@ extension MutablePersistableRecord {
         try performUpdate(db, onConflict: conflictResolution, columns: columns, returning: nil)
     }
 
+    /// Updates all columns of the row of the record.
+    ///
+    /// ```swift
+    /// var player = try Player.find(db, id: 1)
+    /// player.score = 1000
+    /// try player.update(db)
+    /// // UPDATE "player" SET "name"=?, "score"=? WHERE "id"=?
+    /// ```
+    ///
+    /// The update callbacks run, surrounded by the save callbacks.
+    ///
+    /// - Parameters:
+    ///   - db: A connection.
+    ///   - conflictResolution: The conflict resolution; nil for the
+    ///     ``persistenceConflictPolicy`` of the record type.
+    /// - Throws: ``RecordError/recordNotFound(databaseTableName:key:)`` when
+    ///   no row has the primary key of the record, a ``DatabaseError``, or
+    ///   the error of a callback.
+    public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        try performUpdate(db, onConflict: conflictResolution, columns: nil, returning: nil)
+    }
+
     /// Updates the row of the record, and runs the save and update
     /// callbacks.
     ///

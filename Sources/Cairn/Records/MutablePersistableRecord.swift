@@ -183,4 +183,36 @@ extension MutablePersistableRecord {
 /// }
 /// try Country(isoCode: "FR", name: "France").insert(db)
 /// ```
-public protocol PersistableRecord: MutablePersistableRecord { }
+public protocol PersistableRecord: MutablePersistableRecord {
+    /// Called before the record is inserted; the non-mutating version of
+    /// ``MutablePersistableRecord/willInsert(_:)``. The default does
+    /// nothing.
+    ///
+    /// ```swift
+    /// struct Country: Codable, PersistableRecord {
+    ///     var isoCode: String
+    ///     func willInsert(_ db: Database) throws {
+    ///         guard isoCode.count == 2 else { throw ValidationError() }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter db: The connection that inserts the record.
+    /// - Throws: An error that cancels the insert.
+    func willInsert(_ db: Database) throws
+
+    /// Called after the record was inserted; the non-mutating version of
+    /// ``MutablePersistableRecord/didInsert(_:)``. The default does
+    /// nothing.
+    ///
+    /// - Parameter inserted: The rowid and the inserted values.
+    func didInsert(_ inserted: InsertionSuccess)
+}
+
+extension PersistableRecord {
+    /// Does nothing.
+    public func willInsert(_ db: Database) throws { }
+
+    /// Does nothing.
+    public func didInsert(_ inserted: InsertionSuccess) { }
+}

@@ -33,33 +33,33 @@ public struct PersistenceContainer: Sendable {
     ///
     /// When the container follows a template, these are the columns of a
     /// previous container of the same record type, and only the first
-    /// `count` of them have been set (see ``init(template:)``).
+    /// `valueCount` of them have been set (see ``init(template:)``).
     @usableFromInline var columnEntries: [Column] = []
 
-    /// The values, in the order of the columns: the first `count` are the
+    /// The values, in the order of the columns: the first `valueCount` are the
     /// values of the container.
     ///
-    /// While the container follows a template, the values beyond `count`
+    /// While the container follows a template, the values beyond `valueCount`
     /// are those of a previous container, recycled: setting the expected
     /// column overwrites them in place, without allocating (see
     /// ``recycleValues(from:)``). Otherwise there is none.
     @usableFromInline var valueStorage: [DatabaseValue] = []
 
     /// The number of columns that have a value.
-    @usableFromInline var count = 0
+    @usableFromInline var valueCount = 0
 
     /// Whether `columnEntries` is a template: the columns of a previous
-    /// container, shared, of which the first `count` were set in the same
+    /// container, shared, of which the first `valueCount` were set in the same
     /// order. Otherwise, each column has a value.
     @usableFromInline var followsTemplate = false
 
     /// The values, in the order of the columns.
     public var values: [DatabaseValue] {
-        count == valueStorage.count ? valueStorage : Array(valueStorage[..<count])
+        valueCount == valueStorage.count ? valueStorage : Array(valueStorage[..<valueCount])
     }
 
     /// The column names, in order.
-    public var columns: [String] { columnEntries[..<count].map(\.name) }
+    public var columns: [String] { columnEntries[..<valueCount].map(\.name) }
 
     /// Creates an empty container.
     public init() {
@@ -116,8 +116,8 @@ public struct PersistenceContainer: Sendable {
     /// Drops the recycled values that were not overwritten: afterwards,
     /// `values` is the value storage itself.
     mutating func dropRecycledValues() {
-        if valueStorage.count > count {
-            valueStorage.removeSubrange(count...)
+        if valueStorage.count > valueCount {
+            valueStorage.removeSubrange(valueCount...)
         }
     }
 
@@ -129,8 +129,8 @@ public struct PersistenceContainer: Sendable {
     /// The columns of the container, to expect in a later container of the
     /// same record type.
     var columnTemplate: ColumnTemplate {
-        if columnEntries.count > count {
-            return ColumnTemplate(columns: Array(columnEntries[..<count]))
+        if columnEntries.count > valueCount {
+            return ColumnTemplate(columns: Array(columnEntries[..<valueCount]))
         }
         return ColumnTemplate(columns: columnEntries)
     }
@@ -139,13 +139,13 @@ public struct PersistenceContainer: Sendable {
     /// created with (see ``init(template:)``), and no other: it then has
     /// the exact columns of the template, in the same order.
     var followsWholeTemplate: Bool {
-        followsTemplate && count == columnEntries.count
+        followsTemplate && valueCount == columnEntries.count
     }
 
     /// Whether the container has the exact columns of `template`, in the
     /// same order.
     func hasColumns(of template: ColumnTemplate) -> Bool {
-        guard count == template.columns.count else { return false }
+        guard valueCount == template.columns.count else { return false }
         return columnEntries.withUnsafeBufferPointer { lhs in
             template.columns.withUnsafeBufferPointer { rhs in
                 // A container that followed the template shares its storage.
@@ -163,8 +163,8 @@ public struct PersistenceContainer: Sendable {
     @usableFromInline
     mutating func leaveTemplate() {
         followsTemplate = false
-        if columnEntries.count > count {
-            columnEntries.removeSubrange(count...)
+        if columnEntries.count > valueCount {
+            columnEntries.removeSubrange(valueCount...)
         }
         dropRecycledValues()
     }
@@ -176,7 +176,7 @@ public struct PersistenceContainer: Sendable {
     /// costs a string comparison and a store.
     @inlinable @inline(__always)
     mutating func setExpectedValue(_ value: DatabaseValue, forColumn column: String) -> Bool {
-        let position = count
+        let position = valueCount
         let isExpected = columnEntries.withUnsafeBufferPointer { entries in
             position < entries.count && entries[position].name == column
         }
@@ -186,7 +186,7 @@ public struct PersistenceContainer: Sendable {
         } else {
             valueStorage.append(value)
         }
-        count = position &+ 1
+        valueCount = position &+ 1
         return true
     }
 
@@ -248,8 +248,6 @@ public struct PersistenceContainer: Sendable {
     /// The (column, value) pairs, in order.
     var storage: Zip2Sequence<[String], [DatabaseValue]> { zip(columns, values) }
 
-    /// Whether the container is empty.
-    var isEmpty: Bool { count == 0 }
 
     /// Whether the container has a column (compared without regard to case).
     public func hasColumn(_ column: String) -> Bool {
@@ -310,7 +308,7 @@ public struct PersistenceContainer: Sendable {
         if followsTemplate { leaveTemplate() }
         let key = column.caseInsensitiveKey
         let index = columnEntries.withUnsafeBufferPointer { entries in
-            (0..<count).first { entries[$0].key == key && entries[$0].name == column }
+            (0..<valueCount).first { entries[$0].key == key && entries[$0].name == column }
         }
         if let index {
             valueStorage[index] = value
@@ -323,13 +321,13 @@ public struct PersistenceContainer: Sendable {
     private mutating func append(_ value: DatabaseValue, forColumn column: String, key: UInt64) {
         columnEntries.append(Column(name: column, key: key))
         valueStorage.append(value)
-        count += 1
+        valueCount += 1
     }
 
     private func index(ofColumn column: String, key: UInt64? = nil) -> Int? {
         let key = key ?? column.caseInsensitiveKey
         return columnEntries.withUnsafeBufferPointer { entries in
-            for index in 0..<count where entries[index].key == key {
+            for index in 0..<valueCount where entries[index].key == key {
                 if entries[index].name.equalsIgnoringASCIICase(column) { return index }
             }
             return nil
@@ -339,5 +337,39 @@ public struct PersistenceContainer: Sendable {
     /// The values as a dictionary.
     var dictionary: [String: DatabaseValue] {
         Dictionary(zip(columns, values).map { ($0, $1) }, uniquingKeysWith: { $1 })
+    }
+}
+
+// MARK: - RandomAccessCollection
+
+extension PersistenceContainer: RandomAccessCollection {
+    /// A position in the container: from 0 to the number of columns.
+    public typealias Index = Int
+
+    /// The position of the first column: 0.
+    public var startIndex: Int { 0 }
+
+    /// The position after the last column: the number of columns.
+    public var endIndex: Int { valueCount }
+
+    /// Whether the container has no column.
+    public var isEmpty: Bool { valueCount == 0 }
+
+    /// The column name and value at a position, in the order the record
+    /// encoded them.
+    ///
+    /// ```swift
+    /// var container = PersistenceContainer()
+    /// try player.encode(to: &container)
+    /// for (column, dbValue) in container {
+    ///     print("\(column): \(dbValue)")
+    /// }
+    /// ```
+    ///
+    /// - Parameter position: A valid position: `startIndex..<endIndex`.
+    /// - Precondition: `position` is a valid position (an invalid one stops
+    ///   the program, as an array does).
+    public subscript(position: Int) -> (String, DatabaseValue) {
+        (columnEntries[..<valueCount][position].name, valueStorage[..<valueCount][position])
     }
 }

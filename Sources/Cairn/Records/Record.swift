@@ -263,6 +263,18 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
         return true
     }
 
+    /// Updates the columns that changed (see ``databaseChanges``), and
+    /// returns whether there was something to update: see
+    /// ``updateChanges(_:onConflict:)``.
+    ///
+    /// - Parameter db: A database connection.
+    /// - Returns: Whether the record had changes, and was updated.
+    /// - Throws: See ``updateChanges(_:onConflict:)``.
+    @discardableResult
+    public final func updateChanges(_ db: Database) throws -> Bool {
+        try updateChanges(db, onConflict: nil)
+    }
+
     // MARK: Persistence callbacks
 
     /// Called before the record is inserted. The default does nothing.

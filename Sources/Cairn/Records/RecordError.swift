@@ -22,3 +22,7 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// The former name of ``RecordError``.
+@available(*, deprecated, renamed: "RecordError")
+public typealias PersistenceError = RecordError

@@ -64,8 +64,20 @@ extension Cursor {
         DropWhileCursor(self, predicate: predicate)
     }
 
+    /// Returns a cursor that skips the first element.
+    ///
+    /// ```swift
+    /// let cursor = try Int.fetchCursor(db, sql: "SELECT id FROM player ORDER BY id")
+    /// let others = try Array(cursor.dropFirst()) // all ids but the first
+    /// ```
+    public func dropFirst() -> DropFirstCursor<Self> {
+        DropFirstCursor(self, limit: 1)
+    }
+
     /// Returns a cursor that skips the first `n` elements.
-    public func dropFirst(_ n: Int = 1) -> DropFirstCursor<Self> {
+    ///
+    /// - Parameter n: The number of elements to skip; zero or more.
+    public func dropFirst(_ n: Int) -> DropFirstCursor<Self> {
         DropFirstCursor(self, limit: n)
     }
 
@@ -230,6 +242,17 @@ extension Cursor where Element: StringProtocol {
 // MARK: - Collections from cursors
 
 extension Cursor {
+    /// Returns an array of the remaining elements but the last one.
+    ///
+    /// ```swift
+    /// try AnyCursor([1, 2, 3]).dropLast()  // [1, 2]
+    /// ```
+    ///
+    /// - Throws: The error of the cursor.
+    public func dropLast() throws -> [Element] {
+        try dropLast(1)
+    }
+
     /// Returns an array of the remaining elements but the last `k`.
     ///
     /// ```swift
@@ -238,7 +261,7 @@ extension Cursor {
     ///
     /// - Precondition: `k >= 0`.
     /// - Throws: The error of the cursor.
-    public func dropLast(_ k: Int = 1) throws -> [Element] {
+    public func dropLast(_ k: Int) throws -> [Element] {
         precondition(k >= 0, "Can't drop a negative number of elements from a cursor")
         let elements = try Array(self)
         return Array(elements.dropLast(k))

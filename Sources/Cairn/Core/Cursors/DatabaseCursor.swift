@@ -5,6 +5,33 @@
 public protocol DatabaseCursor: Cursor {
     /// The statement that the cursor iterates.
     var statement: Statement { get }
+
+    /// Advances to the next row of the statement, and returns its element,
+    /// or nil when there is no more row.
+    ///
+    /// - Throws: The error of the statement, such as a ``DatabaseError``,
+    ///   or a ``RowDecodingError`` when a row cannot be converted.
+    func next() throws -> Element?
+}
+
+extension DatabaseCursor {
+    /// Calls `body` for each remaining element of the cursor, in order.
+    ///
+    /// ```swift
+    /// try Player.fetchCursor(db).forEach { player in
+    ///     print(player.name)
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: A function of an element; its error stops the
+    ///   iteration, and is rethrown.
+    /// - Throws: The error of the statement, or of `body`.
+    @inlinable
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        while let element = try next() {
+            try body(element)
+        }
+    }
 }
 
 extension DatabaseCursor {
@@ -181,6 +208,9 @@ struct DatabaseCursorState {
 /// }
 /// ```
 public final class RowCursor: DatabaseCursor {
+    /// The elements of the cursor: rows (one row, reused at each step).
+    public typealias Element = Row
+
     @exclusivity(unchecked) @usableFromInline var state: DatabaseCursorState
 
     /// The row that each step returns.
@@ -216,6 +246,9 @@ public final class RowCursor: DatabaseCursor {
 /// A cursor of values read from the first column of each row, through
 /// ``DatabaseValue``.
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
+    /// The elements of the cursor: values.
+    public typealias Element = Value
+
     @exclusivity(unchecked) @usableFromInline var state: DatabaseCursorState
 
     /// The statement that the cursor iterates.
@@ -258,6 +291,9 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
 /// A cursor of values read directly from the first column of each row, with
 /// the `sqlite3_column_*` functions.
 public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseCursor {
+    /// The elements of the cursor: values.
+    public typealias Element = Value
+
     @exclusivity(unchecked) @usableFromInline var state: DatabaseCursorState
 
     /// The statement that the cursor iterates.

@@ -598,6 +598,16 @@ public final class Row: @unchecked Sendable {
         return dataNoCopy(atIndex: index)
     }
 
+    /// The BLOB of a column, or nil if the column is missing or NULL (see
+    /// ``dataNoCopy(atIndex:)``).
+    ///
+    /// ```swift
+    /// let thumbnail = row.dataNoCopy(Column("thumbnail"))
+    /// ```
+    public func dataNoCopy(_ column: some ColumnExpression) -> Data? {
+        dataNoCopy(named: column.name)
+    }
+
     /// The BLOB at `index`, sharing the statement's memory for a cursor row:
     /// valid only until the cursor steps, for Cairn's own use inside one
     /// call (decoding JSON, for instance). It must not escape.
@@ -623,33 +633,47 @@ public final class Row: @unchecked Sendable {
 
 // MARK: - Collection
 
-/// A position in a ``Row``.
-public struct RowIndex: Comparable, Strideable, Sendable {
-    let index: Int
+extension Row {
+    /// A position in a ``Row``: the index of a column.
+    ///
+    /// ```swift
+    /// for (columnName, dbValue) in row { ... }
+    /// let (name, value) = row[row.startIndex]
+    /// ```
+    public struct Index: Comparable, Strideable, Sendable {
+        let index: Int
 
-    init(_ index: Int) {
-        self.index = index
+        init(_ index: Int) {
+            self.index = index
+        }
+
+        /// Returns whether a position comes before another.
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.index < rhs.index }
+
+        /// Returns whether two positions are equal.
+        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.index == rhs.index }
+
+        /// The number of columns from this position to another.
+        public func distance(to other: Self) -> Int { other.index - index }
+
+        /// The position `n` columns after this one (before it when `n` is
+        /// negative).
+        public func advanced(by n: Int) -> Row.Index { Row.Index(index + n) }
     }
-
-    /// Compares two positions.
-    public static func < (lhs: RowIndex, rhs: RowIndex) -> Bool { lhs.index < rhs.index }
-
-    /// The distance to another position.
-    public func distance(to other: RowIndex) -> Int { other.index - index }
-
-    /// The position at a distance.
-    public func advanced(by n: Int) -> RowIndex { RowIndex(index + n) }
 }
+
+/// The former name of ``Row/Index``.
+public typealias RowIndex = Row.Index
 
 extension Row: RandomAccessCollection {
     /// The position of the first column.
-    public var startIndex: RowIndex { RowIndex(0) }
+    public var startIndex: Row.Index { Row.Index(0) }
 
     /// The position after the last column.
-    public var endIndex: RowIndex { RowIndex(count) }
+    public var endIndex: Row.Index { Row.Index(count) }
 
     /// The name and value of the column at a position.
-    public subscript(position: RowIndex) -> (String, DatabaseValue) {
+    public subscript(position: Row.Index) -> (String, DatabaseValue) {
         checkIndex(position.index)
         return (columnName(atUncheckedIndex: position.index), databaseValue(atUncheckedIndex: position.index))
     }

@@ -246,9 +246,40 @@ extension Row {
         ScopesView(row: self)
     }
 
-    /// The scopes of a row.
-    public struct ScopesView: Sequence {
+    /// The scopes of a row: a collection of (name, row) pairs, sorted by
+    /// name.
+    ///
+    /// ```swift
+    /// for (name, scopeRow) in row.scopes { ... }
+    /// let teamRow = row.scopes["team"]
+    /// ```
+    public struct ScopesView: Collection {
         let row: Row
+
+        /// A position in the scopes: from 0 to the number of scopes.
+        public typealias Index = Int
+
+        /// The position of the first scope.
+        public var startIndex: Int { 0 }
+
+        /// The position after the last scope.
+        public var endIndex: Int { count }
+
+        /// The position after a position.
+        public func index(after i: Int) -> Int { i + 1 }
+
+        /// The name and row of the scope at a position, in the order of
+        /// scope names.
+        ///
+        /// - Precondition: `position` is a valid position.
+        public subscript(position: Int) -> (name: String, row: Row) {
+            let name = names[position]
+            // A name of the layout always has its row.
+            guard let scopeRow = self[name] else {
+                fatalError("missing scope \(name)")
+            }
+            return (name, scopeRow)
+        }
 
         /// The number of scopes.
         public var count: Int { names.count }
@@ -287,7 +318,7 @@ extension Row {
             return scopeRow
         }
 
-        /// Iterates the (name, row) pairs of the scopes.
+        /// Iterates the (name, row) pairs of the scopes, sorted by name.
         public func makeIterator() -> IndexingIterator<[(name: String, row: Row)]> {
             names.compactMap { name in self[name].map { (name, $0) } }.makeIterator()
         }
@@ -368,8 +399,16 @@ extension Row {
     }
 
     /// The rows prefetched for a row.
-    public struct PrefetchedRowsView {
+    public struct PrefetchedRowsView: Equatable {
         let row: Row
+
+        /// Returns whether two views have the same keys, and equal rows for
+        /// each key.
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            let keys = lhs.keys
+            guard keys == rhs.keys else { return false }
+            return keys.allSatisfy { lhs[$0] == rhs[$0] }
+        }
 
         /// The association keys of the prefetched rows of the row, and of
         /// its scopes.

@@ -25,6 +25,41 @@ extension ColumnExpression {
     }
 }
 
+extension ColumnExpression {
+    /// The column, never qualified by a table: in a request that joins
+    /// tables, it names a column of the selection, such as an alias
+    /// (`ORDER BY "total"`), instead of a column of the table of the
+    /// request (`ORDER BY "player"."total"`).
+    ///
+    /// ```swift
+    /// // SELECT "team".*, COUNT(...) AS "playerCount" FROM "team" ...
+    /// // ORDER BY "playerCount"
+    /// let request = Team.annotated(with: Team.players.count.forKey("playerCount"))
+    ///     .order(Column("playerCount").detached)
+    /// ```
+    public var detached: SQLExpression {
+        SQLExpression(impl: .literal(SQL(sql: name.quotedDatabaseIdentifier)))
+    }
+}
+
+extension ColumnExpression where Self == Column {
+    /// The hidden `rowid` column: see ``Column/rowID``.
+    ///
+    /// ```swift
+    /// func keyColumn() -> some ColumnExpression { .rowID }
+    /// ```
+    public static var rowID: Column { Column.rowID }
+}
+
+extension SQLExpressible where Self == Column {
+    /// The hidden `rowid` column: see ``Column/rowID``.
+    ///
+    /// ```swift
+    /// func keyExpression() -> some SQLExpressible { .rowID }
+    /// ```
+    public static var rowID: Column { Column.rowID }
+}
+
 extension ColumnExpression where Self: RawRepresentable, Self.RawValue == String {
     /// The raw value.
     public var name: String { rawValue }
@@ -77,20 +112,39 @@ public struct Column: ColumnExpression, Hashable, Sendable {
         self.name = codingKey.stringValue
     }
 
-    /// The column, never qualified by a table: in a request that joins
-    /// tables, it names a column of the selection, such as an alias
-    /// (`ORDER BY "total"`), instead of a column of the table of the
-    /// request (`ORDER BY "player"."total"`).
+    // MARK: Comparing columns
+
+    /// `lhs = rhs`: an SQL expression, not a Swift comparison.
     ///
     /// ```swift
-    /// // SELECT "team".*, COUNT(...) AS "playerCount" FROM "team" ...
-    /// // ORDER BY "playerCount"
-    /// let request = Team.annotated(with: Team.players.count.forKey("playerCount"))
-    ///     .order(Column("playerCount").detached)
+    /// // SELECT * FROM "book" WHERE "authorId" = "id"
+    /// let request = Book.filter(Column("authorId") == Column("id"))
     /// ```
-    public var detached: SQLExpression {
-        SQLExpression(impl: .literal(SQL(sql: name.quotedDatabaseIdentifier)))
+    ///
+    /// Columns are `Hashable`, and the operator of `Equatable` would
+    /// otherwise turn `filter(Column("a") == Column("b"))` into
+    /// `filter(false)`: a boolean is an SQL expression too. The comparison
+    /// of `Equatable` remains where a `Bool` is expected.
+    public static func == (lhs: Column, rhs: Column) -> SQLExpression {
+        SQLExpression(impl: .binary("=", lhs.sqlExpression, rhs.sqlExpression))
     }
+
+    /// `lhs <> rhs`: an SQL expression, not a Swift comparison (see
+    /// ``==(_:_:)-(Column,Column)->SQLExpression``).
+    public static func != (lhs: Column, rhs: Column) -> SQLExpression {
+        SQLExpression(impl: .binary("<>", lhs.sqlExpression, rhs.sqlExpression))
+    }
+
+    /// Returns whether two columns have the same name (`Equatable`).
+    ///
+    /// ```swift
+    /// let isRowID: Bool = column == Column.rowID
+    /// ```
+    @_disfavoredOverload
+    public static func == (lhs: Column, rhs: Column) -> Bool {
+        lhs.name == rhs.name
+    }
+
 }
 
 extension Row {

@@ -129,6 +129,9 @@ public struct SQL: Sendable {
 }
 
 extension SQL: ExpressibleByStringInterpolation {
+    /// The interpolation of ``SQL`` literals: ``SQLInterpolation``.
+    public typealias StringInterpolation = SQLInterpolation
+
     /// Creates a literal from a string literal without interpolation: raw
     /// SQL.
     public init(stringLiteral value: String) {
@@ -136,102 +139,23 @@ extension SQL: ExpressibleByStringInterpolation {
     }
 
     /// Creates a literal from an interpolated string.
-    public init(stringInterpolation: StringInterpolation) {
-        self.init(elements: stringInterpolation.elements)
+    public init(stringInterpolation sqlInterpolation: SQLInterpolation) {
+        self.init(elements: sqlInterpolation.elements)
     }
+}
 
-    /// The interpolation of an ``SQL`` literal.
-    public struct StringInterpolation: StringInterpolationProtocol {
-        var elements: [Element] = []
-
-        /// Creates an empty interpolation.
-        public init(literalCapacity: Int, interpolationCount: Int) {
-            elements.reserveCapacity(interpolationCount * 2 + 1)
-        }
-
-        /// Appends raw SQL.
-        public mutating func appendLiteral(_ literal: String) {
-            guard !literal.isEmpty else { return }
-            elements.append(.sql(literal, StatementArguments()))
-        }
-
-        /// Appends a value as a statement argument: `?` in the SQL, and the
-        /// value in the arguments. `nil` is NULL.
-        ///
-        /// ```swift
-        /// let name: String? = "Arthur"
-        /// let query: SQL = "SELECT * FROM player WHERE name = \(name)"
-        /// // SELECT * FROM player WHERE name = ? with arguments ["Arthur"]
-        /// ```
-        public mutating func appendInterpolation<Value: DatabaseValueConvertible>(_ value: Value?) {
-            elements.append(.sql("?", [value?.databaseValue ?? .null]))
-        }
-
-        /// Appends an expression: a value, a column, an operation, or any
-        /// other ``SQLExpressible`` value. Values become statement
-        /// arguments.
-        ///
-        /// ```swift
-        /// let query: SQL = "SELECT * FROM player WHERE \(Column("score") > 1000)"
-        /// // SELECT * FROM player WHERE "score" > ? with arguments [1000]
-        ///
-        /// func select(_ expression: some SQLExpressible) -> SQL {
-        ///     "SELECT \(expression)"
-        /// }
-        /// ```
-        public mutating func appendInterpolation(_ expression: some SQLExpressible) {
-            elements.append(.expression(expression.sqlExpression))
-        }
-
-        /// Appends the column named after a coding key.
-        ///
-        /// ```swift
-        /// let request: SQLRequest<Player> = "SELECT * FROM player WHERE \(CodingKeys.id) = \(id)"
-        /// // SELECT * FROM player WHERE "id" = ?
-        /// ```
-        public mutating func appendInterpolation(_ codingKey: some CodingKey) {
-            elements.append(.expression(Column(codingKey.stringValue).sqlExpression))
-        }
-
-        /// Appends a value that is also a sequence of values, such as `Data`,
-        /// as one statement argument.
-        public mutating func appendInterpolation<Value>(_ value: Value)
-        where Value: DatabaseValueConvertible & Sequence, Value.Element: DatabaseValueConvertible
-        {
-            elements.append(.sql("?", [value.databaseValue]))
-        }
-
-        /// Appends raw SQL and its arguments.
-        ///
-        /// ```swift
-        /// let query: SQL = "SELECT * FROM player WHERE \(sql: "score > ?", arguments: [1000])"
-        /// ```
-        public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
-            elements.append(.sql(sql, arguments))
-        }
-
-        /// Appends another literal.
-        ///
-        /// ```swift
-        /// let condition: SQL = "score > \(1000)"
-        /// let query: SQL = "SELECT * FROM player WHERE \(literal: condition)"
-        /// ```
-        public mutating func appendInterpolation(literal sqlLiteral: SQL) {
-            elements.append(contentsOf: sqlLiteral.elements)
-        }
-
-        /// Appends a sequence of values as a parenthesized list of arguments.
-        ///
-        /// ```swift
-        /// let ids = [1, 2, 3]
-        /// let query: SQL = "DELETE FROM player WHERE id IN \(ids)"
-        /// // DELETE FROM player WHERE id IN (?,?,?) with arguments [1, 2, 3]
-        /// ```
-        ///
-        /// An empty sequence is `(NULL)`: `x IN (NULL)` matches no row.
-        public mutating func appendInterpolation<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
-            elements.append(.valueList(sequence.map(\.databaseValue)))
-        }
+extension SQL {
+    /// Creates a literal from an expression.
+    ///
+    /// ```swift
+    /// let literal = SQL(Column("score") + 1)
+    /// let request = Player.select(literal) // SELECT "score" + ? FROM "player"
+    /// ```
+    ///
+    /// - Parameter expression: The expression, rendered as SQL with its
+    ///   values as statement arguments.
+    public init(_ expression: some SQLSpecificExpressible) {
+        self.init(elements: [.expression(expression.sqlExpression)])
     }
 }
 
@@ -244,6 +168,11 @@ extension Sequence where Element == SQL {
     /// let query: SQL = "SELECT * FROM player WHERE \(literal: conditions.joined(separator: " AND "))"
     /// ```
     public func joined(separator: String = "") -> SQL {
+        joinedLiteral(separator: separator)
+    }
+
+    /// The concatenation of the literals, with a separator between them.
+    fileprivate func joinedLiteral(separator: String) -> SQL {
         var result = SQL(elements: [])
         for (index, literal) in enumerated() {
             if index > 0 && !separator.isEmpty {
@@ -252,5 +181,21 @@ extension Sequence where Element == SQL {
             result.append(literal: literal)
         }
         return result
+    }
+}
+
+extension Collection where Element == SQL {
+    /// Returns the concatenation of the literals, with a separator between
+    /// them.
+    ///
+    /// ```swift
+    /// let columns: [SQL] = ["name", "score"]
+    /// let query: SQL = "SELECT \(literal: columns.joined(separator: ", ")) FROM player"
+    /// // SELECT name, score FROM player
+    /// ```
+    ///
+    /// - Parameter separator: The SQL between two literals; none by default.
+    public func joined(separator: String = "") -> SQL {
+        joinedLiteral(separator: separator)
     }
 }

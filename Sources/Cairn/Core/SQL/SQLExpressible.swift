@@ -45,6 +45,20 @@ extension Optional: SQLExpressible where Wrapped: SQLExpressible {
     }
 }
 
+extension Optional: SQLSelectable where Wrapped: SQLSelectable {
+    /// The selection of the wrapped value, or NULL.
+    public var sqlSelection: SQLSelection {
+        self?.sqlSelection ?? SQLSelection(impl: .expression(.value(.null)))
+    }
+}
+
+extension Optional: SQLOrderingTerm where Wrapped: SQLOrderingTerm {
+    /// The ordering of the wrapped value, or NULL (no order).
+    public var sqlOrdering: SQLOrdering {
+        self?.sqlOrdering ?? SQLOrdering(impl: .expression(.value(.null)))
+    }
+}
+
 extension Optional where Wrapped == any SQLExpressible {
     /// The expression, or NULL.
     var sqlExpressionOrNull: SQLExpression {

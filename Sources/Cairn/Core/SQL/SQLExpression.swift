@@ -25,7 +25,7 @@ public struct SQLExpression: Sendable {
         /// An infix operator: `x = y`, `x LIKE y`.
         case binary(String, SQLExpression, SQLExpression)
         /// An associative operator applied to several operands: `a AND b AND c`.
-        case associative(AssociativeOperator, [SQLExpression])
+        case associative(AssociativeBinaryOperator, [SQLExpression])
         /// `x IN (a, b, c)`, or `x NOT IN (...)`.
         case isIn(SQLExpression, [SQLExpression], negated: Bool)
         /// `x BETWEEN a AND b`, or `x NOT BETWEEN a AND b`.
@@ -104,8 +104,14 @@ public struct SQLExpression: Sendable {
     /// The expression that is false (`0`).
     static let `false` = SQLExpression.literal(SQL(sql: "0"))
 
-    /// The operators that combine any number of operands.
-    public struct AssociativeOperator: Hashable, Sendable {
+    /// The operators that combine any number of operands, for
+    /// `joined(operator:)` on sequences of expressions.
+    ///
+    /// ```swift
+    /// let conditions = [Column("a") == 1, Column("b") == 2]
+    /// conditions.joined(operator: .and)  // "a" = ? AND "b" = ?
+    /// ```
+    public struct AssociativeBinaryOperator: Hashable, Sendable {
         let sql: String
 
         /// The value of the operator applied to no operand.
@@ -116,23 +122,30 @@ public struct SQLExpression: Sendable {
             self.neutralValue = neutralValue
         }
 
-        /// `AND`; the conjunction of no operand is true.
-        public static let and = AssociativeOperator("AND", neutralValue: .true)
+        /// `AND`; the conjunction of no operand is true (`1`).
+        public static let and = AssociativeBinaryOperator("AND", neutralValue: .true)
 
-        /// `OR`; the disjunction of no operand is false.
-        public static let or = AssociativeOperator("OR", neutralValue: .false)
+        /// `OR`; the disjunction of no operand is false (`0`).
+        public static let or = AssociativeBinaryOperator("OR", neutralValue: .false)
 
         /// `+`; the sum of no operand is 0.
-        public static let add = AssociativeOperator("+", neutralValue: .literal(SQL(sql: "0")))
+        public static let add = AssociativeBinaryOperator("+", neutralValue: .literal(SQL(sql: "0")))
 
         /// `*`; the product of no operand is 1.
-        public static let multiply = AssociativeOperator("*", neutralValue: .literal(SQL(sql: "1")))
+        public static let multiply = AssociativeBinaryOperator("*", neutralValue: .literal(SQL(sql: "1")))
 
         /// `||`; the concatenation of no operand is the empty string.
-        public static let concat = AssociativeOperator("||", neutralValue: .literal(SQL(sql: "''")))
+        public static let concat = AssociativeBinaryOperator("||", neutralValue: .literal(SQL(sql: "''")))
+
+        /// `&`, bitwise AND; the bitwise AND of no operand is -1 (all bits
+        /// set).
+        public static let bitwiseAnd = AssociativeBinaryOperator("&", neutralValue: .literal(SQL(sql: "-1")))
+
+        /// `|`, bitwise OR; the bitwise OR of no operand is 0.
+        public static let bitwiseOr = AssociativeBinaryOperator("|", neutralValue: .literal(SQL(sql: "0")))
 
         /// Compares the SQL of operators.
-        public static func == (lhs: AssociativeOperator, rhs: AssociativeOperator) -> Bool {
+        public static func == (lhs: AssociativeBinaryOperator, rhs: AssociativeBinaryOperator) -> Bool {
             lhs.sql == rhs.sql
         }
 
@@ -142,9 +155,12 @@ public struct SQLExpression: Sendable {
         }
     }
 
+    /// The former name of ``AssociativeBinaryOperator``.
+    public typealias AssociativeOperator = AssociativeBinaryOperator
+
     /// Applies an associative operator, flattening nested applications of
     /// the same operator: `(a AND b) AND c` is `a AND b AND c`.
-    static func associative(_ op: AssociativeOperator, _ operands: [SQLExpression]) -> SQLExpression {
+    static func associative(_ op: AssociativeBinaryOperator, _ operands: [SQLExpression]) -> SQLExpression {
         var flattened: [SQLExpression] = []
         for operand in operands {
             if case let .associative(innerOp, innerOperands) = operand.impl, innerOp == op {

@@ -94,7 +94,26 @@ extension SQLSelectable where Self == AllColumns {
 /// All columns of a table but some: see
 /// ``SQLSelectable/allColumns(excluding:)``.
 public struct AllColumnsExcluding: SQLSelectable, Sendable {
+    /// The lowercased names of the excluded columns.
     let excluded: Set<String>
+
+    init(excluded: Set<String>) {
+        self.excluded = excluded
+    }
+
+    /// Creates the selection of all columns of the table of a request but
+    /// some, in the order of the table (names compared without regard to
+    /// ASCII case).
+    ///
+    /// ```swift
+    /// // SELECT "id", "score" FROM "player"
+    /// let request = Player.select(AllColumnsExcluding(["name"]))
+    /// ```
+    ///
+    /// - Parameter excludedColumns: The names of the columns to leave out.
+    public init(_ excludedColumns: some Collection<String>) {
+        self.init(excluded: Set(excludedColumns.map { $0.lowercased() }))
+    }
 
     /// The selection.
     public var sqlSelection: SQLSelection {

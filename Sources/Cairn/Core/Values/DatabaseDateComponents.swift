@@ -21,7 +21,7 @@ import Foundation
 /// ```
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/lang_datefunc.html>
-public struct DatabaseDateComponents: Hashable, Sendable, DatabaseValueConvertible {
+public struct DatabaseDateComponents: Hashable, Sendable, DatabaseValueConvertible, StatementColumnConvertible {
     /// The SQLite formats for date components.
     public enum Format: String, Sendable, CaseIterable {
         /// `YYYY-MM-DD`
@@ -93,6 +93,21 @@ public struct DatabaseDateComponents: Hashable, Sendable, DatabaseValueConvertib
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseDateComponents? {
         guard case .string(let string) = dbValue.storage else { return nil }
         return SQLiteDateParser.parse(string)
+    }
+
+    /// Reads text in one of SQLite's date formats from a column; nil for
+    /// other values.
+    ///
+    /// - Parameters:
+    ///   - sqliteStatement: A statement that has just returned `SQLITE_ROW`.
+    ///   - index: A valid column index.
+    ///
+    /// The corresponding C function is `sqlite3_column_text`.
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let string = String(sqliteStatement: sqliteStatement, index: index),
+              let components = SQLiteDateParser.parse(string)
+        else { return nil }
+        self = components
     }
 }
 

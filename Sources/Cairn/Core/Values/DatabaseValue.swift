@@ -56,6 +56,23 @@ public struct DatabaseValue: Sendable {
             case .blob(let data): return data
             }
         }
+
+        /// Returns whether two storages have the same storage class and
+        /// equal payloads.
+        ///
+        /// Unlike ``DatabaseValue``, which compares as SQLite does, an
+        /// integer storage never equals a real storage:
+        /// `Storage.int64(1) != Storage.double(1)`.
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            switch (lhs, rhs) {
+            case (.null, .null): return true
+            case let (.int64(lhs), .int64(rhs)): return lhs == rhs
+            case let (.double(lhs), .double(rhs)): return lhs == rhs
+            case let (.string(lhs), .string(rhs)): return lhs == rhs
+            case let (.blob(lhs), .blob(rhs)): return lhs == rhs
+            default: return false
+            }
+        }
     }
 
     /// The SQLite storage of the value.
@@ -75,6 +92,23 @@ public struct DatabaseValue: Sendable {
     @inlinable
     public init(storage: Storage) {
         self.storage = storage
+    }
+
+    /// Creates a database value from a value of any type, or returns nil
+    /// if the value is not ``DatabaseValueConvertible``.
+    ///
+    /// ```swift
+    /// DatabaseValue(value: 42)            // 42
+    /// DatabaseValue(value: "Arthur")      // "Arthur"
+    /// DatabaseValue(value: Int?.none)     // NULL
+    /// DatabaseValue(value: NSObject())    // nil
+    /// ```
+    ///
+    /// - Parameter value: A value, such as an element of a dictionary of
+    ///   type `[String: Any]`.
+    public init?(value: Any) {
+        guard let convertible = value as? any DatabaseValueConvertible else { return nil }
+        self = convertible.databaseValue
     }
 
     /// Reads the value of a column of the current row of a statement.
@@ -234,14 +268,25 @@ extension DatabaseValue: DatabaseValueConvertible {
 
 // MARK: - Binding
 
-extension DatabaseValue {
-    /// Binds the value to a parameter of a statement.
+extension DatabaseValue: StatementBinding {
+    /// Binds the value to a parameter of a statement of the SQLite C
+    /// interface, and returns the result code of SQLite (see
+    /// ``StatementBinding``).
+    ///
+    /// ```swift
+    /// let code = DatabaseValue(storage: .int64(42)).bind(to: sqliteStatement, at: 1)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sqliteStatement: A statement that is not running.
+    ///   - index: The index of the parameter, starting at 1.
+    /// - Returns: `SQLITE_OK`, or the error code of SQLite.
     ///
     /// The corresponding C functions are `sqlite3_bind_null`,
-    /// `sqlite3_bind_int64`, `sqlite3_bind_double`, `sqlite3_bind_text` and
-    /// `sqlite3_bind_blob`.
-    @usableFromInline @inline(__always)
-    func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+    /// `sqlite3_bind_int64`, `sqlite3_bind_double`, `sqlite3_bind_text64` and
+    /// `sqlite3_bind_blob64`.
+    @inline(__always)
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
         switch storage {
         case .null:
             return sqlite3_bind_null(sqliteStatement, index)
@@ -249,28 +294,17 @@ extension DatabaseValue {
             return sqlite3_bind_int64(sqliteStatement, index, int64)
         case .double(let double):
             return sqlite3_bind_double(sqliteStatement, index, double)
-        case .string(var string):
-            return string.withUTF8 { buffer in
-                guard let base = buffer.baseAddress else {
-                    return sqlite3_bind_text(sqliteStatement, index, "", 0, nil)
-                }
-                return sqlite3_bind_text64(
-                    sqliteStatement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
-                    sqlite3_uint64(buffer.count), SQLITE_TRANSIENT, UInt8(SQLITE_UTF8))
-            }
+        case .string(let string):
+            return bindText(string, to: sqliteStatement, at: index)
         case .blob(let data):
             return data.withUnsafeBytes { buffer in
-                if let baseAddress = buffer.baseAddress {
-                    return sqlite3_bind_blob64(
-                        sqliteStatement, index, baseAddress,
-                        sqlite3_uint64(buffer.count), SQLITE_TRANSIENT)
-                } else {
-                    return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
-                }
+                bindBlob(buffer, to: sqliteStatement, at: index)
             }
         }
     }
+}
 
+extension DatabaseValue {
     /// Sets the result of an SQL function.
     ///
     /// The corresponding C functions are `sqlite3_result_null`,

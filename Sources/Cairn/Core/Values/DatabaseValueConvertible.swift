@@ -24,7 +24,7 @@ import Foundation
 /// Conversions are strict: a value that does not fit (a NULL, text for an
 /// integer, 256 for a `UInt8`) makes ``fromDatabaseValue(_:)`` return nil, and
 /// throwing APIs throw a ``RowDecodingError`` that names the column and value.
-public protocol DatabaseValueConvertible: SQLExpressible {
+public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
     /// The value to store in the database.
     var databaseValue: DatabaseValue { get }
 
@@ -176,18 +176,5 @@ extension Optional: StatementColumnConvertible where Wrapped: StatementColumnCon
             return .some(.none)
         }
         return Wrapped(sqliteStatement: sqliteStatement, index: index).map { .some($0) }
-    }
-}
-
-// MARK: - RawRepresentable
-
-extension DatabaseValueConvertible where Self: RawRepresentable, Self.RawValue: DatabaseValueConvertible {
-    /// The database value of the raw value.
-    public var databaseValue: DatabaseValue { rawValue.databaseValue }
-
-    /// The value whose raw value is converted from the database value, or
-    /// nil if there is none.
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        RawValue.fromDatabaseValue(dbValue).flatMap { self.init(rawValue: $0) }
     }
 }

@@ -9,6 +9,17 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
     /// A BLOB.
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .blob(self)) }
 
+    /// Binds a BLOB, copied by SQLite (an empty `Data` is an empty blob,
+    /// not NULL).
+    ///
+    /// The corresponding C functions are `sqlite3_bind_blob64` and
+    /// `sqlite3_bind_zeroblob`.
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        withUnsafeBytes { buffer in
+            bindBlob(buffer, to: sqliteStatement, at: index)
+        }
+    }
+
     /// Converts a BLOB, or the UTF-8 bytes of a TEXT; nil otherwise.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Data? {
         switch dbValue.storage {
@@ -38,7 +49,7 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
 
 // MARK: - Date
 
-extension Date: DatabaseValueConvertible {
+extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     /// Text in the `YYYY-MM-DD HH:MM:SS.SSS` format, in UTC, with millisecond
     /// precision (the date is rounded to the nearest millisecond).
     ///
@@ -94,16 +105,51 @@ extension Date: DatabaseValueConvertible {
             guard double.isFinite else { return nil }
             return Date(timeIntervalSince1970: double)
         case .string(let string):
-            if let components = SQLiteDateParser.parse(string) {
-                // A time without a date is not a date (DateComponents
-                // decode it).
-                guard components.format.hasDatePart else { return nil }
-                return Date(databaseDateComponents: components)
-            }
-            if let julianDay = SQLiteDateParser.parseJulianDayNumber(string) {
-                return Date(julianDay: julianDay)
-            }
+            return date(fromText: string)
+        default:
             return nil
+        }
+    }
+
+    /// The date of a text in one of SQLite's date formats, or of a Julian
+    /// day number; nil for a time without a date, and for other text.
+    static func date(fromText string: String) -> Date? {
+        if let components = SQLiteDateParser.parse(string) {
+            // A time without a date is not a date (DateComponents
+            // decode it).
+            guard components.format.hasDatePart else { return nil }
+            return Date(databaseDateComponents: components)
+        }
+        if let julianDay = SQLiteDateParser.parseJulianDayNumber(string) {
+            return Date(julianDay: julianDay)
+        }
+        return nil
+    }
+
+    /// Reads a date from a column, as ``fromDatabaseValue(_:)`` converts
+    /// its value: a Unix timestamp (INTEGER or REAL), text in one of
+    /// SQLite's date formats, or a Julian day number (text); nil otherwise.
+    ///
+    /// - Parameters:
+    ///   - sqliteStatement: A statement that has just returned `SQLITE_ROW`.
+    ///   - index: A valid column index.
+    ///
+    /// The corresponding C functions are `sqlite3_column_int64`,
+    /// `sqlite3_column_double` and `sqlite3_column_text`.
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        var int64: Int64 = 0
+        var double: Double = 0
+        switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
+        case SQLITE_INTEGER:
+            self.init(timeIntervalSince1970: TimeInterval(int64))
+        case SQLITE_FLOAT:
+            guard double.isFinite else { return nil }
+            self.init(timeIntervalSince1970: double)
+        case SQLITE_TEXT:
+            guard let string = String(sqliteStatement: sqliteStatement, index: index),
+                  let date = Date.date(fromText: string)
+            else { return nil }
+            self = date
         default:
             return nil
         }

@@ -38,6 +38,21 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger & Codable {
     }
 }
 
+extension DatabaseValueConvertible where Self: FixedWidthInteger & Codable {
+    /// Binds an INTEGER (a REAL for `UInt64` values above `Int64.max`, as
+    /// ``databaseValue`` does).
+    ///
+    /// The corresponding C functions are `sqlite3_bind_int64` and
+    /// `sqlite3_bind_double`.
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        if let int64 = Int64(exactly: self) {
+            return sqlite3_bind_int64(sqliteStatement, index, int64)
+        }
+        return sqlite3_bind_double(sqliteStatement, index, Double(self))
+    }
+}
+
 extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
     /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
     /// out of the type's range or of another type.
@@ -89,6 +104,14 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
 
+    /// Binds the INTEGER 1 for true, 0 for false.
+    ///
+    /// The corresponding C function is `sqlite3_bind_int64`.
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, self ? 1 : 0)
+    }
+
     /// True for a non-zero INTEGER or REAL, false for zero, nil otherwise.
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
@@ -124,6 +147,14 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     /// A REAL.
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
+
+    /// Binds a REAL.
+    ///
+    /// The corresponding C function is `sqlite3_bind_double`.
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_double(sqliteStatement, index, self)
+    }
 
     /// Converts a REAL or an INTEGER; nil otherwise.
     @inlinable
@@ -161,6 +192,14 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
 
+    /// Binds a REAL.
+    ///
+    /// The corresponding C function is `sqlite3_bind_double`.
+    @inlinable
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        sqlite3_bind_double(sqliteStatement, index, Double(self))
+    }
+
     /// Converts a REAL or an INTEGER; nil otherwise.
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
@@ -189,6 +228,13 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     /// A TEXT.
     @inlinable
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
+
+    /// Binds a TEXT, copied by SQLite.
+    ///
+    /// The corresponding C function is `sqlite3_bind_text64`.
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        bindText(self, to: sqliteStatement, at: index)
+    }
 
     /// Converts a TEXT; nil otherwise.
     @inlinable

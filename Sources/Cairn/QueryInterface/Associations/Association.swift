@@ -261,9 +261,9 @@ struct AssociationStep: Sendable {
     func keyName(plural: Bool) -> String {
         switch key {
         case .fixed(let name):
-            return isToMany && !plural ? Inflections.singularize(name) : name
+            return isToMany && !plural ? Inflections.default.singularize(name) : name
         case .table(let tableName):
-            return plural ? Inflections.pluralize(tableName) : Inflections.singularize(tableName)
+            return plural ? Inflections.default.pluralize(tableName) : Inflections.default.singularize(tableName)
         }
     }
 }

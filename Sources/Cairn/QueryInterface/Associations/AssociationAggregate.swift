@@ -82,7 +82,7 @@ extension AssociationToMany {
 
     /// The singular form of the association key: `books` gives `book`.
     private var singularKey: String {
-        Inflections.singularize(_sqlAssociation.keyName)
+        Inflections.default.singularize(_sqlAssociation.keyName)
     }
 
     private func aggregate(_ expression: SQLExpression, key: String?, emptinessCount: SQLExpression? = nil) -> AssociationAggregate<OriginRowDecoder> {
@@ -260,128 +260,174 @@ extension TableRecord {
 
 // MARK: - Operators
 
-/// The negation of an aggregate: `!Author.books.isEmpty` is
-/// `COUNT(DISTINCT "book"."id") > 0`.
-public prefix func ! <T>(aggregate: AssociationAggregate<T>) -> AssociationAggregate<T> {
-    if let count = aggregate.emptinessCount {
-        return aggregate.map { _ in count > 0 }
+extension AssociationAggregate {
+    /// The negation of an aggregate: `!Author.books.isEmpty` is
+    /// `COUNT(DISTINCT "book"."id") > 0`.
+    public static prefix func ! (aggregate: Self) -> Self {
+        if let count = aggregate.emptinessCount {
+            return aggregate.map { _ in count > 0 }
+        }
+        return aggregate.map { !$0 }
     }
-    return aggregate.map { !$0 }
-}
 
-/// Compares an aggregate with a value. `Author.books.isEmpty == false` is
-/// `COUNT(DISTINCT "book"."id") > 0`.
-public func == <T>(lhs: AssociationAggregate<T>, rhs: (any SQLExpressible)?) -> AssociationAggregate<T> {
-    if lhs.emptinessCount != nil, let bool = rhs as? Bool {
-        return bool ? lhs.map { $0 } : !lhs
+    /// Compares an aggregate with a value. `Author.books.isEmpty == false`
+    /// is `COUNT(DISTINCT "book"."id") > 0`.
+    ///
+    /// ```swift
+    /// let request = Author.having(Author.books.count == 2)
+    /// ```
+    public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        if let bool = rhs as? Bool { return lhs == bool }
+        return lhs.map { $0 == rhs }
     }
-    return lhs.map { $0 == rhs }
-}
 
-/// Compares an aggregate with a value.
-public func != <T>(lhs: AssociationAggregate<T>, rhs: (any SQLExpressible)?) -> AssociationAggregate<T> {
-    if lhs.emptinessCount != nil, let bool = rhs as? Bool {
-        return bool ? !lhs : lhs.map { $0 }
+    /// Compares an aggregate with a boolean: `Author.books.isEmpty == false`
+    /// is `COUNT(DISTINCT "book"."id") > 0`.
+    public static func == (lhs: Self, rhs: Bool) -> Self {
+        if lhs.emptinessCount != nil {
+            return rhs ? lhs.map { $0 } : !lhs
+        }
+        return lhs.map { $0 == rhs }
     }
-    return lhs.map { $0 != rhs }
-}
 
-/// Compares a value with an aggregate.
-public func == <T>(lhs: (any SQLExpressible)?, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> {
-    if rhs.emptinessCount != nil, lhs is Bool { return rhs == lhs }
-    return rhs.map { lhs == $0 }
-}
+    /// Compares a value with an aggregate.
+    public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> Self {
+        if let bool = lhs as? Bool { return bool == rhs }
+        return rhs.map { lhs == $0 }
+    }
 
-/// Compares a value with an aggregate.
-public func != <T>(lhs: (any SQLExpressible)?, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> {
-    if rhs.emptinessCount != nil, lhs is Bool { return rhs != lhs }
-    return rhs.map { lhs != $0 }
-}
+    /// Compares a boolean with an aggregate: `false == Author.books.isEmpty`
+    /// is `COUNT(DISTINCT "book"."id") > 0`.
+    public static func == (lhs: Bool, rhs: Self) -> Self {
+        if rhs.emptinessCount != nil { return rhs == lhs }
+        return rhs.map { lhs == $0 }
+    }
 
-/// Compares two aggregates.
-public func == <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> {
-    .combine(lhs, rhs) { $0 == $1 }
-}
+    /// Compares two aggregates.
+    public static func == (lhs: Self, rhs: Self) -> Self {
+        .combine(lhs, rhs) { $0 == $1 }
+    }
 
-/// Compares two aggregates.
-public func != <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> {
-    .combine(lhs, rhs) { $0 != $1 }
-}
+    /// Compares an aggregate with a value: `lhs <> rhs`, or `IS NOT NULL`.
+    public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        if let bool = rhs as? Bool { return lhs != bool }
+        return lhs.map { $0 != rhs }
+    }
 
-/// Compares an aggregate with a value.
-public func < <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 < rhs } }
-/// Compares a value with an aggregate.
-public func < <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs < $0 } }
-/// Compares two aggregates.
-public func < <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 < $1 } }
-/// Compares an aggregate with a value.
-public func <= <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 <= rhs } }
-/// Compares a value with an aggregate.
-public func <= <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs <= $0 } }
-/// Compares two aggregates.
-public func <= <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 <= $1 } }
-/// Compares an aggregate with a value.
-public func > <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 > rhs } }
-/// Compares a value with an aggregate.
-public func > <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs > $0 } }
-/// Compares two aggregates.
-public func > <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 > $1 } }
-/// Compares an aggregate with a value.
-public func >= <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 >= rhs } }
-/// Compares a value with an aggregate.
-public func >= <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs >= $0 } }
-/// Compares two aggregates.
-public func >= <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 >= $1 } }
+    /// Compares an aggregate with a boolean: `Author.books.isEmpty != true`
+    /// is `COUNT(DISTINCT "book"."id") > 0`.
+    public static func != (lhs: Self, rhs: Bool) -> Self {
+        if lhs.emptinessCount != nil {
+            return rhs ? !lhs : lhs.map { $0 }
+        }
+        return lhs.map { $0 != rhs }
+    }
 
-/// Both aggregates are true.
-public func && <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 && $1 } }
-/// The aggregate and the expression are true.
-public func && <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 && rhs } }
-/// The expression and the aggregate are true.
-public func && <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs && $0 } }
-/// One aggregate at least is true.
-public func || <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 || $1 } }
-/// The aggregate or the expression is true.
-public func || <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 || rhs } }
-/// The expression or the aggregate is true.
-public func || <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs || $0 } }
+    /// Compares a value with an aggregate.
+    public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> Self {
+        if let bool = lhs as? Bool { return bool != rhs }
+        return rhs.map { lhs != $0 }
+    }
 
-/// Adds an aggregate and a value.
-public func + <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 + rhs } }
-/// Adds a value and an aggregate.
-public func + <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs + $0 } }
-/// Adds two aggregates: `Author.books.count + Author.paintings.count`.
-public func + <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 + $1 } }
-/// Subtracts a value from an aggregate.
-public func - <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 - rhs } }
-/// Subtracts an aggregate from a value.
-public func - <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs - $0 } }
-/// Subtracts two aggregates.
-public func - <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 - $1 } }
-/// Multiplies an aggregate and a value.
-public func * <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 * rhs } }
-/// Multiplies a value and an aggregate.
-public func * <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs * $0 } }
-/// Multiplies two aggregates.
-public func * <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 * $1 } }
-/// Divides an aggregate by a value.
-public func / <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> { lhs.map { $0 / rhs } }
-/// Divides a value by an aggregate.
-public func / <T>(lhs: some SQLExpressible, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { rhs.map { lhs / $0 } }
-/// Divides two aggregates.
-public func / <T>(lhs: AssociationAggregate<T>, rhs: AssociationAggregate<T>) -> AssociationAggregate<T> { .combine(lhs, rhs) { $0 / $1 } }
+    /// Compares a boolean with an aggregate.
+    public static func != (lhs: Bool, rhs: Self) -> Self {
+        if rhs.emptinessCount != nil { return rhs != lhs }
+        return rhs.map { lhs != $0 }
+    }
 
-/// The negative of an aggregate.
-public prefix func - <T>(aggregate: AssociationAggregate<T>) -> AssociationAggregate<T> { aggregate.map { -$0 } }
+    /// Compares two aggregates.
+    public static func != (lhs: Self, rhs: Self) -> Self {
+        .combine(lhs, rhs) { $0 != $1 }
+    }
 
-/// The aggregate, or a value when it is NULL: `IFNULL(aggregate, value)`.
-/// The aggregate keeps its name.
-///
-/// ```swift
-/// let request = Team.annotated(with: Team.players.min(Column("score")) ?? 0)
-/// ```
-public func ?? <T>(lhs: AssociationAggregate<T>, rhs: some SQLExpressible) -> AssociationAggregate<T> {
-    AssociationAggregate(children: lhs.children, expression: lhs.expression ?? rhs, key: lhs.key)
+    /// `lhs IS rhs`.
+    public static func === (lhs: Self, rhs: (any SQLExpressible)?) -> Self { lhs.map { $0 === rhs } }
+    /// `lhs IS rhs`.
+    public static func === (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { lhs === $0 } }
+    /// `lhs IS rhs`.
+    public static func === (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 === $1 } }
+    /// `lhs IS NOT rhs`.
+    public static func !== (lhs: Self, rhs: (any SQLExpressible)?) -> Self { lhs.map { $0 !== rhs } }
+    /// `lhs IS NOT rhs`.
+    public static func !== (lhs: (any SQLExpressible)?, rhs: Self) -> Self { rhs.map { lhs !== $0 } }
+    /// `lhs IS NOT rhs`.
+    public static func !== (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 !== $1 } }
+
+    /// Compares an aggregate with a value.
+    public static func < (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 < rhs } }
+    /// Compares a value with an aggregate.
+    public static func < (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs < $0 } }
+    /// Compares two aggregates.
+    public static func < (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 < $1 } }
+    /// Compares an aggregate with a value.
+    public static func <= (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 <= rhs } }
+    /// Compares a value with an aggregate.
+    public static func <= (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs <= $0 } }
+    /// Compares two aggregates.
+    public static func <= (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 <= $1 } }
+    /// Compares an aggregate with a value.
+    public static func > (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 > rhs } }
+    /// Compares a value with an aggregate.
+    public static func > (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs > $0 } }
+    /// Compares two aggregates.
+    public static func > (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 > $1 } }
+    /// Compares an aggregate with a value.
+    public static func >= (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 >= rhs } }
+    /// Compares a value with an aggregate.
+    public static func >= (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs >= $0 } }
+    /// Compares two aggregates.
+    public static func >= (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 >= $1 } }
+
+    /// Both aggregates are true.
+    public static func && (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 && $1 } }
+    /// The aggregate and the expression are true.
+    public static func && (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 && rhs } }
+    /// The expression and the aggregate are true.
+    public static func && (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs && $0 } }
+    /// One aggregate at least is true.
+    public static func || (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 || $1 } }
+    /// The aggregate or the expression is true.
+    public static func || (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 || rhs } }
+    /// The expression or the aggregate is true.
+    public static func || (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs || $0 } }
+
+    /// Adds an aggregate and a value.
+    public static func + (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 + rhs } }
+    /// Adds a value and an aggregate.
+    public static func + (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs + $0 } }
+    /// Adds two aggregates: `Author.books.count + Author.paintings.count`.
+    public static func + (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 + $1 } }
+    /// Subtracts a value from an aggregate.
+    public static func - (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 - rhs } }
+    /// Subtracts an aggregate from a value.
+    public static func - (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs - $0 } }
+    /// Subtracts two aggregates.
+    public static func - (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 - $1 } }
+    /// Multiplies an aggregate and a value.
+    public static func * (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 * rhs } }
+    /// Multiplies a value and an aggregate.
+    public static func * (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs * $0 } }
+    /// Multiplies two aggregates.
+    public static func * (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 * $1 } }
+    /// Divides an aggregate by a value.
+    public static func / (lhs: Self, rhs: some SQLExpressible) -> Self { lhs.map { $0 / rhs } }
+    /// Divides a value by an aggregate.
+    public static func / (lhs: some SQLExpressible, rhs: Self) -> Self { rhs.map { lhs / $0 } }
+    /// Divides two aggregates.
+    public static func / (lhs: Self, rhs: Self) -> Self { .combine(lhs, rhs) { $0 / $1 } }
+
+    /// The negative of an aggregate.
+    public static prefix func - (aggregate: Self) -> Self { aggregate.map { -$0 } }
+
+    /// The aggregate, or a value when it is NULL: `IFNULL(aggregate, value)`.
+    /// The aggregate keeps its name.
+    ///
+    /// ```swift
+    /// let request = Team.annotated(with: Team.players.min(Column("score")) ?? 0)
+    /// ```
+    public static func ?? (lhs: Self, rhs: some SQLExpressible) -> Self {
+        AssociationAggregate(children: lhs.children, expression: lhs.expression ?? rhs, key: lhs.key)
+    }
 }
 
 /// The absolute value of an aggregate: `ABS(aggregate)`.

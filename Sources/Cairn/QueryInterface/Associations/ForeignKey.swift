@@ -75,7 +75,7 @@ extension ForeignKey {
             case 0:
                 throw error("could not infer the foreign key from \"\(originTable)\" to \"\(destinationTable)\": "
                     + "the database schema declares none. Give the association a ForeignKey, such as "
-                    + "ForeignKey([Column(\"\(Inflections.singularize(destinationTable))Id\")])")
+                    + "ForeignKey([Column(\"\(Inflections.default.singularize(destinationTable))Id\")])")
             default:
                 let candidates = declared.map { "[" + $0.originColumns.joined(separator: ", ") + "]" }
                 throw error("ambiguous foreign key from \"\(originTable)\" to \"\(destinationTable)\": "

@@ -1,111 +1,45 @@
-// Compound assignments of columns, for batch updates and upserts, and the
-// bitwise operators of SQL.
+// Compound assignments of columns, for batch updates and upserts.
 
-/// Adds to a column: `"column" = "column" + value`.
-public func += (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    compoundAssignment(column, "+", value)
-}
+extension ColumnExpression {
+    /// Adds to a column: `"column" = "column" + value`.
+    public static func += (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        compoundAssignment(column, "+", value)
+    }
 
-/// Subtracts from a column: `"column" = "column" - value`.
-public func -= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    compoundAssignment(column, "-", value)
-}
+    /// Subtracts from a column: `"column" = "column" - value`.
+    public static func -= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        compoundAssignment(column, "-", value)
+    }
 
-/// Multiplies a column: `"column" = "column" * value`.
-public func *= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    compoundAssignment(column, "*", value)
-}
+    /// Multiplies a column: `"column" = "column" * value`.
+    public static func *= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        compoundAssignment(column, "*", value)
+    }
 
-/// Divides a column: `"column" = "column" / value`.
-public func /= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    compoundAssignment(column, "/", value)
-}
+    /// Divides a column: `"column" = "column" / value`.
+    public static func /= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        compoundAssignment(column, "/", value)
+    }
 
-/// Bitwise AND of a column: `"column" = "column" & value`.
-public func &= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    compoundAssignment(column, "&", value)
-}
+    /// Bitwise AND of a column: `"column" = "column" & value`.
+    public static func &= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        compoundAssignment(column, "&", value)
+    }
 
-/// Bitwise OR of a column: `"column" = "column" | value`.
-public func |= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    compoundAssignment(column, "|", value)
-}
+    /// Bitwise OR of a column: `"column" = "column" | value`.
+    public static func |= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        compoundAssignment(column, "|", value)
+    }
 
-/// Left shift of a column: `"column" = "column" << value`.
-public func <<= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    compoundAssignment(column, "<<", value)
-}
+    /// Left shift of a column: `"column" = "column" << value`.
+    public static func <<= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        compoundAssignment(column, "<<", value)
+    }
 
-/// Right shift of a column: `"column" = "column" >> value`.
-public func >>= (column: some ColumnExpression, value: some SQLExpressible) -> ColumnAssignment {
-    compoundAssignment(column, ">>", value)
-}
-
-// MARK: - Bitwise operators
-
-/// `lhs & rhs`: bitwise AND.
-public func & (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("&", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs & rhs`: bitwise AND.
-public func & (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("&", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs & rhs`: bitwise AND.
-public func & (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("&", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs | rhs`: bitwise OR.
-public func | (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("|", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs | rhs`: bitwise OR.
-public func | (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("|", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs | rhs`: bitwise OR.
-public func | (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("|", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs << rhs`: left shift.
-public func << (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("<<", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs << rhs`: left shift.
-public func << (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("<<", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs << rhs`: left shift.
-public func << (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("<<", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs >> rhs`: right shift.
-public func >> (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary(">>", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs >> rhs`: right shift.
-public func >> (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary(">>", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs >> rhs`: right shift.
-public func >> (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary(">>", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `~operand`: bitwise NOT.
-public prefix func ~ (operand: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .unary("~", operand.sqlExpression, needsSpace: false))
+    /// Right shift of a column: `"column" = "column" >> value`.
+    public static func >>= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        compoundAssignment(column, ">>", value)
+    }
 }
 
 /// `"column" = "column" op value`, with an operation as value in

@@ -66,6 +66,18 @@ public enum SQLDateModifier: Sendable, Hashable {
     }
 }
 
+extension SQLDateModifier: SQLSpecificExpressible {
+    /// The modifier, as a string argument: `'+1 days'`, `'start of day'`.
+    ///
+    /// ```swift
+    /// // DATETIME(?, ?) with arguments ["now", "start of day"]
+    /// let today: SQL = "DATETIME(\("now"), \(SQLDateModifier.startOfDay))"
+    /// ```
+    public var sqlExpression: SQLExpression {
+        sqlString.sqlExpression
+    }
+}
+
 /// `JULIANDAY(value, modifiers...)`: the Julian day number of a date.
 ///
 /// ```swift
@@ -73,7 +85,7 @@ public enum SQLDateModifier: Sendable, Hashable {
 /// let tomorrow = julianDay(Column("date"), .day(1))
 /// ```
 public func julianDay(_ value: some SQLSpecificExpressible, _ modifiers: SQLDateModifier...) -> SQLExpression {
-    .function("JULIANDAY", [value.sqlExpression] + modifiers.map { $0.sqlString.sqlExpression })
+    .function("JULIANDAY", [value.sqlExpression] + modifiers.map(\.sqlExpression))
 }
 
 /// `DATETIME(value, modifiers...)`: a date as `YYYY-MM-DD HH:MM:SS`.
@@ -83,5 +95,5 @@ public func julianDay(_ value: some SQLSpecificExpressible, _ modifiers: SQLDate
 /// let month = dateTime(Column("date"), .startOfMonth)
 /// ```
 public func dateTime(_ value: some SQLSpecificExpressible, _ modifiers: SQLDateModifier...) -> SQLExpression {
-    .function("DATETIME", [value.sqlExpression] + modifiers.map { $0.sqlString.sqlExpression })
+    .function("DATETIME", [value.sqlExpression] + modifiers.map(\.sqlExpression))
 }

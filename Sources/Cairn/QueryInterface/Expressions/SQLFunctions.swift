@@ -64,6 +64,124 @@ public func total(_ value: some SQLSpecificExpressible) -> SQLExpression {
     .function("TOTAL", [value.sqlExpression])
 }
 
+// MARK: - Aggregates with a filter
+
+/// `name(value) FILTER (WHERE filter)`: an aggregate of the rows of a group
+/// that satisfy a condition.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/lang_aggfunc.html#aggfilter>
+private func filteredAggregate(
+    _ name: String,
+    _ value: some SQLSpecificExpressible,
+    filter: some SQLSpecificExpressible) -> SQLExpression
+{
+    .literal(SQL(elements: [
+        .expression(.function(name, [value.sqlExpression])),
+        .sql(" FILTER (WHERE ", StatementArguments()),
+        .expression(filter.sqlExpression),
+        .sql(")", StatementArguments()),
+    ]))
+}
+
+/// `AVG(value) FILTER (WHERE filter)`: the average of the non-NULL values of
+/// the rows of a group that satisfy a condition.
+///
+/// ```swift
+/// // SELECT AVG("score") FILTER (WHERE "isActive") FROM "player"
+/// let request = Player.select(average(Column("score"), filter: Column("isActive")))
+/// ```
+///
+/// - Parameters:
+///   - value: The averaged value.
+///   - filter: The condition of the rows that count.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/lang_aggfunc.html#aggfilter>
+public func average(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("AVG", value, filter: filter)
+}
+
+/// `MAX(value) FILTER (WHERE filter)`: the largest value of the rows of a
+/// group that satisfy a condition.
+///
+/// ```swift
+/// // SELECT MAX("score") FILTER (WHERE "teamId" = ?) FROM "player"
+/// let request = Player.select(max(Column("score"), filter: Column("teamId") == 1))
+/// ```
+///
+/// - Parameters:
+///   - value: The compared value.
+///   - filter: The condition of the rows that count.
+public func max(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("MAX", value, filter: filter)
+}
+
+/// `MIN(value) FILTER (WHERE filter)`: the smallest value of the rows of a
+/// group that satisfy a condition.
+///
+/// - Parameters:
+///   - value: The compared value.
+///   - filter: The condition of the rows that count.
+public func min(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("MIN", value, filter: filter)
+}
+
+/// `SUM(value) FILTER (WHERE filter)`: the sum of the non-NULL values of the
+/// rows of a group that satisfy a condition, NULL when there is none.
+///
+/// - Parameters:
+///   - value: The summed value.
+///   - filter: The condition of the rows that count.
+public func sum(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("SUM", value, filter: filter)
+}
+
+/// `TOTAL(value) FILTER (WHERE filter)`: the sum of the non-NULL values of
+/// the rows of a group that satisfy a condition, as a double, 0.0 when
+/// there is none.
+///
+/// - Parameters:
+///   - value: The summed value.
+///   - filter: The condition of the rows that count.
+public func total(_ value: some SQLSpecificExpressible, filter: some SQLSpecificExpressible) -> SQLExpression {
+    filteredAggregate("TOTAL", value, filter: filter)
+}
+
+// MARK: - Scalar minimum and maximum
+
+/// `MAX(a, b, ...)`: the largest of several values (the scalar function,
+/// not the aggregate), NULL if one of them is NULL.
+///
+/// ```swift
+/// // SELECT MAX("score", "bonus", ?) FROM "player"
+/// let request = Player.select(max(Column("score"), Column("bonus"), 0))
+/// ```
+///
+/// Related SQLite documentation: <https://www.sqlite.org/lang_corefunc.html#max_scalar>
+public func max(
+    _ value1: any SQLSpecificExpressible,
+    _ value2: any SQLExpressible,
+    _ values: any SQLExpressible...) -> SQLExpression
+{
+    .function("MAX", [value1.sqlExpression, value2.sqlExpression] + values.map(\.sqlExpression))
+}
+
+/// `MIN(a, b, ...)`: the smallest of several values (the scalar function,
+/// not the aggregate), NULL if one of them is NULL.
+///
+/// ```swift
+/// // SELECT MIN("score", ?) FROM "player"
+/// let request = Player.select(min(Column("score"), 100))
+/// ```
+///
+/// Related SQLite documentation: <https://www.sqlite.org/lang_corefunc.html#min_scalar>
+public func min(
+    _ value1: any SQLSpecificExpressible,
+    _ value2: any SQLExpressible,
+    _ values: any SQLExpressible...) -> SQLExpression
+{
+    .function("MIN", [value1.sqlExpression, value2.sqlExpression] + values.map(\.sqlExpression))
+}
+
 /// `COALESCE(a, b, ...)`: the first non-NULL value.
 ///
 /// ```swift

@@ -1,76 +1,118 @@
-// The operators of the query interface. Each has three overloads: an
-// expression with a value, a value with an expression, and two expressions,
-// so that plain Swift values keep their own operators.
+// The operators of the query interface, declared on SQLSpecificExpressible
+// (as the GRDB guides declare them): `Column("score") > 1000` builds an
+// expression, while `1 > 1000` keeps the operator of Swift. Each binary
+// operator has three overloads: an expression with a value, a value with
+// an expression, and two expressions (the most specific, so that two
+// expressions of different types are not ambiguous).
 
 // MARK: - Equality
 
-/// `lhs = rhs`, or `lhs IS NULL` when `rhs` is nil.
-///
-/// ```swift
-/// Column("name") == "Arthur"   // "name" = ?
-/// Column("name") == nil        // "name" IS NULL
-/// Column("isActive") == true   // "isActive" = ?, with argument 1
-/// ```
-public func == (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
-    equality(lhs.sqlExpression, rhs.sqlExpressionOrNull, negated: false)
+extension SQLSpecificExpressible {
+    /// `lhs = rhs`, or `lhs IS NULL` when `rhs` is nil.
+    ///
+    /// ```swift
+    /// Column("name") == "Arthur"   // "name" = ?
+    /// Column("name") == nil        // "name" IS NULL
+    /// ```
+    public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> SQLExpression {
+        equality(lhs.sqlExpression, rhs.sqlExpressionOrNull, negated: false)
+    }
+
+    /// `lhs = rhs`, with a boolean: `Column("isActive") == true` is
+    /// `"isActive" = 1`.
+    public static func == (lhs: Self, rhs: Bool) -> SQLExpression {
+        equality(lhs.sqlExpression, rhs.sqlExpression, negated: false)
+    }
+
+    /// `lhs = rhs`, or `rhs IS NULL` when `lhs` is nil.
+    public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
+        // `2 = "a"`, in the order written; `"a" IS NULL` for nil.
+        equality(lhs.sqlExpressionOrNull, rhs.sqlExpression, negated: false)
+    }
+
+    /// `lhs = rhs`, with a boolean: `true == Column("isActive")` is
+    /// `1 = "isActive"`.
+    public static func == (lhs: Bool, rhs: Self) -> SQLExpression {
+        equality(lhs.sqlExpression, rhs.sqlExpression, negated: false)
+    }
+
+    /// `lhs = rhs`.
+    ///
+    /// ```swift
+    /// Column("authorId") == Column("id")   // "authorId" = "id"
+    /// ```
+    public static func == (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        equality(lhs.sqlExpression, rhs.sqlExpression, negated: false)
+    }
+
+    /// `lhs <> rhs`, or `lhs IS NOT NULL` when `rhs` is nil.
+    ///
+    /// ```swift
+    /// Column("name") != "Arthur"   // "name" <> ?
+    /// Column("name") != nil        // "name" IS NOT NULL
+    /// ```
+    public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> SQLExpression {
+        equality(lhs.sqlExpression, rhs.sqlExpressionOrNull, negated: true)
+    }
+
+    /// `lhs <> rhs`, with a boolean: `Column("isActive") != true` is
+    /// `"isActive" <> 1`.
+    public static func != (lhs: Self, rhs: Bool) -> SQLExpression {
+        equality(lhs.sqlExpression, rhs.sqlExpression, negated: true)
+    }
+
+    /// `lhs <> rhs`, or `rhs IS NOT NULL` when `lhs` is nil.
+    public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
+        equality(lhs.sqlExpressionOrNull, rhs.sqlExpression, negated: true)
+    }
+
+    /// `lhs <> rhs`, with a boolean.
+    public static func != (lhs: Bool, rhs: Self) -> SQLExpression {
+        equality(lhs.sqlExpression, rhs.sqlExpression, negated: true)
+    }
+
+    /// `lhs <> rhs`.
+    public static func != (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        equality(lhs.sqlExpression, rhs.sqlExpression, negated: true)
+    }
+
+    /// `lhs IS rhs`: true when both are NULL, or equal.
+    ///
+    /// ```swift
+    /// Column("email") === nil          // "email" IS NULL
+    /// Column("email") === "a@b.c"      // "email" IS ?
+    /// ```
+    public static func === (lhs: Self, rhs: (any SQLExpressible)?) -> SQLExpression {
+        SQLExpression(impl: .binary("IS", lhs.sqlExpression, rhs.sqlExpressionOrNull))
+    }
+
+    /// `lhs IS rhs`: true when both are NULL, or equal.
+    public static func === (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
+        SQLExpression(impl: .binary("IS", lhs.sqlExpressionOrNull, rhs.sqlExpression))
+    }
+
+    /// `lhs IS rhs`: true when both are NULL, or equal.
+    public static func === (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        SQLExpression(impl: .binary("IS", lhs.sqlExpression, rhs.sqlExpression))
+    }
+
+    /// `lhs IS NOT rhs`: false when both are NULL, or equal.
+    public static func !== (lhs: Self, rhs: (any SQLExpressible)?) -> SQLExpression {
+        SQLExpression(impl: .binary("IS NOT", lhs.sqlExpression, rhs.sqlExpressionOrNull))
+    }
+
+    /// `lhs IS NOT rhs`: false when both are NULL, or equal.
+    public static func !== (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
+        SQLExpression(impl: .binary("IS NOT", lhs.sqlExpressionOrNull, rhs.sqlExpression))
+    }
+
+    /// `lhs IS NOT rhs`: false when both are NULL, or equal.
+    public static func !== (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        SQLExpression(impl: .binary("IS NOT", lhs.sqlExpression, rhs.sqlExpression))
+    }
 }
 
-/// `lhs = rhs`, or `rhs IS NULL` when `lhs` is nil.
-public func == (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    // `2 = "a"`, in the order written; `"a" IS NULL` for nil.
-    equality(lhs.sqlExpressionOrNull, rhs.sqlExpression, negated: false)
-}
-
-/// `lhs = rhs`.
-public func == (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    equality(lhs.sqlExpression, rhs.sqlExpression, negated: false)
-}
-
-/// `lhs <> rhs`, or `lhs IS NOT NULL` when `rhs` is nil.
-public func != (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
-    equality(lhs.sqlExpression, rhs.sqlExpressionOrNull, negated: true)
-}
-
-/// `lhs <> rhs`, or `rhs IS NOT NULL` when `lhs` is nil.
-public func != (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    equality(lhs.sqlExpressionOrNull, rhs.sqlExpression, negated: true)
-}
-
-/// `lhs <> rhs`.
-public func != (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    equality(lhs.sqlExpression, rhs.sqlExpression, negated: true)
-}
-
-/// `lhs IS rhs`: true when both are NULL, or equal.
-public func === (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
-    SQLExpression(impl: .binary("IS", lhs.sqlExpression, rhs.sqlExpressionOrNull))
-}
-
-/// `lhs IS rhs`: true when both are NULL, or equal.
-public func === (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("IS", lhs.sqlExpressionOrNull, rhs.sqlExpression))
-}
-
-/// `lhs IS rhs`: true when both are NULL, or equal.
-public func === (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("IS", lhs.sqlExpression, rhs.sqlExpression))
-}
-
-/// `lhs IS NOT rhs`.
-public func !== (lhs: some SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression {
-    SQLExpression(impl: .binary("IS NOT", lhs.sqlExpression, rhs.sqlExpressionOrNull))
-}
-
-/// `lhs IS NOT rhs`.
-public func !== (lhs: (any SQLExpressible)?, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("IS NOT", lhs.sqlExpressionOrNull, rhs.sqlExpression))
-}
-
-/// `lhs IS NOT rhs`.
-public func !== (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("IS NOT", lhs.sqlExpression, rhs.sqlExpression))
-}
-
+/// `lhs = rhs`, or `IS NULL` when one side is the NULL value.
 private func equality(_ lhs: SQLExpression, _ rhs: SQLExpression, negated: Bool) -> SQLExpression {
     if case .value(let dbValue) = rhs.impl, dbValue.isNull {
         return SQLExpression(impl: .binary(negated ? "IS NOT" : "IS", lhs, rhs))
@@ -81,202 +123,248 @@ private func equality(_ lhs: SQLExpression, _ rhs: SQLExpression, negated: Bool)
     return SQLExpression(impl: .binary(negated ? "<>" : "=", lhs, rhs))
 }
 
+/// `lhs op rhs`.
+private func binary(_ op: String, _ lhs: some SQLExpressible, _ rhs: some SQLExpressible) -> SQLExpression {
+    SQLExpression(impl: .binary(op, lhs.sqlExpression, rhs.sqlExpression))
+}
+
 // MARK: - Comparison
 
-/// `lhs < rhs`.
-public func < (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("<", lhs.sqlExpression, rhs.sqlExpression))
-}
+extension SQLSpecificExpressible {
+    /// `lhs < rhs`.
+    ///
+    /// ```swift
+    /// Column("score") < 1000   // "score" < ?
+    /// ```
+    public static func < (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("<", lhs, rhs) }
 
-/// `lhs < rhs`.
-public func < (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("<", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs < rhs`.
+    public static func < (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("<", lhs, rhs) }
 
-/// `lhs < rhs`.
-public func < (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("<", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs < rhs`.
+    public static func < (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("<", lhs, rhs) }
 
-/// `lhs <= rhs`.
-public func <= (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("<=", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs <= rhs`.
+    public static func <= (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("<=", lhs, rhs) }
 
-/// `lhs <= rhs`.
-public func <= (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("<=", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs <= rhs`.
+    public static func <= (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("<=", lhs, rhs) }
 
-/// `lhs <= rhs`.
-public func <= (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("<=", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs <= rhs`.
+    public static func <= (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("<=", lhs, rhs) }
 
-/// `lhs > rhs`.
-public func > (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary(">", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs > rhs`.
+    public static func > (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary(">", lhs, rhs) }
 
-/// `lhs > rhs`.
-public func > (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary(">", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs > rhs`.
+    public static func > (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary(">", lhs, rhs) }
 
-/// `lhs > rhs`.
-public func > (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary(">", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs > rhs`.
+    public static func > (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary(">", lhs, rhs) }
 
-/// `lhs >= rhs`.
-public func >= (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary(">=", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs >= rhs`.
+    public static func >= (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary(">=", lhs, rhs) }
 
-/// `lhs >= rhs`.
-public func >= (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary(">=", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs >= rhs`.
+    public static func >= (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary(">=", lhs, rhs) }
 
-/// `lhs >= rhs`.
-public func >= (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary(">=", lhs.sqlExpression, rhs.sqlExpression))
+    /// `lhs >= rhs`.
+    public static func >= (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary(">=", lhs, rhs) }
 }
 
 // MARK: - Logical operators
 
-/// `lhs AND rhs`.
-///
-/// ```swift
-/// Column("score") > 1000 && Column("name") != nil
-/// // "score" > ? AND "name" IS NOT NULL
-/// ```
-public func && (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    .associative(.and, [lhs.sqlExpression, rhs.sqlExpression])
-}
+extension SQLSpecificExpressible {
+    /// `lhs AND rhs`.
+    ///
+    /// ```swift
+    /// Column("score") > 1000 && Column("name") != nil
+    /// // "score" > ? AND "name" IS NOT NULL
+    /// ```
+    public static func && (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
+        .associative(.and, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs AND rhs`.
-public func && (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    .associative(.and, [lhs.sqlExpression, rhs.sqlExpression])
-}
+    /// `lhs AND rhs`.
+    public static func && (lhs: some SQLExpressible, rhs: Self) -> SQLExpression {
+        .associative(.and, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs AND rhs`.
-public func && (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    .associative(.and, [lhs.sqlExpression, rhs.sqlExpression])
-}
+    /// `lhs AND rhs`.
+    public static func && (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        .associative(.and, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs OR rhs`.
-public func || (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    .associative(.or, [lhs.sqlExpression, rhs.sqlExpression])
-}
+    /// `lhs OR rhs`.
+    public static func || (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
+        .associative(.or, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs OR rhs`.
-public func || (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    .associative(.or, [lhs.sqlExpression, rhs.sqlExpression])
-}
+    /// `lhs OR rhs`.
+    public static func || (lhs: some SQLExpressible, rhs: Self) -> SQLExpression {
+        .associative(.or, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs OR rhs`.
-public func || (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    .associative(.or, [lhs.sqlExpression, rhs.sqlExpression])
-}
+    /// `lhs OR rhs`.
+    public static func || (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        .associative(.or, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `NOT operand`.
-///
-/// ```swift
-/// !Column("isActive")   // NOT "isActive"
-/// ```
-public prefix func ! (operand: some SQLSpecificExpressible) -> SQLExpression {
-    let expression = operand.sqlExpression
-    switch expression.impl {
-    case let .binary("IS", lhs, rhs):
-        return SQLExpression(impl: .binary("IS NOT", lhs, rhs))
-    case let .binary("IS NOT", lhs, rhs):
-        return SQLExpression(impl: .binary("IS", lhs, rhs))
-    case let .isIn(lhs, values, negated):
-        return SQLExpression(impl: .isIn(lhs, values, negated: !negated))
-    case let .between(value, lower, upper, negated):
-        return SQLExpression(impl: .between(value, lower, upper, negated: !negated))
-    case let .unary("NOT", inner, _):
-        return inner
-    default:
-        return SQLExpression(impl: .unary("NOT", expression, needsSpace: true))
+    /// `NOT value`; the negation of `IS`, `IN`, `BETWEEN` and `NOT` is
+    /// their opposite.
+    ///
+    /// ```swift
+    /// !Column("isActive")        // NOT "isActive"
+    /// !(Column("name") == nil)   // "name" IS NOT NULL
+    /// ```
+    public static prefix func ! (value: Self) -> SQLExpression {
+        let expression = value.sqlExpression
+        switch expression.impl {
+        case let .binary("IS", lhs, rhs):
+            return SQLExpression(impl: .binary("IS NOT", lhs, rhs))
+        case let .binary("IS NOT", lhs, rhs):
+            return SQLExpression(impl: .binary("IS", lhs, rhs))
+        case let .isIn(lhs, values, negated):
+            return SQLExpression(impl: .isIn(lhs, values, negated: !negated))
+        case let .between(value, lower, upper, negated):
+            return SQLExpression(impl: .between(value, lower, upper, negated: !negated))
+        case let .unary("NOT", inner, _):
+            return inner
+        default:
+            return SQLExpression(impl: .unary("NOT", expression, needsSpace: true))
+        }
     }
 }
 
 // MARK: - Arithmetic
 
-/// `lhs + rhs`.
-public func + (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    .associative(.add, [lhs.sqlExpression, rhs.sqlExpression])
+extension SQLSpecificExpressible {
+    /// `lhs + rhs`.
+    ///
+    /// ```swift
+    /// Column("score") + Column("bonus")   // "score" + "bonus"
+    /// ```
+    public static func + (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
+        .associative(.add, [lhs.sqlExpression, rhs.sqlExpression])
+    }
+
+    /// `lhs + rhs`.
+    public static func + (lhs: some SQLExpressible, rhs: Self) -> SQLExpression {
+        .associative(.add, [lhs.sqlExpression, rhs.sqlExpression])
+    }
+
+    /// `lhs + rhs`.
+    public static func + (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        .associative(.add, [lhs.sqlExpression, rhs.sqlExpression])
+    }
+
+    /// `lhs - rhs`.
+    public static func - (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("-", lhs, rhs) }
+
+    /// `lhs - rhs`.
+    public static func - (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("-", lhs, rhs) }
+
+    /// `lhs - rhs`.
+    public static func - (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("-", lhs, rhs) }
+
+    /// `lhs * rhs`.
+    public static func * (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
+        .associative(.multiply, [lhs.sqlExpression, rhs.sqlExpression])
+    }
+
+    /// `lhs * rhs`.
+    public static func * (lhs: some SQLExpressible, rhs: Self) -> SQLExpression {
+        .associative(.multiply, [lhs.sqlExpression, rhs.sqlExpression])
+    }
+
+    /// `lhs * rhs`.
+    public static func * (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        .associative(.multiply, [lhs.sqlExpression, rhs.sqlExpression])
+    }
+
+    /// `lhs / rhs`.
+    public static func / (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("/", lhs, rhs) }
+
+    /// `lhs / rhs`.
+    public static func / (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("/", lhs, rhs) }
+
+    /// `lhs / rhs`.
+    public static func / (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("/", lhs, rhs) }
+
+    /// `-value`.
+    public static prefix func - (value: Self) -> SQLExpression {
+        SQLExpression(impl: .unary("-", value.sqlExpression, needsSpace: false))
+    }
+
+    /// `IFNULL(lhs, rhs)`: `lhs`, or `rhs` when `lhs` is NULL.
+    ///
+    /// ```swift
+    /// Column("nickname") ?? Column("name")   // IFNULL("nickname", "name")
+    /// ```
+    public static func ?? (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
+        .function("IFNULL", [lhs.sqlExpression, rhs.sqlExpression])
+    }
 }
 
-/// `lhs + rhs`.
-public func + (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    .associative(.add, [lhs.sqlExpression, rhs.sqlExpression])
-}
+// MARK: - Bitwise operators
 
-/// `lhs + rhs`.
-public func + (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    .associative(.add, [lhs.sqlExpression, rhs.sqlExpression])
-}
+extension SQLSpecificExpressible {
+    /// `lhs & rhs`: bitwise AND.
+    ///
+    /// ```swift
+    /// Column("flags") & 4   // "flags" & ?
+    /// ```
+    public static func & (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
+        .associative(.bitwiseAnd, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs - rhs`.
-public func - (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("-", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs & rhs`: bitwise AND.
+    public static func & (lhs: some SQLExpressible, rhs: Self) -> SQLExpression {
+        .associative(.bitwiseAnd, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs - rhs`.
-public func - (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("-", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs & rhs`: bitwise AND.
+    public static func & (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        .associative(.bitwiseAnd, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs - rhs`.
-public func - (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("-", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs | rhs`: bitwise OR.
+    public static func | (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
+        .associative(.bitwiseOr, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs * rhs`.
-public func * (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    .associative(.multiply, [lhs.sqlExpression, rhs.sqlExpression])
-}
+    /// `lhs | rhs`: bitwise OR.
+    public static func | (lhs: some SQLExpressible, rhs: Self) -> SQLExpression {
+        .associative(.bitwiseOr, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs * rhs`.
-public func * (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    .associative(.multiply, [lhs.sqlExpression, rhs.sqlExpression])
-}
+    /// `lhs | rhs`: bitwise OR.
+    public static func | (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        .associative(.bitwiseOr, [lhs.sqlExpression, rhs.sqlExpression])
+    }
 
-/// `lhs * rhs`.
-public func * (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    .associative(.multiply, [lhs.sqlExpression, rhs.sqlExpression])
-}
+    /// `lhs << rhs`: left shift.
+    public static func << (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("<<", lhs, rhs) }
 
-/// `lhs / rhs`.
-public func / (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("/", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs << rhs`: left shift.
+    public static func << (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("<<", lhs, rhs) }
 
-/// `lhs / rhs`.
-public func / (lhs: some SQLExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("/", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs << rhs`: left shift.
+    public static func << (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("<<", lhs, rhs) }
 
-/// `lhs / rhs`.
-public func / (lhs: some SQLSpecificExpressible, rhs: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .binary("/", lhs.sqlExpression, rhs.sqlExpression))
-}
+    /// `lhs >> rhs`: right shift.
+    public static func >> (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary(">>", lhs, rhs) }
 
-/// `-operand`.
-public prefix func - (operand: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(impl: .unary("-", operand.sqlExpression, needsSpace: false))
-}
+    /// `lhs >> rhs`: right shift.
+    public static func >> (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary(">>", lhs, rhs) }
 
-/// `IFNULL(lhs, rhs)`: `lhs`, or `rhs` when `lhs` is NULL.
-///
-/// ```swift
-/// Column("nickname") ?? Column("name")   // IFNULL("nickname", "name")
-/// ```
-public func ?? (lhs: some SQLSpecificExpressible, rhs: some SQLExpressible) -> SQLExpression {
-    .function("IFNULL", [lhs.sqlExpression, rhs.sqlExpression])
+    /// `lhs >> rhs`: right shift.
+    public static func >> (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary(">>", lhs, rhs) }
+
+    /// `~value`: bitwise NOT.
+    public static prefix func ~ (value: Self) -> SQLExpression {
+        SQLExpression(impl: .unary("~", value.sqlExpression, needsSpace: false))
+    }
 }
 
 // MARK: - Joined expressions
@@ -290,17 +378,17 @@ extension Sequence where Element: SQLExpressible {
     /// ```
     ///
     /// When the sequence is empty, `.and` gives true, `.or` gives false,
-    /// `.add` gives 0, `.multiply` gives 1, and `.concat` gives the empty
-    /// string.
-    public func joined(operator: SQLExpression.AssociativeOperator) -> SQLExpression {
+    /// `.add` gives 0, `.multiply` gives 1, `.concat` gives the empty
+    /// string, `.bitwiseAnd` gives -1 and `.bitwiseOr` gives 0.
+    public func joined(operator: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
         .associative(`operator`, map(\.sqlExpression))
     }
 }
 
 extension Sequence where Element == any SQLExpressible {
     /// Combines the expressions with an operator: see
-    /// ``Swift/Sequence/joined(operator:)-(SQLExpression.AssociativeOperator)``.
-    public func joined(operator: SQLExpression.AssociativeOperator) -> SQLExpression {
+    /// ``Swift/Sequence/joined(operator:)-(SQLExpression.AssociativeBinaryOperator)``.
+    public func joined(operator: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
         .associative(`operator`, map(\.sqlExpression))
     }
 }

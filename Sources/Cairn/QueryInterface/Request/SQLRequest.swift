@@ -153,8 +153,42 @@ extension SQL.StringInterpolation {
     }
 
     /// Appends the quoted table name of a record type.
+    ///
+    /// ```swift
+    /// let recordType: any TableRecord.Type = Player.self
+    /// let query: SQL = "SELECT * FROM \(recordType)"
+    /// ```
+    @_disfavoredOverload
+    public mutating func appendInterpolation(_ table: any TableRecord.Type) {
+        elements.append(.sql(table.databaseTableName.quotedDatabaseIdentifier, StatementArguments()))
+    }
+
+    /// Appends the quoted name of a table.
+    ///
+    /// ```swift
+    /// let playerTable = Table("player")
+    /// let query: SQL = "SELECT * FROM \(playerTable)"
+    /// // SELECT * FROM "player"
+    /// ```
+    public mutating func appendInterpolation<T>(_ table: Table<T>) {
+        elements.append(.sql(table.tableName.quotedDatabaseIdentifier, StatementArguments()))
+    }
+
+    /// Appends the quoted table name of a record type.
     public mutating func appendInterpolation(tableOf record: some TableRecord) {
         appendInterpolation(type(of: record))
+    }
+
+    /// Appends the quoted table name of the type of a record.
+    @_disfavoredOverload
+    public mutating func appendInterpolation(tableOf record: any TableRecord) {
+        appendInterpolation(type(of: record))
+    }
+
+    /// Appends the name of one of SQLite's collations:
+    /// `... COLLATE \(Database.CollationName.nocase)`.
+    public mutating func appendInterpolation(_ collation: Database.CollationName) {
+        elements.append(.sql(collation.rawValue, StatementArguments()))
     }
 
     /// Appends the columns that a record type selects by default.

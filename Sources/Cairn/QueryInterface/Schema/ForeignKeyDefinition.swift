@@ -120,13 +120,13 @@ public final class ForeignKeyDefinition {
             return (table, table.lowercased() == definedTable.lowercased())
         }
         let lowercasedDefined = definedTable.lowercased()
-        if name.lowercased() == lowercasedDefined || Inflections.pluralize(name).lowercased() == lowercasedDefined {
+        if name.lowercased() == lowercasedDefined || Inflections.default.pluralize(name).lowercased() == lowercasedDefined {
             return (definedTable, true)
         }
         if try db.tableExists(name) {
             return (name, false)
         }
-        let plural = Inflections.pluralize(name)
+        let plural = Inflections.default.pluralize(name)
         if try db.tableExists(plural) {
             return (plural, false)
         }
