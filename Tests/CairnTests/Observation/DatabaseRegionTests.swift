@@ -80,4 +80,14 @@ import Cairn
         #expect(DatabaseRegion.fullDatabase.isModified(byEventsOfKind: .insert(tableName: "anything")))
         #expect(!DatabaseRegion().isModified(byEventsOfKind: .insert(tableName: "anything")))
     }
+
+    @Test func equalityIgnoresTheCaseOfNames() {
+        #expect(DatabaseRegion(table: "Player") == DatabaseRegion(table: "player"))
+        #expect(DatabaseRegion(table: "player", columns: ["Name"]) == DatabaseRegion(table: "PLAYER", columns: ["name"]))
+        #expect(Set([DatabaseRegion(table: "Player"), DatabaseRegion(table: "player")]).count == 1)
+        #expect(DatabaseRegion(table: "player") != DatabaseRegion(table: "player", columns: ["name"]))
+        #expect(DatabaseRegion(table: "player") != DatabaseRegion(table: "team"))
+        #expect(DatabaseRegion.fullDatabase == DatabaseRegion.fullDatabase)
+        #expect(DatabaseRegion.fullDatabase != DatabaseRegion())
+    }
 }

@@ -55,12 +55,14 @@ public struct DatabaseRegion: Hashable, Sendable {
             self.init(tableName: tableName, columns: Set(names.keys), rowIDs: nil, columnNames: names)
         }
 
+        /// Equal when they have the same columns and rows: the regions of
+        /// a region are keyed by lowercased table name, so that the name as
+        /// first given does not take part.
         static func == (lhs: TableRegion, rhs: TableRegion) -> Bool {
-            lhs.tableName == rhs.tableName && lhs.columns == rhs.columns && lhs.rowIDs == rhs.rowIDs
+            lhs.columns == rhs.columns && lhs.rowIDs == rhs.rowIDs
         }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(tableName)
             hasher.combine(columns)
             hasher.combine(rowIDs)
         }
@@ -95,6 +97,21 @@ public struct DatabaseRegion: Hashable, Sendable {
             return TableRegion(tableName: tableName, columns: columns, rowIDs: rowIDs,
                                columnNames: columnNames.merging(other.columnNames) { first, _ in first })
         }
+    }
+
+    /// Whether two regions are the same tables, columns and rows. Table and
+    /// column names are compared without regard to ASCII case.
+    ///
+    /// ```swift
+    /// DatabaseRegion(table: "Player") == DatabaseRegion(table: "player") // true
+    /// ```
+    public static func == (lhs: DatabaseRegion, rhs: DatabaseRegion) -> Bool {
+        lhs.tableRegions == rhs.tableRegions
+    }
+
+    /// Hashes the tables, columns and rows of the region.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tableRegions)
     }
 
     /// The empty region.
