@@ -8,10 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scratch=.build/docs
-symbol_graphs=/tmp/cairn-sg
-output=/tmp/cairn-docc
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# Folders of this run only: two checkouts may check their docs at once.
+work=$(mktemp -d)
+symbol_graphs=$work/symbol-graphs
+output=$work/docc
+log=$work/log
+trap 'rm -rf "$work"' EXIT
 
 build_symbol_graphs() {
     # Stale graphs of symbols that no longer exist must not linger.

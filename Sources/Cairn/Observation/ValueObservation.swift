@@ -381,7 +381,7 @@ extension ValueObservation where Reducer.Value: Sendable {
     ///
     /// From the main actor, without a scheduler, or with a main-actor
     /// scheduler (`.mainActor`, `.immediate`), the main-actor variant
-    /// ``start(in:scheduling:onError:onChange:)`` runs instead, and its
+    /// `start(in:scheduling:onError:onChange:)` runs instead, and its
     /// closures may use the state of the main actor.
     ///
     /// - Parameters:

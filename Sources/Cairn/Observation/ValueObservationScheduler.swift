@@ -5,7 +5,7 @@ import Foundation
 ///
 /// - ``ValueObservationMainActorScheduler/mainActor``: asynchronously, on
 ///   the main actor (the default of the main-actor
-///   ``ValueObservation/start(in:scheduling:onError:onChange:)``).
+///   `ValueObservation.start(in:scheduling:onError:onChange:)`).
 /// - ``ValueObservationScheduler/immediate``: the initial value
 ///   synchronously, when the observation starts from the main actor; the
 ///   other values asynchronously on the main actor.
@@ -76,7 +76,7 @@ public struct ImmediateValueObservationScheduler: ValueObservationMainActorSched
 
 /// A scheduler that delivers values on the main actor: an observation
 /// started with it, from the main actor, may give main-actor isolated
-/// closures to ``ValueObservation/start(in:scheduling:onError:onChange:)``.
+/// closures to `ValueObservation.start(in:scheduling:onError:onChange:)`.
 ///
 /// ```swift
 /// @MainActor @Observable final class PlayerList {
@@ -115,7 +115,7 @@ extension ValueObservationMainActorScheduler {
 /// included.
 ///
 /// The default scheduler of the main-actor
-/// ``ValueObservation/start(in:scheduling:onError:onChange:)``.
+/// `ValueObservation.start(in:scheduling:onError:onChange:)`.
 public final class DelayedMainActorValueObservationScheduler: ValueObservationMainActorScheduler {
     init() { }
 

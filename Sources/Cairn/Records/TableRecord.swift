@@ -75,7 +75,7 @@ extension TableRecord {
 }
 
 extension TableRecord where DatabaseComponents == Columns.Type {
-    /// The record type's ``Columns``.
+    /// The record type's ``TableRecord/Columns``.
     public static var databaseComponents: Columns.Type { Columns.self }
 }
 

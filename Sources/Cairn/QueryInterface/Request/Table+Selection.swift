@@ -10,7 +10,7 @@ extension Table {
     /// let request = Table("player").select(columns)
     /// ```
     ///
-    /// See ``DerivableRequest/select(_:)-([SQLSelectable])``.
+    /// See ``SelectionRequest/select(_:)-([SQLSelectable])``.
     public func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<RowDecoder> {
         all().select(selection)
     }

@@ -30,7 +30,7 @@ public struct Table<RowDecoder>: Sendable {
     /// A request that fetches nothing.
     public func none() -> QueryInterfaceRequest<RowDecoder> { all().none() }
 
-    /// See ``DerivableRequest/select(_:)-(SQLSelectable...)``.
+    /// See ``SelectionRequest/select(_:)-(SQLSelectable...)``.
     public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> {
         all().select(selection)
     }
@@ -45,12 +45,12 @@ public struct Table<RowDecoder>: Sendable {
         all().select(sql: sql, arguments: arguments)
     }
 
-    /// See ``DerivableRequest/annotated(with:)-(SQLSelectable...)``.
+    /// See ``SelectionRequest/annotated(with:)-(SQLSelectable...)``.
     public func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> {
         all().annotated(with: selection)
     }
 
-    /// See ``DerivableRequest/filter(_:)-(SQLExpressible)``.
+    /// See ``FilteredRequest/filter(_:)-(SQLExpressible)``.
     public func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<RowDecoder> {
         all().filter(predicate)
     }
@@ -65,7 +65,7 @@ public struct Table<RowDecoder>: Sendable {
         all().filter(literal: sqlLiteral)
     }
 
-    /// See ``DerivableRequest/order(_:)-(SQLOrderingTerm...)``.
+    /// See ``OrderedRequest/order(_:)-(SQLOrderingTerm...)``.
     public func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<RowDecoder> {
         all().order(orderings)
     }
@@ -75,7 +75,7 @@ public struct Table<RowDecoder>: Sendable {
         all().order(sql: sql, arguments: arguments)
     }
 
-    /// See ``DerivableRequest/group(_:)-(SQLExpressible...)``.
+    /// See ``AggregatingRequest/group(_:)-(SQLExpressible...)``.
     public func group(_ expressions: any SQLExpressible...) -> QueryInterfaceRequest<RowDecoder> {
         all().group(expressions)
     }

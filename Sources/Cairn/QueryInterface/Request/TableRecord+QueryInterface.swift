@@ -14,12 +14,12 @@ extension TableRecord {
     /// A request that fetches nothing.
     public static func none() -> QueryInterfaceRequest<Self> { all().none() }
 
-    /// See ``DerivableRequest/select(_:)-(SQLSelectable...)``.
+    /// See ``SelectionRequest/select(_:)-(SQLSelectable...)``.
     public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
         all().select(selection)
     }
 
-    /// See ``DerivableRequest/select(_:)-([SQLSelectable])``.
+    /// See ``SelectionRequest/select(_:)-([SQLSelectable])``.
     public static func select(_ selection: [any SQLSelectable]) -> QueryInterfaceRequest<Self> {
         all().select(selection)
     }
@@ -110,12 +110,12 @@ extension TableRecord {
         try all().select([selection(databaseComponents)])
     }
 
-    /// See ``DerivableRequest/annotated(with:)-(SQLSelectable...)``.
+    /// See ``SelectionRequest/annotated(with:)-(SQLSelectable...)``.
     public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
         all().annotated(with: selection)
     }
 
-    /// See ``DerivableRequest/annotated(with:)-([SQLSelectable])``.
+    /// See ``SelectionRequest/annotated(with:)-([SQLSelectable])``.
     ///
     /// ```swift
     /// // SELECT *, "score" + 1 FROM "player"
@@ -169,7 +169,7 @@ extension TableRecord {
         try all().having(predicate(databaseComponents))
     }
 
-    /// See ``DerivableRequest/filter(_:)-(SQLExpressible)``.
+    /// See ``FilteredRequest/filter(_:)-(SQLExpressible)``.
     ///
     /// ```swift
     /// let players = try Player.filter(Column("score") > 1000).fetchAll(db)
@@ -202,7 +202,7 @@ extension TableRecord {
         all().matching(pattern)
     }
 
-    /// See ``DerivableRequest/order(_:)-(SQLOrderingTerm...)``.
+    /// See ``OrderedRequest/order(_:)-(SQLOrderingTerm...)``.
     public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> {
         all().order(orderings)
     }
