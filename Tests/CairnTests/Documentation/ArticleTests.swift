@@ -15,7 +15,7 @@ import Cairn
     /// The articles, by file name without extension.
     static let articles = [
         "Cairn", "GettingStarted", "RecordsAndQueryInterface", "Associations", "FullTextSearch",
-        "Observation", "ConcurrencyAndPools", "CustomSQLiteBuilds", "Safety",
+        "Observation", "ConcurrencyAndPools", "CustomSQLiteBuilds", "Safety", "DifferencesFromGRDB",
     ]
 
     static let articleFolder = "Sources/Cairn/Documentation.docc"
@@ -453,6 +453,17 @@ import Cairn
         #expect(noteTokens == ["meet", "friends", "of", "them"])
         #expect(try strings("SELECT text FROM note WHERE note MATCH 'friends'").count == 1)
         #expect(try strings("SELECT text FROM note WHERE note MATCH '2024 friends'").count == 1)
+    }
+
+    // MARK: - DifferencesFromGRDB.md
+
+    @Test func differencesBlocksRun() throws {
+        let dbQueue = try DatabaseQueue()
+        #expect(try dbQueue.read { db in try DifferencesArticle.block0(db) } == 42)
+        // The strict conversion that the article describes.
+        #expect(throws: (any Error).self) {
+            try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT 'foo'") }
+        }
     }
 
     // MARK: - Observation.md
