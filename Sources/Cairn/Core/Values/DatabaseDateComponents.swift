@@ -89,7 +89,10 @@ public struct DatabaseDateComponents: Hashable, Sendable, DatabaseValueConvertib
     }
 
     /// Parses text in one of SQLite's date formats (with an optional `T`
-    /// separator and time zone suffix); nil for other values.
+    /// separator and time zone suffix), as GRDB does: the fraction of a
+    /// second is read to the millisecond, and further digits are ignored
+    /// (`"23:59:59.999123"` has 999,000,000 nanoseconds). Nil for other
+    /// values.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseDateComponents? {
         guard case .string(let string) = dbValue.storage else { return nil }
         return SQLiteDateParser.parse(string)
@@ -188,16 +191,17 @@ enum SQLiteDateParser {
         guard let second = scanner.digits(2), second < 60 else { return nil }
         components.second = second
         guard scanner.skip(UInt8(ascii: ".")) else { return .HMS }
-        var nanosecond = 0
-        var scale = 100_000_000
+        // Milliseconds, the precision of the stored format: further digits
+        // are ignored, as GRDB does.
+        var millisecond = 0
         var count = 0
         while let digit = scanner.digit() {
-            nanosecond += digit * scale
-            scale /= 10
+            if count < 3 { millisecond = millisecond * 10 + digit }
             count += 1
         }
         guard count > 0 else { return nil }
-        components.nanosecond = nanosecond
+        for _ in min(count, 3)..<3 { millisecond *= 10 }
+        components.nanosecond = millisecond * 1_000_000
         return .HMSS
     }
 
