@@ -128,6 +128,15 @@ private final class RegionObserver: TransactionObserver, @unchecked Sendable {
         }
     }
 
+    /// The pre-update hook tells the rowid of a row before and after each
+    /// change (see `ValueObserver.databaseWillChange(with:)`).
+    func databaseWillChange(with event: DatabasePreUpdateEvent) {
+        if region.isModified(by: event) {
+            isChanged = true
+            stopObservingDatabaseChangesUntilNextTransaction()
+        }
+    }
+
     func databaseDidChange() {
         isChanged = true
     }

@@ -35,10 +35,11 @@
 /// all the writes of the database.
 ///
 /// Some changes are not notified, as SQLite does not report them: changes
-/// of internal tables (`sqlite_master`…), changes of `WITHOUT ROWID` tables,
-/// and the deletion of the rows that an `ON CONFLICT REPLACE` clause
-/// replaces. Changes made by triggers and by foreign key actions are
-/// notified.
+/// of internal tables (`sqlite_master`…) and of `WITHOUT ROWID` tables.
+/// The deletion of the rows that an `ON CONFLICT REPLACE` clause replaces
+/// is only told to ``TransactionObserver/databaseWillChange(with:)``, for
+/// the observers of the insertions or updates of the table. Changes made
+/// by triggers and by foreign key actions are notified.
 ///
 /// Inside a savepoint, changes are kept until the savepoint is released:
 /// the changes of a savepoint that is rolled back are not notified.

@@ -187,6 +187,17 @@ where Reducer.Value: Sendable
         }
     }
 
+    /// The pre-update hook tells the rowid of a row before and after each
+    /// change: an observation of some rows sees an UPDATE that moves a row
+    /// out of them, and the deletions of `ON CONFLICT REPLACE`, which the
+    /// events of ``databaseDidChange(with:)`` do not report.
+    func databaseWillChange(with event: DatabasePreUpdateEvent) {
+        if acceptsAllEventsOfTransaction || state.withLock({ $0.region })?.isModified(by: event) ?? true {
+            isChanged = true
+            stopObservingDatabaseChangesUntilNextTransaction()
+        }
+    }
+
     func databaseDidChange() {
         isChanged = true
     }

@@ -21,6 +21,10 @@ final class SchemaCache {
     var foreignKeys: [String: [ForeignKeyInfo]] = [:]
     /// Whether a name is the name of a view, keyed by lowercased name.
     var isView: [String: Bool] = [:]
+    /// The lowercased names that denote the rowid of a table, keyed by
+    /// lowercased table name; an empty set for a view, a `WITHOUT ROWID`
+    /// table, or a missing table (see `Database.rowIDNames(ofTable:)`).
+    var rowIDNames: [String: Set<String>] = [:]
     /// The SQL of the lookup of a row by primary key, keyed by table name
     /// as written; nil for a primary key of several columns (see
     /// `Database.primaryKeyLookupSQL(_:)`).
@@ -47,6 +51,7 @@ final class SchemaCache {
         selectedColumnNames.removeAll()
         foreignKeys.removeAll()
         isView.removeAll()
+        rowIDNames.removeAll()
         primaryKeyLookupSQL.removeAll()
         lastPrimaryKeyLookup = nil
         schemaVersion = nil

@@ -4,8 +4,8 @@ import Foundation
 // connection prepares (see `StatementAnalysis` in StatementAuthorizer.swift).
 
 /// `sqlite3_set_authorizer` callback: notes schema changes, the tables a
-/// statement reads and changes, and its effect on transactions. It
-/// authorizes everything.
+/// statement reads and changes, the number of SELECT it runs, and its
+/// effect on transactions. It authorizes everything.
 ///
 /// A DELETE gets SQLITE_IGNORE, which SQLite documents as "the DELETE
 /// proceeds, but the truncate optimization is disabled": without it,
@@ -31,6 +31,8 @@ let authorizerCallback: @convention(c) (
         {
             analysis.dropsTable = true
         }
+    case SQLITE_SELECT:
+        analysis.selectCount += 1
     case SQLITE_READ:
         guard let argument1, let argument2 else { break }
         analysis.noteRead(table: String(cString: argument1), column: String(cString: argument2))

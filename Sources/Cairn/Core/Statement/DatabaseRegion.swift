@@ -218,6 +218,24 @@ public struct DatabaseRegion: Hashable, Sendable {
         return rowIDs.contains(rowID)
     }
 
+    /// The region, with the rows of one table limited to `rowIDs`: the
+    /// table leaves the region when no row remains. The other tables, and
+    /// a region that does not hold the table, are unchanged; so is the
+    /// full database.
+    ///
+    /// ```swift
+    /// // player(id,name)[1]
+    /// DatabaseRegion(table: "player", columns: ["id", "name"]).restrictingRows(ofTable: "Player", to: [1])
+    /// ```
+    func restrictingRows(ofTable tableName: String, to rowIDs: Set<Int64>) -> DatabaseRegion {
+        guard var tableRegions else { return self }
+        let key = tableName.lowercased()
+        guard let region = tableRegions[key] else { return self }
+        let rows = TableRegion(tableName: region.tableName, columns: nil, rowIDs: rowIDs)
+        tableRegions[key] = region.intersection(rows)
+        return DatabaseRegion(tableRegions: tableRegions)
+    }
+
     /// Removes the rowids, for a region that must cover whole tables.
     func ignoringRowIDs() -> DatabaseRegion {
         guard let tableRegions else { return self }

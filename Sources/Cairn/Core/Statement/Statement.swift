@@ -127,6 +127,13 @@ public final class Statement {
     /// ```
     public internal(set) var databaseRegion: DatabaseRegion
 
+    /// Whether the statement runs one SELECT, without subquery, compound
+    /// member, common table expression or view: then a table read in its
+    /// FROM clause is read there only, unless it is joined to itself. The
+    /// query interface restricts the region of such a request to the rows
+    /// its filter identifies.
+    let isSingleSelect: Bool
+
     /// The kinds of changes the statement may perform, triggers and foreign
     /// key actions included.
     let databaseEventKinds: [DatabaseEventKind]
@@ -151,6 +158,7 @@ public final class Statement {
         self.schemaGeneration = database.schemaCache.generation
         self.invalidatesSchemaCache = analysis.changesSchema || analysis.isRollback
         self.databaseRegion = analysis.readRegion
+        self.isSingleSelect = analysis.selectCount == 1
         self.databaseEventKinds = analysis.eventKinds
         self.transactionEffect = analysis.transactionEffect
         switch analysis.transactionEffect {

@@ -37,9 +37,13 @@ final class StatementAnalysis {
     var transactionEffect: TransactionEffect?
     /// Whether the statement drops a table.
     var dropsTable = false
+    /// The number of SELECT the statement runs: its own, and those of its
+    /// subqueries, compound members, common table expressions and views.
+    var selectCount = 0
 
     func reset() {
         changesSchema = false
+        selectCount = 0
         dropsTable = false
         isRollback = false
         readTables.removeAll()

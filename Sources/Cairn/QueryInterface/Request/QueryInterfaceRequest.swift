@@ -119,26 +119,64 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// See ``FetchRequest/makePreparedRequest(_:forSingleResult:)``.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
+        // The fetches of observations track the rows the filter identifies.
+        try makePreparedRequest(db, forSingleResult: singleResult, tracksRows: db.recordedRegion != nil)
+    }
+
+    /// The region that the request reads: the tables and columns its
+    /// statement reads, as SQLite's authorizer reports them, limited to
+    /// some rows when the filter identifies them by rowid or by an
+    /// INTEGER PRIMARY KEY, as `filter(id:)` and `filter(key:)` do.
+    ///
+    /// ```swift
+    /// try Player.filter(id: 1).databaseRegion(db)   // player(id,name,score)[1]
+    /// try Player.filter(Column("score") > 1000).databaseRegion(db)   // player(id,name,score)
+    /// ```
+    ///
+    /// Rows are not tracked in views, `WITHOUT ROWID` tables, requests
+    /// that read their table several times (self-joins, subqueries), and
+    /// by keys of other kinds: the region is then the whole table.
+    ///
+    /// - Throws: A ``DatabaseError`` when the request cannot be prepared.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try makePreparedRequest(db, forSingleResult: false, tracksRows: true).statement.databaseRegion
+    }
+
+    /// Prepares the request.
+    ///
+    /// - Parameter tracksRows: Whether the region of the statement is
+    ///   limited to the rows that the filter identifies (see
+    ///   `SQLRelation.identifiedRowIDs(_:query:)`). Such a statement is
+    ///   not shared with the cache of statements, whose region is that of
+    ///   their SQL, for any arguments.
+    func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool, tracksRows: Bool) throws -> PreparedRequest {
         let context = SQLGenerationContext(db)
         let query = try ResolvedQuery(relation, context)
         let sql = try query.selectSQL(singleResult: singleResult, selection: nil, extraSelection: [])
         // The prefetch queries run on their own: they embed the CTEs of
         // the request too.
         let prefetchingRelation = relation.hasPrefetchedChildren ? relation.propagatingCTEsToPrefetches() : relation
+        let rowIDs = tracksRows && !relation.selectsNothing ? try relation.identifiedRowIDs(db, query: query) : nil
         let statement: Statement
         if relation.selectsNothing {
             // A request that selects nothing (`none()`) reads nothing: its
             // region is empty, on a statement of its own.
             statement = try db.makeStatement(sql: sql)
             statement.databaseRegion = DatabaseRegion()
-        } else if relation.hasPrefetchedChildren {
-            // The region of the statement includes the tables that the
-            // prefetch queries read, so that observations of the request
-            // see their changes: a statement of its own, not a cached one
-            // that other requests share.
+        } else if relation.hasPrefetchedChildren || rowIDs != nil {
+            // The region of the statement is limited to the identified
+            // rows, and includes the tables that the prefetch queries read,
+            // so that observations of the request see their changes: a
+            // statement of its own, not a cached one that other requests
+            // share.
             statement = try db.makeStatement(sql: sql)
             var region = statement.databaseRegion
-            try prefetchingRelation.formPrefetchRegion(db, into: &region)
+            if let rowIDs, statement.isSingleSelect {
+                region = region.restrictingRows(ofTable: relation.tableName, to: rowIDs)
+            }
+            if relation.hasPrefetchedChildren {
+                try prefetchingRelation.formPrefetchRegion(db, into: &region)
+            }
             statement.databaseRegion = region
         } else {
             statement = try db.implicitStatement(sql: sql)
