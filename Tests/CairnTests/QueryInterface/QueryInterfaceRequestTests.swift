@@ -41,10 +41,25 @@ import Cairn
         #expect(try sql(player.select(Column("teamId"), max(Column("score"))).group(Column("teamId")).having(count(Column("id")) > 1))
             == #"SELECT "teamId", MAX("score") FROM "player" GROUP BY "teamId" HAVING COUNT("id") > ?"#)
         #expect(try sql(player.select(Column("teamId")).distinct()) == #"SELECT DISTINCT "teamId" FROM "player""#)
-        #expect(try sql(player.all().reversed()) == #"SELECT * FROM "player" ORDER BY "id" DESC"#)
+        #expect(try sql(player.all().reversed()) == #"SELECT * FROM "player""#)
         #expect(try sql(player.order(Column("name")).reversed()) == #"SELECT * FROM "player" ORDER BY "name" DESC"#)
         #expect(try sql(player.order(Column("name").ascNullsLast).reversed()) == #"SELECT * FROM "player" ORDER BY "name" DESC NULLS FIRST"#)
         #expect(try sql(player.annotated(with: (Column("score") * 2).forKey("double"))) == #"SELECT *, "score" * ? AS "double" FROM "player""#)
+    }
+
+    /// Reversing a request without ordering leaves it unordered, as in
+    /// GRDB 7: only ordering terms are reversed, those of the request and
+    /// those of its joined tables, and the stable order.
+    @Test func reversedWithoutOrdering() throws {
+        #expect(try sql(player.all().reversed()) == #"SELECT * FROM "player""#)
+        #expect(try sql(player.all().reversed().reversed()) == #"SELECT * FROM "player""#)
+        #expect(try sql(player.limit(1, offset: 2).reversed()) == #"SELECT * FROM "player" LIMIT 1 OFFSET 2"#)
+        #expect(try sql(player.all().withStableOrder().reversed()) == #"SELECT * FROM "player" ORDER BY "id" DESC"#)
+        #expect(try sql(player.order(Column("name")).reversed().reversed()) == #"SELECT * FROM "player" ORDER BY "name""#)
+        let names = try dbQueue.read { db in
+            try String.fetchAll(db, player.select(Column("name")).withStableOrder().reversed())
+        }
+        #expect(names == ["Craig", "Barbara", "Arthur"])
     }
 
     @Test func expressionSQL() throws {
@@ -74,7 +89,7 @@ import Cairn
         #expect(try where_((1...3).contains(Column("id"))) == #""id" BETWEEN ? AND ?"#)
         #expect(try where_((1..<3).contains(Column("id"))) == #"("id" >= ?) AND ("id" < ?)"#)
         #expect(try where_(Column("name").like("A%")) == #""name" LIKE ?"#)
-        #expect(try where_(Column("name").collating(.nocase) == "arthur") == #""name" COLLATE NOCASE = ?"#)
+        #expect(try where_(Column("name").collating(.nocase) == "arthur") == #""name" = ? COLLATE NOCASE"#)
         #expect(try where_(length(Column("name")) > 5) == #"LENGTH("name") > ?"#)
         #expect(try where_(Column("name").lowercased == "arthur") == #"LOWER("name") = ?"#)
         #expect(try where_((Column("score") ?? 0) > 10) == #"IFNULL("score", ?) > ?"#)
@@ -83,6 +98,116 @@ import Cairn
         #expect(try where_([SQLExpression]().joined(operator: .or)) == "0")
         #expect(try where_(cast(Column("score"), as: .real) > 1) == #"CAST("score" AS REAL) > ?"#)
         #expect(try where_(Column("score") === Column("teamId")) == #""score" IS "teamId""#)
+    }
+
+    /// A collated operand is parenthesized like any operation, and a
+    /// collated comparison is written with the collation at its end, as
+    /// GRDB writes them. The collation of a condition applies to what it
+    /// compares.
+    @Test func collatedOperands() throws {
+        func where_(_ expression: SQLExpression) throws -> String {
+            let full = try sql(Table("t").filter(expression))
+            return String(full.dropFirst(#"SELECT * FROM "t" WHERE "#.count))
+        }
+        let name = Column("name")
+        #expect(try where_(["a", "b"].contains(name.collating(.nocase))) == #"("name" COLLATE NOCASE) IN (?, ?)"#)
+        #expect(try where_(["a", "b"].contains(name).collating(.nocase)) == #"("name" COLLATE NOCASE) IN (?, ?)"#)
+        #expect(try where_(!["a", "b"].contains(name.collating(.nocase))) == #"("name" COLLATE NOCASE) NOT IN (?, ?)"#)
+        #expect(try where_(("a"..."b").contains(name.collating(.nocase))) == #"("name" COLLATE NOCASE) BETWEEN ? AND ?"#)
+        #expect(try where_(("a"..."b").contains(name).collating(.nocase)) == #"("name" COLLATE NOCASE) BETWEEN ? AND ?"#)
+        #expect(try where_(name.collating(.nocase) == "arthur") == #""name" = ? COLLATE NOCASE"#)
+        #expect(try where_("arthur" == name.collating(.nocase)) == #"? = "name" COLLATE NOCASE"#)
+        #expect(try where_((name == "arthur").collating(.nocase)) == #""name" = ? COLLATE NOCASE"#)
+        #expect(try where_(name.collating(.nocase) < "b") == #""name" < ? COLLATE NOCASE"#)
+        #expect(try where_(name.collating(.nocase) == "a" && Column("score") > 1)
+            == #"("name" = ? COLLATE NOCASE) AND ("score" > ?)"#)
+        #expect(try where_((name == "a" || name == "b").collating(.nocase))
+            == #"("name" = ? COLLATE NOCASE) OR ("name" = ? COLLATE NOCASE)"#)
+        #expect(try where_(name.collating(.nocase).like("a%")) == #"("name" COLLATE NOCASE) LIKE ?"#)
+        #expect(try where_(!name.collating(.nocase)) == #"NOT ("name" COLLATE NOCASE)"#)
+        #expect(try sql(player.order(name.collating(.nocase).desc)) == #"SELECT * FROM "player" ORDER BY "name" COLLATE NOCASE DESC"#)
+
+        // A subquery.
+        let subquery = player.select(Column("name"))
+        let literal: SQL = "SELECT \(subquery.contains("arthur".databaseValue.collating(.nocase)))"
+        #expect(try dbQueue.read { db in try literal.build(db).sql } == #"SELECT (? COLLATE NOCASE) IN (SELECT "name" FROM "player")"#)
+        #expect(try dbQueue.read { db in try Bool.fetchOne(db, SQLRequest<Bool>(literal: literal)) } == true)
+
+        // The collations apply: the names are stored capitalized.
+        try dbQueue.read { db throws in
+            #expect(try player.filter(["arthur", "craig"].contains(name.collating(.nocase))).fetchCount(db) == 2)
+            #expect(try player.filter(["arthur", "craig"].contains(name).collating(.nocase)).fetchCount(db) == 2)
+            #expect(try player.filter(("a"..."b").contains(name).collating(.nocase)).fetchCount(db) == 1)
+            #expect(try player.filter(name.collating(.nocase) == "BARBARA").fetchCount(db) == 1)
+            #expect(try player.filter((name == "BARBARA" || name == "craig").collating(.nocase)).fetchCount(db) == 2)
+        }
+    }
+
+    /// `none()` is filtered by a false value bound as an argument, as GRDB
+    /// writes it.
+    @Test func noneIsFilteredByABoundFalse() throws {
+        let request = player.filter(Column("name") == "Arthur").none()
+        #expect(try sql(request) == #"SELECT * FROM "player" WHERE ("name" = ?) AND ?"#)
+        #expect(try arguments(request) == ["Arthur", false])
+        #expect(try sql(player.none()) == #"SELECT * FROM "player" WHERE ?"#)
+        try dbQueue.read { db throws in
+            #expect(try request.fetchAll(db).isEmpty)
+            #expect(try player.none().fetchCount(db) == 0)
+        }
+    }
+
+    /// A request that selects an aggregate without GROUP BY returns one row:
+    /// `fetchOne` adds no `LIMIT 1`, as in GRDB.
+    @Test func fetchOneOfAnUngroupedAggregateHasNoLimit() throws {
+        let score = Column("score")
+        #expect(try sql(player.select(max(Column("id"))), singleResult: true) == #"SELECT MAX("id") FROM "player""#)
+        #expect(try sql(player.select(min(score).forKey("minScore"), max(score).forKey("maxScore")), singleResult: true)
+            == #"SELECT MIN("score") AS "minScore", MAX("score") AS "maxScore" FROM "player""#)
+        #expect(try sql(player.select(max(score + 1)), singleResult: true) == #"SELECT MAX("score" + ?) FROM "player""#)
+        #expect(try sql(player.select(max(score) + 1), singleResult: true) == #"SELECT MAX("score") + ? FROM "player""#)
+        #expect(try sql(player.select(count(Column("id"))).filter(Column("teamId") == 1), singleResult: true)
+            == #"SELECT COUNT("id") FROM "player" WHERE "teamId" = ?"#)
+        #expect(try sql(player.select(count(AllColumns())), singleResult: true) == #"SELECT COUNT(*) FROM "player""#)
+        #expect(try sql(player.select(sum(score, filter: Column("isActive"))), singleResult: true)
+            == #"SELECT SUM("score") FILTER (WHERE "isActive") FROM "player""#)
+        #expect(try sql(player.select(average(score)).having(average(score) > 10), singleResult: true)
+            == #"SELECT AVG("score") FROM "player" HAVING AVG("score") > ?"#)
+        // Grouped, scalar, or written in SQL: the LIMIT stays.
+        #expect(try sql(player.select(max(score)).group(Column("teamId")), singleResult: true)
+            == #"SELECT MAX("score") FROM "player" GROUP BY "teamId" LIMIT 1"#)
+        #expect(try sql(player.select(max(score, Column("teamId"))), singleResult: true)
+            == #"SELECT MAX("score", "teamId") FROM "player" LIMIT 1"#)
+        #expect(try sql(player.select(abs(score)), singleResult: true) == #"SELECT ABS("score") FROM "player" LIMIT 1"#)
+        #expect(try sql(player.select(sql: "MAX(score)"), singleResult: true) == #"SELECT MAX(score) FROM "player" LIMIT 1"#)
+
+        try dbQueue.read { db throws in
+            #expect(try Int.fetchOne(db, player.select(max(score))) == 1000)
+            #expect(try Int.fetchOne(db, player.select(max(score) + 1)) == 1001)
+        }
+    }
+
+    @Test func fetchOneOfACustomAggregateHasNoLimit() throws {
+        struct Total: DatabaseAggregate {
+            var total = 0
+            mutating func step(_ dbValues: [DatabaseValue]) throws {
+                total += Int.fromDatabaseValue(dbValues[0]) ?? 0
+            }
+            func finalize() -> (any DatabaseValueConvertible)? { total }
+        }
+        let total = DatabaseFunction("total_of", argumentCount: 1, aggregate: Total.self)
+        let scalar = DatabaseFunction("twice", argumentCount: 1, pure: true) { dbValues in
+            (Int.fromDatabaseValue(dbValues[0]) ?? 0) * 2
+        }
+        try dbQueue.inDatabase { db throws in
+            db.add(function: total)
+            db.add(function: scalar)
+            let aggregate = player.select(total(Column("score")))
+            #expect(try aggregate.makePreparedRequest(db, forSingleResult: true).statement.sql
+                == #"SELECT total_of("score") FROM "player""#)
+            #expect(try Int.fetchOne(db, aggregate) == 1750)
+            #expect(try player.select(scalar(Column("score"))).makePreparedRequest(db, forSingleResult: true).statement.sql
+                == #"SELECT twice("score") FROM "player" LIMIT 1"#)
+        }
     }
 
     @Test func fetching() throws {

@@ -103,8 +103,7 @@ public final class SQLStatementCursor: Cursor {
         guard let arguments, !arguments.values.isEmpty else { return }
         throw database.makeError(
             resultCode: .SQLITE_MISUSE,
-            message: "wrong number of statement arguments: \(arguments.values.count) of the "
-                + "\(initialArgumentCount) positional arguments were left unused",
+            message: "wrong number of statement arguments: \(initialArgumentCount)",
             sql: String(decoding: utf8, as: UTF8.self).trimmingSQLWhitespace(), arguments: nil)
     }
 }

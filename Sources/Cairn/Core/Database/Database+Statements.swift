@@ -330,18 +330,24 @@ extension Database {
         }
 
         if !preparationFailed {
+            // All arguments are checked before any statement runs, so that
+            // wrong arguments never leave a partial write (where GRDB runs
+            // the statements until the arguments are missing, or checks the
+            // unused ones after all ran). The messages are GRDB's.
             var remaining = arguments
             var bindings: [[DatabaseValue]] = []
-            for (index, statement) in statements.enumerated() {
-                let isLast = index == statements.count - 1
+            for statement in statements {
+                // A single statement reports its unused values itself.
                 try bindings.append(remaining.extractBindings(
-                    forStatement: statement, allowingRemainingValues: !isLast))
+                    forStatement: statement, allowingRemainingValues: statements.count > 1))
             }
-            if statements.isEmpty && !arguments.values.isEmpty {
+            if !remaining.values.isEmpty {
+                // Unused values: the message gives all the positional values,
+                // as GRDB does. SQL without any statement is not repeated.
                 throw makeError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "wrong number of statement arguments: the SQL holds no statement, got \(arguments.values.count)",
-                    sql: sql, arguments: arguments)
+                    message: "wrong number of statement arguments: \(arguments.values.count)",
+                    sql: statements.isEmpty ? nil : sql, arguments: arguments)
             }
             if statements.count == 1, let statement = statements.first, implicitStatementCache.capacity > 0 {
                 // A single statement: cached for the next execution of the
@@ -379,7 +385,7 @@ extension Database {
         if !remaining.values.isEmpty {
             throw makeError(
                 resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(remaining.values.count) argument(s) left unused",
+                message: "wrong number of statement arguments: \(arguments.values.count)",
                 sql: lastStatement?.sql ?? sql, arguments: arguments)
         }
     }

@@ -65,7 +65,7 @@ extension Database {
         if !remaining.values.isEmpty {
             throw makeError(
                 resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(remaining.values.count) argument(s) left unused",
+                message: "wrong number of statement arguments: \(arguments.values.count)",
                 sql: lastStatement?.sql ?? sql, arguments: arguments)
         }
     }

@@ -15,12 +15,23 @@ import Foundation
 /// Five collations based on Swift string comparison are registered on every
 /// connection: ``unicodeCompare``, ``caseInsensitiveCompare``,
 /// ``localizedCaseInsensitiveCompare``, ``localizedCompare`` and
-/// ``localizedStandardCompare``:
+/// ``localizedStandardCompare``. Their SQL names are GRDB's (`swiftCompare`,
+/// `swiftCaseInsensitiveCompare`, `swiftLocalizedCaseInsensitiveCompare`,
+/// `swiftLocalizedCompare`, `swiftLocalizedStandardCompare`), so that
+/// databases written by GRDB, whose schema names them, open and sort the
+/// same way:
 ///
 /// ```swift
-/// try db.execute(sql: "CREATE TABLE player (name TEXT COLLATE localizedCaseInsensitiveCompare)")
-/// let players = try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY name COLLATE localizedStandardCompare")
+/// try db.execute(sql: "CREATE TABLE player (name TEXT COLLATE swiftLocalizedCaseInsensitiveCompare)")
+/// let collation = DatabaseCollation.localizedStandardCompare
+/// let players = try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY name COLLATE \(collation.name)")
 /// ```
+///
+/// The names that earlier Cairn releases gave them (`unicodeCompare`,
+/// `caseInsensitiveCompare`, `localizedCaseInsensitiveCompare`,
+/// `localizedCompare`, `localizedStandardCompare`) stay registered too, with
+/// the same comparisons: a schema written by those releases keeps working.
+/// New SQL should use ``name``.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html#collation>
 public final class DatabaseCollation: Hashable, Sendable {
@@ -54,37 +65,55 @@ public final class DatabaseCollation: Hashable, Sendable {
 
     /// Compares strings with the `<` and `==` operators of Swift strings,
     /// which compare Unicode canonical equivalence ("é" precomposed equals
-    /// "e" + combining accent).
-    public static let unicodeCompare = DatabaseCollation("unicodeCompare") { lhs, rhs in
+    /// "e" + combining accent). Its SQL name is `swiftCompare`.
+    public static let unicodeCompare = DatabaseCollation("swiftCompare") { lhs, rhs in
         lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
     }
 
-    /// Compares strings with `caseInsensitiveCompare(_:)`.
-    public static let caseInsensitiveCompare = DatabaseCollation("caseInsensitiveCompare") { lhs, rhs in
+    /// Compares strings with `caseInsensitiveCompare(_:)`. Its SQL name is
+    /// `swiftCaseInsensitiveCompare`.
+    public static let caseInsensitiveCompare = DatabaseCollation("swiftCaseInsensitiveCompare") { lhs, rhs in
         lhs.caseInsensitiveCompare(rhs)
     }
 
-    /// Compares strings with `localizedCaseInsensitiveCompare(_:)`.
-    public static let localizedCaseInsensitiveCompare = DatabaseCollation("localizedCaseInsensitiveCompare") { lhs, rhs in
+    /// Compares strings with `localizedCaseInsensitiveCompare(_:)`. Its SQL
+    /// name is `swiftLocalizedCaseInsensitiveCompare`.
+    public static let localizedCaseInsensitiveCompare = DatabaseCollation(
+        "swiftLocalizedCaseInsensitiveCompare") { lhs, rhs in
         lhs.localizedCaseInsensitiveCompare(rhs)
     }
 
-    /// Compares strings with `localizedCompare(_:)`.
-    public static let localizedCompare = DatabaseCollation("localizedCompare") { lhs, rhs in
+    /// Compares strings with `localizedCompare(_:)`. Its SQL name is
+    /// `swiftLocalizedCompare`.
+    public static let localizedCompare = DatabaseCollation("swiftLocalizedCompare") { lhs, rhs in
         lhs.localizedCompare(rhs)
     }
 
     /// Compares strings with `localizedStandardCompare(_:)`, as the Finder
-    /// sorts file names ("file2" before "file10").
-    public static let localizedStandardCompare = DatabaseCollation("localizedStandardCompare") { lhs, rhs in
+    /// sorts file names ("file2" before "file10"). Its SQL name is
+    /// `swiftLocalizedStandardCompare`.
+    public static let localizedStandardCompare = DatabaseCollation("swiftLocalizedStandardCompare") { lhs, rhs in
         lhs.localizedStandardCompare(rhs)
     }
 
-    /// The collations registered on every connection.
-    static let builtIn = [
-        unicodeCompare, caseInsensitiveCompare, localizedCaseInsensitiveCompare,
-        localizedCompare, localizedStandardCompare,
-    ]
+    /// The collations registered on every connection: the built-in ones
+    /// under GRDB's names, then the same comparisons under the names of
+    /// earlier Cairn releases, which schemas written by those releases
+    /// declare.
+    static let builtIn: [DatabaseCollation] = {
+        let current = [
+            unicodeCompare, caseInsensitiveCompare, localizedCaseInsensitiveCompare,
+            localizedCompare, localizedStandardCompare,
+        ]
+        let legacyNames = [
+            "unicodeCompare", "caseInsensitiveCompare", "localizedCaseInsensitiveCompare",
+            "localizedCompare", "localizedStandardCompare",
+        ]
+        let legacy = zip(current, legacyNames).map { collation, legacyName in
+            DatabaseCollation(legacyName, function: collation.function)
+        }
+        return current + legacy
+    }()
 }
 
 extension Database {

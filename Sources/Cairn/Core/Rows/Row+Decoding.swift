@@ -119,6 +119,13 @@ extension Row {
             if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
                 return value
             }
+        } else if let adaptedSQLiteStatement, case .adapted(_, let layout) = storage {
+            // A row adapted from a cursor row (the scope of a joined
+            // request) reads its base statement directly too.
+            _checkStatementAccess()
+            if let value = Value.fromStatement(adaptedSQLiteStatement, atUncheckedIndex: CInt(layout.baseIndexes[index])) {
+                return value
+            }
         } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {
             return value
         }
@@ -166,6 +173,13 @@ extension Row {
         if let sqliteStatement {
             _checkStatementAccess()
             if let value = Value.fromStatement(sqliteStatement, atUncheckedIndex: CInt(index)) {
+                return value
+            }
+        } else if let adaptedSQLiteStatement, case .adapted(_, let layout) = storage {
+            // A row adapted from a cursor row reads its base statement
+            // directly too.
+            _checkStatementAccess()
+            if let value = Value.fromStatement(adaptedSQLiteStatement, atUncheckedIndex: CInt(layout.baseIndexes[index])) {
                 return value
             }
         } else if let value = Value.fromDatabaseValue(databaseValue(atUncheckedIndex: index)) {

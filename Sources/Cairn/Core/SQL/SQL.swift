@@ -18,8 +18,9 @@
 /// - raw SQL, with its own arguments: `\(sql: "score > ?", arguments: [1000])`
 /// - another `SQL` literal: `\(literal: condition)`
 /// - a sequence of values, as a parenthesized list: `"WHERE id IN \(ids)"`
-///   gives `WHERE id IN (?,?,?)`; an empty sequence gives `(NULL)`, which
-///   matches nothing.
+///   gives `WHERE id IN (?,?,?)`; an empty sequence gives the empty
+///   subquery `(SELECT NULL WHERE NULL)`, so that `IN` matches no row and
+///   `NOT IN` matches all rows.
 ///
 /// Literals concatenate with `+`, and join with
 /// `joined(separator:)`.
@@ -41,6 +42,11 @@ public struct SQL: Sendable {
     }
 
     var elements: [Element]
+
+    /// The SQL of an empty list of values: a subquery without rows. `x IN
+    /// (SELECT NULL WHERE NULL)` is false and `x NOT IN (...)` is true,
+    /// whatever `x`, where `(NULL)` would make both NULL.
+    static let emptyListSQL = "(SELECT NULL WHERE NULL)"
 
     init(elements: [Element]) {
         self.elements = elements
@@ -94,7 +100,7 @@ public struct SQL: Sendable {
                 try context.append(arguments: elementArguments)
             case .valueList(let values):
                 if values.isEmpty {
-                    sql += "(NULL)"
+                    sql += SQL.emptyListSQL
                 } else {
                     sql += "(" + values.map { context.append(argument: $0) }.joined(separator: ",") + ")"
                 }

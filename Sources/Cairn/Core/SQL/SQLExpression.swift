@@ -30,8 +30,10 @@ public struct SQLExpression: Sendable {
         case isIn(SQLExpression, [SQLExpression], negated: Bool)
         /// `x BETWEEN a AND b`, or `x NOT BETWEEN a AND b`.
         case between(SQLExpression, SQLExpression, SQLExpression, negated: Bool)
-        /// A function call: `f(a, b)`, `COUNT(DISTINCT a)`.
-        case function(String, [SQLExpression], isDistinct: Bool)
+        /// A function call: `f(a, b)`, `COUNT(DISTINCT a)`. `isAggregate`
+        /// tells an aggregate function (`MAX(a)`) from a scalar one
+        /// (`MAX(a, b)`).
+        case function(String, [SQLExpression], isDistinct: Bool, isAggregate: Bool)
         /// `COUNT(*)`.
         case countAll
         /// `x COLLATE name`.
@@ -95,7 +97,12 @@ public struct SQLExpression: Sendable {
     }
 
     static func function(_ name: String, _ arguments: [SQLExpression], isDistinct: Bool = false) -> SQLExpression {
-        SQLExpression(impl: .function(name, arguments, isDistinct: isDistinct))
+        SQLExpression(impl: .function(name, arguments, isDistinct: isDistinct, isAggregate: false))
+    }
+
+    /// A call of an aggregate function: `MAX(a)`, `COUNT(DISTINCT a)`.
+    static func aggregate(_ name: String, _ arguments: [SQLExpression], isDistinct: Bool = false) -> SQLExpression {
+        SQLExpression(impl: .function(name, arguments, isDistinct: isDistinct, isAggregate: true))
     }
 
     /// The expression that is true (`1`).
@@ -176,6 +183,44 @@ public struct SQLExpression: Sendable {
         }
     }
 
+    /// The comparison operators whose collated operand is written at the
+    /// end of the comparison, as GRDB writes it: `"name" = ? COLLATE NOCASE`
+    /// rather than `("name" COLLATE NOCASE) = ?`. SQLite uses the explicit
+    /// collation of either operand of a comparison: both mean the same.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html#assigning_collating_sequences_from_sql>
+    static let collatedComparisonOperators: Set<String> = ["=", "<>", "IS", "IS NOT", "<", "<=", ">", ">="]
+
+    /// `expression COLLATE collation`, with the collation moved where SQLite
+    /// applies it to what the expression compares:
+    ///
+    /// - `x IN (...)`: on `x` (SQLite takes the collation of an IN
+    ///   operator from its left operand only): `(x COLLATE c) IN (...)`;
+    /// - `x BETWEEN a AND b`: on `x`, so that both bounds compare with it;
+    /// - a comparison: on its left operand (written `x = y COLLATE c`);
+    /// - `AND` and `OR`: on each operand.
+    ///
+    /// Other expressions are collated as a whole (`"name" COLLATE NOCASE`).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html#assigning_collating_sequences_from_sql>
+    static func collated(_ expression: SQLExpression, _ collation: String) -> SQLExpression {
+        switch expression.impl {
+        case let .isIn(value, values, negated):
+            return SQLExpression(impl: .isIn(.collated(value, collation), values, negated: negated))
+        case let .between(value, lower, upper, negated):
+            return SQLExpression(impl: .between(.collated(value, collation), lower, upper, negated: negated))
+        case let .binary(op, lhs, rhs) where collatedComparisonOperators.contains(op):
+            if case .collated = lhs.impl { break }
+            if case .collated = rhs.impl { break }
+            return SQLExpression(impl: .binary(op, SQLExpression(impl: .collated(lhs, collation)), rhs))
+        case let .associative(op, operands) where op == .and || op == .or:
+            return SQLExpression(impl: .associative(op, operands.map { .collated($0, collation) }))
+        default:
+            break
+        }
+        return SQLExpression(impl: .collated(expression, collation))
+    }
+
     /// Whether the expression is the false literal (`0`).
     var isFalseLiteral: Bool {
         if case .literal(let sql) = impl, sql.elements.count == 1,
@@ -190,6 +235,42 @@ public struct SQLExpression: Sendable {
     var columnName: String? {
         if case let .column(name, _) = impl { return name }
         return nil
+    }
+
+    /// Whether the expression calls an aggregate function outside of raw
+    /// SQL: `MAX("score")`, `COUNT(*) + 1`, `ABS(SUM("score"))`.
+    ///
+    /// SQLite runs a statement that selects such an expression, without
+    /// GROUP BY, as an aggregate query, which returns exactly one row.
+    /// Raw SQL is not parsed: it contains no aggregate here.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_select.html#resultset>
+    var containsAggregate: Bool {
+        switch impl {
+        case .countAll:
+            return true
+        case let .function(_, arguments, _, isAggregate):
+            return isAggregate || arguments.contains(where: \.containsAggregate)
+        case let .filtered(function, _):
+            return function.containsAggregate
+        case let .unary(_, operand, _),
+             let .collated(operand, _),
+             let .cast(operand, _),
+             let .parenthesized(operand),
+             let .qualifiedByJoin(_, operand),
+             let .qualified(_, operand):
+            return operand.containsAggregate
+        case let .binary(_, lhs, rhs):
+            return lhs.containsAggregate || rhs.containsAggregate
+        case let .associative(_, operands):
+            return operands.contains(where: \.containsAggregate)
+        case let .isIn(expression, values, _):
+            return expression.containsAggregate || values.contains(where: \.containsAggregate)
+        case let .between(expression, lower, upper, _):
+            return expression.containsAggregate || lower.containsAggregate || upper.containsAggregate
+        case .column, .rowID, .value, .literal:
+            return false
+        }
     }
 
 }
@@ -245,6 +326,28 @@ extension SQLExpression {
         }
     }
 
+    /// The operands of a comparison of which one operand is collated, with
+    /// the collation taken out: the comparison is written with the
+    /// collation at its end (see ``collatedComparisonOperators``). Nil for
+    /// other operations, and when both operands are collated.
+    static func collatedComparison(
+        _ op: String,
+        _ lhs: SQLExpression,
+        _ rhs: SQLExpression) -> (SQLExpression, SQLExpression, String)?
+    {
+        guard collatedComparisonOperators.contains(op) else { return nil }
+        switch (lhs.impl, rhs.impl) {
+        case (.collated, .collated):
+            return nil
+        case let (.collated(lhs, collation), _):
+            return (lhs, rhs, collation)
+        case let (_, .collated(rhs, collation)):
+            return (lhs, rhs, collation)
+        default:
+            return nil
+        }
+    }
+
     /// Renders the expression, appending its values to the arguments of the
     /// context.
     ///
@@ -258,13 +361,11 @@ extension SQLExpression {
     func sql(_ context: SQLGenerationContext, parentPrecedence: Int = -1) throws -> String {
         let own = precedence
         // An operand that is an operation is parenthesized, whatever its
-        // precedence (a collation, which binds tighter than any operator,
-        // excepted).
+        // precedence, a collated expression included, as GRDB renders it:
+        // `("name" COLLATE NOCASE) IN (...)`.
         let isOperand = parentPrecedence == SQLExpression.logicalOperandPrecedence
             || parentPrecedence == SQLExpression.operationOperandPrecedence
-        let isCollation: Bool
-        if case .collated = impl { isCollation = true } else { isCollation = false }
-        let wrapped = own <= parentPrecedence || (isOperand && own < 100 && !isCollation)
+        let wrapped = own <= parentPrecedence || (isOperand && own < 100)
         func wrap(_ sql: String) -> String { wrapped ? "(\(sql))" : sql }
         // The operands of operators are parenthesized when they are
         // operations themselves, as GRDB renders them: `("a" + "b") = ?`,
@@ -306,6 +407,14 @@ extension SQLExpression {
             let operandSQL = try operand.sql(context, parentPrecedence: op == "NOT" ? 99 : own)
             return wrap(op + (needsSpace ? " " : "") + operandSQL)
         case let .binary(op, lhs, rhs):
+            if let (lhs, rhs, collation) = SQLExpression.collatedComparison(op, lhs, rhs) {
+                // `"name" = ? COLLATE NOCASE`: the collation binds to the
+                // right operand, which SQLite applies to the comparison.
+                return wrap(try lhs.sql(context, parentPrecedence: operandPrecedence)
+                    + " \(op) "
+                    + (try rhs.sql(context, parentPrecedence: operandPrecedence))
+                    + " COLLATE " + collation)
+            }
             return wrap(try lhs.sql(context, parentPrecedence: operandPrecedence)
                 + " \(op) "
                 + (try rhs.sql(context, parentPrecedence: operandPrecedence)))
@@ -328,7 +437,7 @@ extension SQLExpression {
                 + (try lower.sql(context, parentPrecedence: operandPrecedence))
                 + " AND "
                 + (try upper.sql(context, parentPrecedence: operandPrecedence)))
-        case let .function(name, arguments, isDistinct):
+        case let .function(name, arguments, isDistinct, _):
             return name + "(" + (isDistinct ? "DISTINCT " : "")
                 + (try arguments.map { try $0.sql(context) }.joined(separator: ", "))
                 + ")"

@@ -101,7 +101,9 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     /// // DELETE FROM player WHERE id IN (?,?,?) with arguments [1, 2, 3]
     /// ```
     ///
-    /// An empty sequence is `(NULL)`: `x IN (NULL)` matches no row.
+    /// An empty sequence is the empty subquery `(SELECT NULL WHERE NULL)`:
+    /// `x IN \(empty)` matches no row, and `x NOT IN \(empty)` matches all
+    /// rows.
     public mutating func appendInterpolation<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
         elements.append(.valueList(sequence.map(\.databaseValue)))
     }
@@ -218,7 +220,9 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     /// // SELECT * FROM t WHERE a IN ("b","c")
     /// ```
     ///
-    /// An empty sequence is `(NULL)`: `x IN (NULL)` matches no row.
+    /// An empty sequence is the empty subquery `(SELECT NULL WHERE NULL)`:
+    /// `x IN \(empty)` matches no row, and `x NOT IN \(empty)` matches all
+    /// rows.
     public mutating func appendInterpolation(_ sequence: some Sequence<some SQLExpressible>) {
         appendExpressionList(sequence.map(\.sqlExpression))
     }
@@ -245,10 +249,11 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
         elements.append(.sql(collation.name, StatementArguments()))
     }
 
-    /// `(a,b,c)`, or `(NULL)` when empty.
+    /// `(a,b,c)`, or the empty subquery when empty (see
+    /// `SQL.emptyListSQL`).
     private mutating func appendExpressionList(_ expressions: [SQLExpression]) {
         guard !expressions.isEmpty else {
-            elements.append(.sql("(NULL)", StatementArguments()))
+            elements.append(.sql(SQL.emptyListSQL, StatementArguments()))
             return
         }
         elements.append(.sql("(", StatementArguments()))

@@ -66,6 +66,21 @@ public struct SQLSelection: SQLSelectable, Sendable {
         }
     }
 
+    /// Whether the selection calls an aggregate function outside of raw
+    /// SQL (see ``SQLExpression``): `MAX("score")`, `COUNT(*) AS "count"`.
+    ///
+    /// - Throws: The error of a selection that needs the database.
+    func containsAggregate(_ db: Database) throws -> Bool {
+        switch impl {
+        case .expression(let expression), .aliased(let expression, _):
+            return expression.containsAggregate
+        case .deferred(let selections):
+            return try selections(db).contains { try $0.containsAggregate(db) }
+        case .allColumns, .allColumnsExcluding, .literal, .primaryKey:
+            return false
+        }
+    }
+
     /// Selections that `selection` returns when the request runs.
     static func whenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> SQLSelection {
         SQLSelection(impl: .deferred { db in try selection(db).map(\.sqlSelection) })

@@ -616,9 +616,11 @@ public final class Statement {
         argumentsNeedValidation = true
     }
 
-    /// The message of arguments whose count does not fit the parameters.
+    /// The message of arguments whose count does not fit the parameters:
+    /// GRDB's, which gives the number of values (the SQL of the error shows
+    /// the parameters).
     private func argumentCountMessage(_ count: Int) -> String {
-        "wrong number of statement arguments: the statement expects \(parameterNames.count), got \(count)"
+        "wrong number of statement arguments: \(count)"
     }
 }
 

@@ -611,18 +611,17 @@ extension StatementArguments {
                     message: "missing statement argument: \(name)",
                     sql: statement.sql, arguments: self)
             } else {
-                let expected = parameterNames.filter { name in name.map { namedValues[$0] == nil } ?? true }.count
+                // GRDB's message gives the number of positional values.
                 throw statement.database.makeError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "wrong number of statement arguments: the statement expects \(expected), got \(values.count)",
+                    message: "wrong number of statement arguments: \(values.count)",
                     sql: statement.sql, arguments: self)
             }
         }
         if !allowingRemainingValues && positionalIndex < values.endIndex {
-            let expected = positionalIndex - values.startIndex
             throw statement.database.makeError(
                 resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: the statement expects \(expected), got \(values.count)",
+                message: "wrong number of statement arguments: \(values.count)",
                 sql: statement.sql, arguments: self)
         }
         values.removeSubrange(values.startIndex..<positionalIndex)

@@ -231,7 +231,13 @@ extension DatabaseValue: Hashable {
 // MARK: - CustomStringConvertible
 
 extension DatabaseValue: CustomStringConvertible, CustomDebugStringConvertible {
-    /// An SQL-like description: `NULL`, `1`, `1.5`, `"text"`, `x'0102'`.
+    /// A short description of the value, meant for logs and debugging:
+    /// `NULL`, `1`, `1.5`, `"text"`, and `Data(3 bytes)` for a blob, whose
+    /// bytes are not printed.
+    ///
+    /// The description of a blob is not an SQL literal. Code that needs
+    /// one writes the value as an argument, or uses the `quote` dump format
+    /// (``QuoteDumpFormat``).
     public var description: String {
         switch storage {
         case .null:
@@ -243,10 +249,7 @@ extension DatabaseValue: CustomStringConvertible, CustomDebugStringConvertible {
         case .string(let string):
             return String(reflecting: string)
         case .blob(let data):
-            return "x'" + data.map { byte in
-                let hex = String(byte, radix: 16)
-                return byte < 16 ? "0" + hex : hex
-            }.joined() + "'"
+            return "Data(\(data.count) bytes)"
         }
     }
 

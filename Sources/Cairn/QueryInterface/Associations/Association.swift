@@ -117,11 +117,7 @@ extension Association {
     /// Removes the ordering of the associated records: see
     /// ``OrderedRequest/unordered()``.
     public func unordered() -> Self {
-        mapSQLRelation {
-            $0.ordering = []
-            $0.ordersByPrimaryKey = false
-            $0.isReversed = false
-        }
+        mapSQLRelation { $0.removeOrdering() }
     }
 
     /// Makes the ordering of the associated records total: see

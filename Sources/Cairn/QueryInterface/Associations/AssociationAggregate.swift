@@ -106,7 +106,7 @@ extension AssociationToMany {
             let column = columns.count == 1 ? columns[0] : SQLExpression(impl: .rowID(qualifier: nil))
             return try column.sql(context)
         }]))
-        return .function("COUNT", [joined(primaryKey)], isDistinct: true)
+        return .aggregate("COUNT", [joined(primaryKey)], isDistinct: true)
     }
 
     /// The number of associated records, named `bookCount` for the `books`
@@ -120,7 +120,10 @@ extension AssociationToMany {
     /// `COUNT(DISTINCT "book"."id") > 0`.
     public var isEmpty: AssociationAggregate<OriginRowDecoder> {
         let count = countExpression
-        return aggregate(count == 0, key: "hasNo" + Inflections.capitalizingFirstLetter(singularKey), emptinessCount: count)
+        return aggregate(
+            .emptinessTest(count, isEmpty: true),
+            key: "hasNo" + Inflections.capitalizingFirstLetter(singularKey),
+            emptinessCount: count)
     }
 
     /// The name of an aggregate of a column: `prefix` + key + column +
@@ -135,26 +138,26 @@ extension AssociationToMany {
     /// The minimum value of an expression of the associated records, named
     /// `minBookYear` for `Author.books.min(Column("year"))`.
     public func min(_ value: some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        aggregate(.function("MIN", [joined(value)]), key: name(prefix: "min", value))
+        aggregate(.aggregate("MIN", [joined(value)]), key: name(prefix: "min", value))
     }
 
     /// The maximum value of an expression of the associated records, named
     /// `maxBookYear` for `Author.books.max(Column("year"))`.
     public func max(_ value: some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        aggregate(.function("MAX", [joined(value)]), key: name(prefix: "max", value))
+        aggregate(.aggregate("MAX", [joined(value)]), key: name(prefix: "max", value))
     }
 
     /// The average value of an expression of the associated records, named
     /// `averageBookPrice` for `Author.books.average(Column("price"))`.
     public func average(_ value: some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        aggregate(.function("AVG", [joined(value)]), key: name(prefix: "average", value))
+        aggregate(.aggregate("AVG", [joined(value)]), key: name(prefix: "average", value))
     }
 
     /// The sum of an expression of the associated records (`SUM`: NULL
     /// when there is none), named `bookAwardsSum` for
     /// `Author.books.sum(Column("awards"))`.
     public func sum(_ value: some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        aggregate(.function("SUM", [joined(value)]), key: name(prefix: "", value, suffix: "Sum"))
+        aggregate(.aggregate("SUM", [joined(value)]), key: name(prefix: "", value, suffix: "Sum"))
     }
 
     /// The sum of an expression of the associated records (`TOTAL`: 0.0
@@ -162,7 +165,7 @@ extension AssociationToMany {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_aggfunc.html#sumunc>
     public func total(_ value: some SQLExpressible) -> AssociationAggregate<OriginRowDecoder> {
-        aggregate(.function("TOTAL", [joined(value)]), key: name(prefix: "", value, suffix: "Sum"))
+        aggregate(.aggregate("TOTAL", [joined(value)]), key: name(prefix: "", value, suffix: "Sum"))
     }
 }
 
@@ -265,7 +268,7 @@ extension AssociationAggregate {
     /// `COUNT(DISTINCT "book"."id") > 0`.
     public static prefix func ! (aggregate: Self) -> Self {
         if let count = aggregate.emptinessCount {
-            return aggregate.map { _ in count > 0 }
+            return aggregate.map { _ in .emptinessTest(count, isEmpty: false) }
         }
         return aggregate.map { !$0 }
     }
@@ -444,4 +447,13 @@ public func length<T>(_ aggregate: AssociationAggregate<T>) -> AssociationAggreg
 /// The aggregate keeps its name.
 public func cast<T>(_ aggregate: AssociationAggregate<T>, as type: Database.ColumnType) -> AssociationAggregate<T> {
     AssociationAggregate(children: aggregate.children, expression: cast(aggregate.expression, as: type), key: aggregate.key)
+}
+
+extension SQLExpression {
+    /// `count = 0`, or `count > 0`: the test of ``AssociationToMany/isEmpty``
+    /// and of its negation. The zero is written in the SQL, not bound as an
+    /// argument, as GRDB writes it: `HAVING COUNT(DISTINCT "book"."id") = 0`.
+    fileprivate static func emptinessTest(_ count: SQLExpression, isEmpty: Bool) -> SQLExpression {
+        SQLExpression(impl: .binary(isEmpty ? "=" : ">", count, .literal(SQL(sql: "0"))))
+    }
 }

@@ -139,9 +139,15 @@ extension FilteredRequest {
         mapSQLRelation { $0.filters.append { db in try predicate(db).sqlExpression } }
     }
 
-    /// A request that fetches nothing: `WHERE 0`.
+    /// A request that fetches nothing: it is filtered by a false value,
+    /// bound as an argument (`WHERE ?`, as GRDB writes it).
+    ///
+    /// ```swift
+    /// // SELECT * FROM "player" WHERE ("score" > ?) AND ?
+    /// let request = Player.filter(Column("score") > 1000).none()
+    /// ```
     public func none() -> Self {
-        filter(SQLExpression.false).mapSQLRelation { $0.selectsNothing = true }
+        filter(false).mapSQLRelation { $0.selectsNothing = true }
     }
 
     /// The request itself, unfiltered by this call: `Player.all()` reads
@@ -231,19 +237,35 @@ extension OrderedRequest {
         mapSQLRelation { $0.hasStableOrder = true }
     }
 
-    /// Reverses the ordering. A request without ordering is sorted by
-    /// primary key, descending.
+    /// Reverses the ordering: ascending terms become descending, and the
+    /// opposite.
+    ///
+    /// A request without ordering stays unordered: reversing does not
+    /// invent an order (use ``withStableOrder()`` first to sort by primary
+    /// key, then reverse it).
+    ///
+    /// ```swift
+    /// // SELECT * FROM player ORDER BY score DESC
+    /// let request = Player.order(Column("score")).reversed()
+    /// // SELECT * FROM player ORDER BY id DESC
+    /// let request = Player.all().withStableOrder().reversed()
+    /// ```
     public func reversed() -> Self {
         mapSQLRelation { $0.isReversed.toggle() }
     }
 
-    /// Removes the ordering.
+    /// Removes the ordering: that of the request, and that of the
+    /// associations it includes or joins, as GRDB does.
+    ///
+    /// ```swift
+    /// // SELECT book.* FROM book JOIN author ON author.id = book.authorId
+    /// let request = Book
+    ///     .joining(required: Book.author.order(Column("name")))
+    ///     .order(Column("title"))
+    ///     .unordered()
+    /// ```
     public func unordered() -> Self {
-        mapSQLRelation {
-            $0.ordering = []
-            $0.ordersByPrimaryKey = false
-            $0.isReversed = false
-        }
+        mapSQLRelation { $0.removeOrdering() }
     }
 }
 

@@ -458,7 +458,7 @@ extension Database {
         _ arguments: [SQLExpression],
         filter: (any SQLSpecificExpressible)?) -> SQLExpression
     {
-        let function = SQLExpression.jsonFunction(name, arguments)
+        let function = SQLExpression.jsonFunction(name, arguments, isAggregate: true)
         guard let filter else { return function }
         return SQLExpression(impl: .filtered(function, filter: filter.sqlExpression), jsonInterpretation: .jsonResult)
     }

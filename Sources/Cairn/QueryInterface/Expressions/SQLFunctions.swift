@@ -13,7 +13,7 @@ public func length(_ value: some SQLSpecificExpressible) -> SQLExpression {
 
 /// `AVG(value)`: the average of the non-NULL values of a group.
 public func average(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    .function("AVG", [value.sqlExpression])
+    .aggregate("AVG", [value.sqlExpression])
 }
 
 /// `COUNT(value)`: the number of non-NULL values of a group.
@@ -28,9 +28,9 @@ public func count(_ value: some SQLSelectable) -> SQLExpression {
     }
     switch value.sqlSelection.impl {
     case .expression(let expression), .aliased(let expression, _):
-        return .function("COUNT", [expression])
+        return .aggregate("COUNT", [expression])
     case .literal(let sql):
-        return .function("COUNT", [.literal(sql)])
+        return .aggregate("COUNT", [.literal(sql)])
     case .allColumns, .allColumnsExcluding, .primaryKey, .deferred:
         return SQLExpression(impl: .countAll)
     }
@@ -39,29 +39,29 @@ public func count(_ value: some SQLSelectable) -> SQLExpression {
 /// `COUNT(DISTINCT value)`: the number of distinct non-NULL values of a
 /// group.
 public func count(distinct value: some SQLSpecificExpressible) -> SQLExpression {
-    .function("COUNT", [value.sqlExpression], isDistinct: true)
+    .aggregate("COUNT", [value.sqlExpression], isDistinct: true)
 }
 
 /// `MAX(value)`: the largest value of a group.
 public func max(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    .function("MAX", [value.sqlExpression])
+    .aggregate("MAX", [value.sqlExpression])
 }
 
 /// `MIN(value)`: the smallest value of a group.
 public func min(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    .function("MIN", [value.sqlExpression])
+    .aggregate("MIN", [value.sqlExpression])
 }
 
 /// `SUM(value)`: the sum of the non-NULL values of a group, NULL when there
 /// is none.
 public func sum(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    .function("SUM", [value.sqlExpression])
+    .aggregate("SUM", [value.sqlExpression])
 }
 
 /// `TOTAL(value)`: the sum of the non-NULL values of a group, as a double,
 /// 0.0 when there is none.
 public func total(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    .function("TOTAL", [value.sqlExpression])
+    .aggregate("TOTAL", [value.sqlExpression])
 }
 
 // MARK: - Aggregates with a filter
@@ -75,12 +75,7 @@ private func filteredAggregate(
     _ value: some SQLSpecificExpressible,
     filter: some SQLSpecificExpressible) -> SQLExpression
 {
-    .literal(SQL(elements: [
-        .expression(.function(name, [value.sqlExpression])),
-        .sql(" FILTER (WHERE ", StatementArguments()),
-        .expression(filter.sqlExpression),
-        .sql(")", StatementArguments()),
-    ]))
+    SQLExpression(impl: .filtered(.aggregate(name, [value.sqlExpression]), filter: filter.sqlExpression))
 }
 
 /// `AVG(value) FILTER (WHERE filter)`: the average of the non-NULL values of
@@ -264,7 +259,12 @@ extension DatabaseFunction {
     /// let request = Player.select(reverse(Column("name")))
     /// ```
     public func callAsFunction(_ arguments: any SQLExpressible...) -> SQLExpression {
-        .function(name, arguments.map(\.sqlExpression))
+        switch kind {
+        case .function:
+            return .function(name, arguments.map(\.sqlExpression))
+        case .aggregate:
+            return .aggregate(name, arguments.map(\.sqlExpression))
+        }
     }
 }
 

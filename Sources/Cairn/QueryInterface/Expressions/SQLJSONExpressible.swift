@@ -189,8 +189,10 @@ extension SQLExpression {
 
     /// A call of an SQLite JSON function whose result is JSON for the
     /// other JSON functions (`JSON`, `JSON_ARRAY`, `JSON_SET`…).
-    static func jsonFunction(_ name: String, _ arguments: [SQLExpression]) -> SQLExpression {
-        SQLExpression(impl: .function(name, arguments, isDistinct: false), jsonInterpretation: .jsonResult)
+    static func jsonFunction(_ name: String, _ arguments: [SQLExpression], isAggregate: Bool = false) -> SQLExpression {
+        SQLExpression(
+            impl: .function(name, arguments, isDistinct: false, isAggregate: isAggregate),
+            jsonInterpretation: .jsonResult)
     }
 
     /// The expression as a value argument of a function that builds JSON

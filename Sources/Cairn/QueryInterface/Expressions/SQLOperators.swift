@@ -499,10 +499,17 @@ extension SQLSpecificExpressible {
     /// `expression COLLATE name`, with one of SQLite's collations.
     ///
     /// ```swift
-    /// Column("name").collating(.nocase) == "arthur"   // "name" COLLATE NOCASE = ?
+    /// Column("name").collating(.nocase) == "arthur"   // "name" = ? COLLATE NOCASE
+    /// ["a", "b"].contains(Column("name").collating(.nocase))   // ("name" COLLATE NOCASE) IN (?, ?)
     /// ```
+    ///
+    /// A collated condition applies its collation to what it compares:
+    /// `["a", "b"].contains(Column("name")).collating(.nocase)` is
+    /// `("name" COLLATE NOCASE) IN (?, ?)` too.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html#collation>
     public func collating(_ collation: Database.CollationName) -> SQLExpression {
-        SQLExpression(impl: .collated(sqlExpression, collation.rawValue))
+        .collated(sqlExpression, collation.rawValue)
     }
 
     /// `expression COLLATE name`, with a custom collation.
@@ -511,7 +518,7 @@ extension SQLSpecificExpressible {
     /// Column("name").collating(.localizedCaseInsensitiveCompare)
     /// ```
     public func collating(_ collation: DatabaseCollation) -> SQLExpression {
-        SQLExpression(impl: .collated(sqlExpression, collation.name))
+        .collated(sqlExpression, collation.name)
     }
 }
 

@@ -146,7 +146,10 @@ public struct SQLSubquery: SQLSubqueryable, SQLSpecificExpressible, Sendable {
         let render = self.render
         let element = element.sqlExpression
         return .literal(SQL(elements: [.deferred { context in
-            (try element.sql(context, parentPrecedence: 40)) + " IN (" + (try render(context)) + ")"
+            // The element is an operand: an operation, a collated value
+            // included, is parenthesized (`(? COLLATE NOCASE) IN (...)`).
+            (try element.sql(context, parentPrecedence: SQLExpression.operationOperandPrecedence))
+                + " IN (" + (try render(context)) + ")"
         }]))
     }
 

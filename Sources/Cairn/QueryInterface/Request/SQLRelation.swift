@@ -230,6 +230,17 @@ struct SQLRelation: Sendable {
         limit != nil || isDistinct || !groupExpressions.isEmpty || groupsByPrimaryKey || !havingExpressions.isEmpty
     }
 
+    /// Removes the ordering of the relation and of its children, at any
+    /// depth (`unordered()`). The stable order stays.
+    mutating func removeOrdering() {
+        ordering = []
+        ordersByPrimaryKey = false
+        isReversed = false
+        for index in children.indices {
+            children[index].relation.removeOrdering()
+        }
+    }
+
     /// Whether a child, at any depth, is prefetched.
     var hasPrefetchedChildren: Bool {
         children.contains { $0.kind == .prefetch || $0.relation.hasPrefetchedChildren }
@@ -302,7 +313,7 @@ struct SQLRelation: Sendable {
             relation.ordering = []
             relation.ordersByPrimaryKey = false
             relation.isReversed = false
-            let count = SQLExpression.function("COUNT", [expression], isDistinct: true)
+            let count = SQLExpression.aggregate("COUNT", [expression], isDistinct: true)
             return try relation.selectSQL(context, selection: [SQLSelection(impl: .expression(count))])
         }
         let withSQL = try relation.withSQL(context)
@@ -581,11 +592,8 @@ struct ResolvedQuery {
             })
         }
         var orderings: [String] = []
-        // A reversed request without ordering is sorted by primary key,
-        // descending, unless a joined table gives an ordering.
-        let joinedTablesAreOrdered = nodes.dropFirst().contains {
-            !$0.relation.ordering.isEmpty || $0.relation.ordersByPrimaryKey
-        }
+        // Reversing reverses the terms of each table; a table without
+        // ordering stays unordered.
         for index in nodes.indices {
             let nodeRelation = nodes[index].relation
             var terms = try nodeRelation.orderingTerms(context.db)
@@ -593,9 +601,6 @@ struct ResolvedQuery {
                 if !nodeRelation.ordersByPrimaryKey {
                     terms += try stableOrderTerms(ofNode: index)
                 }
-            } else if index == 0 && terms.isEmpty && nodeRelation.isReversed && !joinedTablesAreOrdered {
-                terms = try SQLSelection.primaryKeyExpressions(context.db, tableName: nodeRelation.tableName)
-                    .map { SQLOrdering(impl: .expression($0)) }
             }
             // A table's terms are reversed when the table, or its joining
             // tables, were reversed an odd number of times in all.
@@ -623,6 +628,10 @@ struct ResolvedQuery {
             var hasOneRowAtMost = nodes.count == 1 && !relation.hasGroupRefinements
             if hasOneRowAtMost && !relation.isFilteredByUniqueKey {
                 hasOneRowAtMost = try relation.filtersUniqueKey(context.db)
+            }
+            // An aggregate without GROUP BY has exactly one row.
+            if !hasOneRowAtMost {
+                hasOneRowAtMost = try relation.isUngroupedAggregate(context.db)
             }
             if !hasOneRowAtMost {
                 sql += " LIMIT 1"

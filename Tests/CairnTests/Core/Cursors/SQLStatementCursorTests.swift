@@ -65,7 +65,7 @@ import Cairn
             } throws: { error in
                 guard let error = error as? DatabaseError else { return false }
                 return error.resultCode == .SQLITE_MISUSE
-                    && error.message == "wrong number of statement arguments: 1 of the 2 positional arguments were left unused"
+                    && error.message == "wrong number of statement arguments: 2"
             }
             // The cursor is done after it threw.
             #expect(try statements.next() == nil)

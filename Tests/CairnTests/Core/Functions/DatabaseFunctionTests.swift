@@ -190,15 +190,54 @@ import Cairn
             func sorted(_ collation: String) throws -> [String] {
                 try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name COLLATE \(collation), rowid")
             }
-            let standard = try sorted("localizedStandardCompare")
+            let standard = try sorted("swiftLocalizedStandardCompare")
             #expect(try #require(standard.firstIndex(of: "File2")) < #require(standard.firstIndex(of: "file10")))
-            #expect(try sorted("caseInsensitiveCompare").first == "eclair")
-            #expect(try sorted("unicodeCompare") == ["File2", "Zebra", "eclair", "file10", "éclair"])
-            _ = try sorted("localizedCaseInsensitiveCompare")
-            _ = try sorted("localizedCompare")
+            #expect(try sorted("swiftCaseInsensitiveCompare").first == "eclair")
+            #expect(try sorted("swiftCompare") == ["File2", "Zebra", "eclair", "file10", "éclair"])
+            _ = try sorted("swiftLocalizedCaseInsensitiveCompare")
+            _ = try sorted("swiftLocalizedCompare")
             // Canonical equivalence: precomposed é equals e + combining accent.
+            #expect(try Bool.fetchOne(db, sql: "SELECT ? = ? COLLATE swiftCompare", arguments: ["\u{E9}", "e\u{301}"]) == true)
+            #expect(try Bool.fetchOne(db, sql: "SELECT 'ABC' = 'abc' COLLATE swiftCaseInsensitiveCompare") == true)
+        }
+    }
+
+    /// The built-in collations have GRDB's SQL names, which schemas written
+    /// by GRDB declare.
+    @Test func builtInCollationsHaveGRDBNames() throws {
+        #expect(DatabaseCollation.unicodeCompare.name == "swiftCompare")
+        #expect(DatabaseCollation.caseInsensitiveCompare.name == "swiftCaseInsensitiveCompare")
+        #expect(DatabaseCollation.localizedCaseInsensitiveCompare.name == "swiftLocalizedCaseInsensitiveCompare")
+        #expect(DatabaseCollation.localizedCompare.name == "swiftLocalizedCompare")
+        #expect(DatabaseCollation.localizedStandardCompare.name == "swiftLocalizedStandardCompare")
+        try dbQueue.inDatabase { db throws in
+            // A table as GRDB creates it with a built-in collation.
+            try db.create(table: "player") { t in
+                t.column("name", .text).collate(.localizedCaseInsensitiveCompare)
+            }
+            let schema = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'player'")
+            #expect(schema?.contains("COLLATE swiftLocalizedCaseInsensitiveCompare") == true)
+            try db.execute(sql: "INSERT INTO player VALUES ('bob'), ('Alice')")
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY name") == ["Alice", "bob"])
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM player WHERE name = 'BOB'") == "bob")
+            let request = Table("player").order(Column("name").collating(.localizedCaseInsensitiveCompare))
+            #expect(try request.makePreparedRequest(db, forSingleResult: false).statement.sql
+                == #"SELECT * FROM "player" ORDER BY "name" COLLATE swiftLocalizedCaseInsensitiveCompare"#)
+        }
+    }
+
+    /// The names of earlier Cairn releases stay registered, with the same
+    /// comparisons: schemas that declare them keep working.
+    @Test func legacyCollationNamesStayRegistered() throws {
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: "CREATE TABLE legacy (name TEXT COLLATE localizedCaseInsensitiveCompare)")
+            try db.execute(sql: "INSERT INTO legacy VALUES ('bob'), ('Alice')")
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM legacy ORDER BY name") == ["Alice", "bob"])
             #expect(try Bool.fetchOne(db, sql: "SELECT ? = ? COLLATE unicodeCompare", arguments: ["\u{E9}", "e\u{301}"]) == true)
             #expect(try Bool.fetchOne(db, sql: "SELECT 'ABC' = 'abc' COLLATE caseInsensitiveCompare") == true)
+            for name in ["localizedCompare", "localizedStandardCompare"] {
+                #expect(try String.fetchAll(db, sql: "SELECT name FROM legacy ORDER BY name COLLATE \(name)") == ["Alice", "bob"])
+            }
         }
     }
 }

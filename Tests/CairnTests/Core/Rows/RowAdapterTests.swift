@@ -35,6 +35,59 @@ import Cairn
         }
     }
 
+    /// A value that tells whether it was read from the statement in place
+    /// (`StatementColumnConvertible`) or from a database value.
+    struct ReadValue: DatabaseValueConvertible, StatementColumnConvertible {
+        var int: Int
+        var fromStatement: Bool
+
+        init?(sqliteStatement: SQLiteStatement, index: CInt) {
+            int = Int(sqlite3_column_int64(sqliteStatement, index))
+            fromStatement = true
+        }
+
+        init(int: Int) {
+            self.int = int
+            fromStatement = false
+        }
+
+        var databaseValue: DatabaseValue { int.databaseValue }
+
+        static func fromDatabaseValue(_ dbValue: DatabaseValue) -> ReadValue? {
+            Int.fromDatabaseValue(dbValue).map(ReadValue.init(int:))
+        }
+    }
+
+    /// A scope of a cursor row reads its base statement in place, by index
+    /// and by column name, with subscripts and with `decode`.
+    @Test func scopesOfCursorRowsReadTheStatementInPlace() throws {
+        try dbQueue.read { db throws in
+            let adapter = ScopeAdapter(["nested": SuffixRowAdapter(fromIndex: 1)])
+            let rows = try Row.fetchCursor(db, sql: "SELECT 0 AS skipped, 1 AS int, NULL AS none", adapter: adapter)
+            while let row = try rows.next() {
+                let nested = try #require(row.scopes["nested"])
+                let byIndex: ReadValue = nested[0]
+                let byName: ReadValue = nested["int"]
+                let optionalByName: ReadValue? = nested["int"]
+                let null: ReadValue? = nested["none"]
+                #expect(byIndex.int == 1 && byIndex.fromStatement)
+                #expect(byName.int == 1 && byName.fromStatement)
+                #expect(optionalByName?.int == 1 && optionalByName?.fromStatement == true)
+                #expect(null == nil)
+                let decodedByIndex = try nested.decode(ReadValue.self, atIndex: 0)
+                let decodedByName = try nested.decode(ReadValue.self, forColumn: "int")
+                #expect(decodedByIndex.int == 1 && decodedByIndex.fromStatement)
+                #expect(decodedByName.int == 1 && decodedByName.fromStatement)
+                #expect(throws: RowDecodingError.self) { try nested.decode(ReadValue.self, forColumn: "none") }
+            }
+            // A copied row converts database values.
+            let copied = try #require(try Row.fetchOne(db, sql: "SELECT 0 AS skipped, 1 AS int", adapter: adapter))
+            let nested = try #require(copied.scopes["nested"])
+            let value: ReadValue = nested["int"]
+            #expect(value.int == 1 && !value.fromStatement)
+        }
+    }
+
     struct Player: Decodable, FetchableRecord, Equatable {
         var id: Int
         var name: String

@@ -71,9 +71,26 @@ private enum CodingColumns: String, CodingKey, ColumnExpression {
         #expect(sql == #"WHERE a IN ("b",?)"#)
         #expect(arguments == [2])
         let empty: [Column] = []
-        #expect(try build("WHERE a IN \(empty)").sql == "WHERE a IN (NULL)")
+        #expect(try build("WHERE a IN \(empty)").sql == "WHERE a IN (SELECT NULL WHERE NULL)")
         // Data is one value, not a list of bytes.
         #expect(try build("SELECT \(Data([1, 2]))").sql == "SELECT ?")
+    }
+
+    /// An empty sequence is an empty subquery: `IN` matches no row, and
+    /// `NOT IN` matches all rows (with `(NULL)`, both would match none).
+    @Test func emptySequences() throws {
+        let noIDs: [Int64] = []
+        let noColumns: [Column] = []
+        #expect(try build("WHERE id IN \(noIDs)").sql == "WHERE id IN (SELECT NULL WHERE NULL)")
+        #expect(try build("WHERE id NOT IN \(noColumns)").sql == "WHERE id NOT IN (SELECT NULL WHERE NULL)")
+        #expect(try build("WHERE id IN \(noIDs)").arguments.isEmpty)
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1), (NULL)")
+            #expect(try Int.fetchAll(db, SQLRequest<Int>(literal: "SELECT id FROM t WHERE id IN \(noIDs)")) == [])
+            #expect(try Int.fetchAll(db, SQLRequest<Int>(literal: "SELECT id FROM t WHERE id NOT IN \(noIDs) ORDER BY id")) == [1, 2])
+            #expect(try Int.fetchAll(db, SQLRequest<Int>(literal: "SELECT id FROM t WHERE id NOT IN \(noColumns) ORDER BY id")) == [1, 2])
+        }
     }
 
     @Test func tablesAndCollations() throws {

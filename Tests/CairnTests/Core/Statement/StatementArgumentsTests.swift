@@ -81,7 +81,7 @@ import Cairn
             } throws: { error in
                 guard let error = error as? DatabaseError else { return false }
                 return error.resultCode == .SQLITE_MISUSE
-                    && error.message == "wrong number of statement arguments: the statement expects 2, got 1"
+                    && error.message == "wrong number of statement arguments: 1"
             }
             #expect(throws: DatabaseError.self) {
                 try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur", 1])
@@ -118,6 +118,49 @@ import Cairn
             // The connection stays usable.
             try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 1)
+        }
+    }
+
+    /// Wrong argument counts have GRDB's messages, which give the number
+    /// of positional values, while no statement runs: a multi-statement
+    /// string never writes partially.
+    @Test func wrongArgumentCountMessages() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.inDatabase { db throws in
+            func failure(_ sql: String, _ arguments: StatementArguments) -> DatabaseError? {
+                do {
+                    try db.execute(sql: sql, arguments: arguments)
+                    return nil
+                } catch {
+                    return error as? DatabaseError
+                }
+            }
+            let insert = "INSERT INTO player (name) VALUES (?)"
+            let noStatement = failure("", [1])
+            #expect(noStatement?.resultCode == .SQLITE_MISUSE)
+            #expect(noStatement?.message == "wrong number of statement arguments: 1")
+            #expect(noStatement?.description == "SQLite error 21: wrong number of statement arguments: 1")
+
+            let tooMany = failure(insert, ["Arthur", "Barbara"])
+            #expect(tooMany?.message == "wrong number of statement arguments: 2")
+            #expect(tooMany?.sql == insert)
+
+            // Too few for the second statement: the values left for it.
+            let tooFew = failure("\(insert); \(insert)", ["Arthur"])
+            #expect(tooFew?.message == "wrong number of statement arguments: 0")
+            #expect(tooFew?.description == "SQLite error 21: wrong number of statement arguments: 0 - while executing `\(insert)`")
+
+            // Too many for two statements: all the values.
+            let tooManyForTwo = failure("\(insert); \(insert)", ["Arthur", "Barbara", "Craig"])
+            #expect(tooManyForTwo?.message == "wrong number of statement arguments: 3")
+
+            let statement = try db.makeStatement(sql: insert)
+            #expect {
+                try statement.setArguments(["Arthur", "Barbara"])
+            } throws: { error in
+                (error as? DatabaseError)?.message == "wrong number of statement arguments: 2"
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
         }
     }
 
@@ -212,7 +255,7 @@ import Cairn
             Int64.min.databaseValue, 1.databaseValue, 0.databaseValue, dbValue]
         #expect(positional == StatementArguments(expected))
         #expect(positional.hashValue == StatementArguments(expected).hashValue)
-        #expect(positional.description == #"[NULL, 42, "text", 2.5, -9223372036854775808, 1, 0, x'09']"#)
+        #expect(positional.description == #"[NULL, 42, "text", 2.5, -9223372036854775808, 1, 0, Data(1 bytes)]"#)
 
         let named: StatementArguments = ["i": 42, "s": "text", "n": nil, "d": 2.5, "b": true]
         let namedExpected = StatementArguments([

@@ -214,7 +214,7 @@ import Cairn
             #expect(sql == """
                 SELECT "book".*, "author".* FROM "book" \
                 JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."country" = ?) \
-                ORDER BY "author"."name" COLLATE localizedCaseInsensitiveCompare, "book"."year"
+                ORDER BY "author"."name" COLLATE swiftLocalizedCaseInsensitiveCompare, "book"."year"
                 """)
             let infos = try request.fetchAll(db)
             #expect(infos.map(\.book.year) == [1831, 1856, 1862])

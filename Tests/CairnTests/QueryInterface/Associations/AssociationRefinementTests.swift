@@ -64,6 +64,30 @@ import Cairn
         try request.makePreparedRequest(db, forSingleResult: false).statement.sql
     }
 
+    /// `unordered()` removes the ordering of the request and of the
+    /// associations it joins, includes or prefetches, as in GRDB; the
+    /// stable order stays.
+    @Test func unorderedRemovesTheOrderingOfAssociations() throws {
+        let dbQueue = try makeQueue()
+        try dbQueue.read { db throws -> Void in
+            let byName = Parent.children.order(Column("name").desc)
+            let join = #"SELECT "parent".*, "child".* FROM "parent" JOIN "child" ON "child"."parentId" = "parent"."id""#
+            #expect(try sql(db, Parent.including(required: byName).order(Column("id")).unordered()) == join)
+            #expect(try sql(db, Parent.including(required: byName.reversed()).reversed().unordered()) == join)
+            #expect(try sql(db, Parent.including(required: byName.unordered())) == join)
+            #expect(try sql(db, Parent.joining(required: byName).unordered().withStableOrder())
+                == #"SELECT "parent".* FROM "parent" JOIN "child" ON "child"."parentId" = "parent"."id" ORDER BY "parent"."id", "child"."id""#)
+            // A new ordering after unordered() applies.
+            #expect(try sql(db, Parent.including(required: byName).unordered().order(Column("id").desc))
+                == join + #" ORDER BY "parent"."id" DESC"#)
+            // Prefetched associations are unordered too: the prefetched
+            // children come in the order SQLite gives, here by id.
+            let parent = try #require(try Row.fetchOne(db, Parent.including(all: byName).filter(Column("id") == 1).unordered()))
+            let names = parent.prefetchedRows["children"]?.map { $0["name"] as String }
+            #expect(names == ["a", "b"])
+        }
+    }
+
     @Test func reversedOrderings() throws {
         let dbQueue = try makeQueue()
         try dbQueue.read { db throws -> Void in
@@ -87,10 +111,10 @@ import Cairn
             // Reversed request and reversed association cancel out.
             #expect(try order(Parent.including(required: byName.reversed()).order(Column("id")).reversed())
                 == #" ORDER BY "parent"."id" DESC, "child"."name""#)
-            // A reversed request without ordering: by primary key, unless
-            // a joined table is ordered.
+            // A reversed request without ordering stays unordered; the
+            // terms of its joined tables are reversed.
             #expect(try order(Parent.including(required: byName).reversed()) == #" ORDER BY "child"."name" DESC"#)
-            #expect(try order(Parent.including(required: Parent.children).reversed()) == #" ORDER BY "parent"."id" DESC"#)
+            #expect(try order(Parent.including(required: Parent.children).reversed()) == "")
             // order(_:) replaces the reversal too.
             #expect(try order(Parent.including(required: byName).reversed().order(Column("id")))
                 == #" ORDER BY "parent"."id", "child"."name""#)
