@@ -346,8 +346,16 @@ final class DatabaseObservationBroker: StatementHooks {
         defer { eventCell.endScope() }
         let isBuffering = !savepoints.isEmpty
         var event: DatabasePreUpdateEvent?
+        // A deletion that the statement does not declare is the deletion
+        // of a row that an `ON CONFLICT REPLACE` clause replaces, during an
+        // insertion or an update of the table: the observers of those see
+        // it (the update hook does not report it).
         for (observation, eventKinds) in statementObservations where !observation.isDisabled {
-            guard Self.matches(kind, { $0.withCString { sqlite3_stricmp(tableName, $0) } == 0 }, eventKinds) else { continue }
+            let hasTableName: (String) -> Bool = { $0.withCString { sqlite3_stricmp(tableName, $0) } == 0 }
+            guard Self.matches(kind, hasTableName, eventKinds)
+                || (kind == .delete
+                    && (Self.matches(.insert, hasTableName, eventKinds) || Self.matches(.update, hasTableName, eventKinds)))
+            else { continue }
             observation.receivedStatementEvent = true
             let currentEvent = event ?? DatabasePreUpdateEvent(
                 connection: connection, kind: kind,
