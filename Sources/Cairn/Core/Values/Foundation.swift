@@ -168,7 +168,11 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         // Milliseconds, the precision of the stored format: further digits
         // are ignored.
         let fraction = TimeInterval((c.nanosecond ?? 0) / 1_000_000) / 1000
-        self.init(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+        // The sum is made on the interval since 2001, the one a `Date`
+        // stores: made since 1970, it would round to another double, and
+        // `.123` would read back as `.1229999`.
+        let secondsSince2001 = seconds - Int(Date.timeIntervalBetween1970AndReferenceDate)
+        self.init(timeIntervalSinceReferenceDate: TimeInterval(secondsSince2001) + fraction)
     }
 }
 

@@ -120,7 +120,9 @@ import Cairn
 
     @Test func datesAreStoredAsUTCText() throws {
         try dbQueue.inDatabase { db throws in
-            let date = Date(timeIntervalSince1970: 1_000_000_000.123)
+            // Whole milliseconds since 2001, the interval a Date stores,
+            // read back equal (the text holds milliseconds).
+            let date = Date(timeIntervalSinceReferenceDate: 21_692_800.123)
             #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [date]) == "2001-09-09 01:46:40.123")
             #expect(try Date.fetchOne(db, sql: "SELECT ?", arguments: [date]) == date)
             // SQLite's date functions understand the format.
@@ -159,7 +161,15 @@ import Cairn
             // Digits after the milliseconds are ignored, as the stored
             // format has milliseconds.
             let date = try #require(try Date.fetchOne(db, sql: "SELECT '2001-09-09 01:46:40.123456'"))
-            #expect(date.timeIntervalSince1970 == 1_000_000_000.123)
+            // The milliseconds are added to the interval since 2001, which
+            // a Date stores: no float noise, the text reads back the same.
+            #expect(date == Date(timeIntervalSinceReferenceDate: 21_692_800.123))
+            #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [date]) == "2001-09-09 01:46:40.123")
+            let date2015 = try #require(try Date.fetchOne(db, sql: "SELECT '2015-07-22 01:02:03.00456'"))
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+            #expect(abs(calendar.component(.nanosecond, from: date2015) - 4_000_000) < 10)
+            #expect(calendar.component(.second, from: date2015) == 3)
             // A time without a date is not a date…
             #expect(Date.fromDatabaseValue("12:00".databaseValue) == nil)
             #expect(Date.fromDatabaseValue("01:02:03.456".databaseValue) == nil)
