@@ -204,14 +204,6 @@ enum SQLiteDateParser {
         components.nanosecond = millisecond * 1_000_000
         return .HMSS
     }
-
-    /// Parses a Julian day number written as text (SQLite's format 12).
-    static func parseJulianDayNumber(_ string: String) -> Double? {
-        guard let first = string.utf8.first,
-              first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
-        else { return nil }
-        return Double(string)
-    }
 }
 
 private struct ByteScanner {

@@ -53,6 +53,10 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     /// Text in the `YYYY-MM-DD HH:MM:SS.SSS` format, in UTC, with millisecond
     /// precision (the date is rounded to the nearest millisecond).
     ///
+    /// The calendar is Foundation's Gregorian calendar, as in GRDB: the
+    /// Julian calendar before 1582-10-15 (year 1 starts on `0001-01-03` of
+    /// the proleptic Gregorian calendar that SQLite's date functions use).
+    ///
     /// SQLite's date functions understand this format. Dates outside the years
     /// 0000 to 9999, which the format cannot represent, are stored as their
     /// number of seconds since 1970 (a REAL), which reads back as the same date.
@@ -91,8 +95,8 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     ///   `Z` or `±HH:MM` suffix), read in UTC unless a time zone is given, to
     ///   the millisecond (further digits are ignored); a time without a date
     ///   (`HH:MM`) is not a date, and gives nil (decode it as
-    ///   `DatabaseDateComponents`);
-    /// - text holding a number: a Julian day number, as in SQLite;
+    ///   `DatabaseDateComponents`), and neither is a number in text (a
+    ///   Unix time or a Julian day written as text), as in GRDB;
     /// - an INTEGER or REAL: a number of seconds since 1970-01-01 00:00:00 UTC
     ///   (a Unix timestamp).
     ///
@@ -111,8 +115,8 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
-    /// The date of a text in one of SQLite's date formats, or of a Julian
-    /// day number; nil for a time without a date, and for other text.
+    /// The date of a text in one of SQLite's date formats; nil for a time
+    /// without a date, and for other text.
     static func date(fromText string: String) -> Date? {
         if let components = SQLiteDateParser.parse(string) {
             // A time without a date is not a date (DateComponents
@@ -120,15 +124,14 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
             guard components.format.hasDatePart else { return nil }
             return Date(databaseDateComponents: components)
         }
-        if let julianDay = SQLiteDateParser.parseJulianDayNumber(string) {
-            return Date(julianDay: julianDay)
-        }
+        // A number in text (a Unix time, a Julian day) is not a date, as
+        // in GRDB: numbers are stored as numbers.
         return nil
     }
 
     /// Reads a date from a column, as ``fromDatabaseValue(_:)`` converts
     /// its value: a Unix timestamp (INTEGER or REAL), text in one of
-    /// SQLite's date formats, or a Julian day number (text); nil otherwise.
+    /// SQLite's date formats; nil otherwise.
     ///
     /// - Parameters:
     ///   - sqliteStatement: A statement that has just returned `SQLITE_ROW`.
@@ -176,8 +179,26 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-/// Days since 1970-01-01 of a date of the proleptic Gregorian calendar.
+// Dates are written and read in the calendar of Foundation's Gregorian
+// calendar, which GRDB's date formatter uses: the Gregorian calendar from
+// 1582-10-15, and the Julian calendar before (1582-10-04 is the day before
+// 1582-10-15). Text written by GRDB for the year 1 reads back the same.
+
+/// The first day of the Gregorian calendar, 1582-10-15, in days since
+/// 1970-01-01.
+private let firstGregorianDay = -141_427
+
+/// Days since 1970-01-01 of a date: a date of the Gregorian calendar from
+/// 1582-10-15, of the Julian calendar before.
 func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    if (year, month, day) < (1582, 10, 15) {
+        // The Julian day number of a date of the Julian calendar.
+        let a = (14 - month) / 12
+        let y = year + 4800 - a
+        let m = month + 12 * a - 3
+        let julianDayNumber = day + (153 * m + 2) / 5 + 365 * y + floorDivision(y, 4) - 32_083
+        return julianDayNumber - 2_440_588
+    }
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yearOfEra = y - era * 400
@@ -186,9 +207,18 @@ func daysSince1970(year: Int, month: Int, day: Int) -> Int {
     return era * 146_097 + dayOfEra - 719_468
 }
 
-/// The date of the proleptic Gregorian calendar that is a number of days
-/// after 1970-01-01.
+/// The date that is a number of days after 1970-01-01: in the Gregorian
+/// calendar from 1582-10-15, in the Julian calendar before.
 func civilDate(fromDaysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+    if days < firstGregorianDay {
+        let c = days + 2_440_588 + 32_082
+        let d = floorDivision(4 * c + 3, 1461)
+        let e = c - floorDivision(1461 * d, 4)
+        let m = (5 * e + 2) / 153
+        let day = e - (153 * m + 2) / 5 + 1
+        let month = m + 3 - 12 * (m / 10)
+        return (d - 4800 + m / 10, month, day)
+    }
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097
@@ -198,6 +228,12 @@ func civilDate(fromDaysSince1970 days: Int) -> (year: Int, month: Int, day: Int)
     let day = dayOfYear - (153 * mp + 2) / 5 + 1
     let month = mp < 10 ? mp + 3 : mp - 9
     return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+}
+
+/// The quotient rounded down, for negative numerators too.
+private func floorDivision(_ numerator: Int, _ denominator: Int) -> Int {
+    let quotient = numerator / denominator
+    return numerator % denominator < 0 ? quotient - 1 : quotient
 }
 
 // MARK: - DateComponents
@@ -241,7 +277,7 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
     }
 
     /// Converts a 16-byte BLOB, or text such as
-    /// `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"` (any case, with or without
+    /// `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"` (any case, with its
     /// hyphens); nil otherwise.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UUID? {
         switch dbValue.storage {
@@ -281,19 +317,8 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
     }
 
     private init?(text: String) {
-        if let uuid = UUID(uuidString: text) {
-            self = uuid
-            return
-        }
-        // 32 hexadecimal digits without hyphens.
-        guard text.utf8.count == 32 else { return nil }
-        let utf8 = Array(text.utf8)
-        var hyphenated = ""
-        for (offset, byte) in utf8.enumerated() {
-            if [8, 12, 16, 20].contains(offset) { hyphenated += "-" }
-            hyphenated.unicodeScalars.append(UnicodeScalar(byte))
-        }
-        guard let uuid = UUID(uuidString: hyphenated) else { return nil }
+        // The hyphens are required, as in GRDB.
+        guard let uuid = UUID(uuidString: text) else { return nil }
         self = uuid
     }
 }
