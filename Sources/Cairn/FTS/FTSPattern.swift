@@ -192,9 +192,10 @@ extension FTS3Pattern: DatabaseValueConvertible {
     /// The raw pattern, as text.
     public var databaseValue: DatabaseValue { rawPattern.databaseValue }
 
-    /// A pattern from text, not checked.
+    /// A pattern from text, not checked; nil for other values.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> FTS3Pattern? {
-        String.fromDatabaseValue(dbValue).map { FTS3Pattern(checkedPattern: $0) }
+        guard case .string(let string) = dbValue.storage else { return nil }
+        return FTS3Pattern(checkedPattern: string)
     }
 }
 
@@ -202,9 +203,10 @@ extension FTS5Pattern: DatabaseValueConvertible {
     /// The raw pattern, as text.
     public var databaseValue: DatabaseValue { rawPattern.databaseValue }
 
-    /// A pattern from text, not checked.
+    /// A pattern from text, not checked; nil for other values.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> FTS5Pattern? {
-        String.fromDatabaseValue(dbValue).map { FTS5Pattern(checkedPattern: $0) }
+        guard case .string(let string) = dbValue.storage else { return nil }
+        return FTS5Pattern(checkedPattern: string)
     }
 }
 

@@ -231,7 +231,8 @@ extension DatabaseFunction {
         _ transform: @escaping @Sendable (String) -> String) -> DatabaseFunction
     {
         DatabaseFunction(name, argumentCount: 1, pure: pure) { dbValues in
-            guard let string = String.fromDatabaseValue(dbValues[0]) else { return nil }
+            // Text only: a number is not converted to its text, as in GRDB.
+            guard case .string(let string) = dbValues[0].storage else { return nil }
             return transform(string)
         }
     }
