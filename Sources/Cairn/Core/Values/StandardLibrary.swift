@@ -26,15 +26,15 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger & Codable {
         return DatabaseValue(storage: .double(Double(self)))
     }
 
-    /// Converts an INTEGER, a REAL truncated toward zero, or a TEXT that
-    /// holds a number (`'42'`, see ``StatementColumnConvertible``); nil if
-    /// the value is out of the type's range, is other text, a BLOB or NULL.
+    /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
+    /// is out of the type's range or of another type, as in GRDB. (Reading
+    /// a column converts the text of a number too: see
+    /// ``init(sqliteStatement:index:)``.)
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         switch dbValue.storage {
         case .int64(let int64): return Self(exactly: int64)
         case .double(let double): return integer(Self.self, fromDouble: double)
-        case .string(let string): return NumericText(string)?.integer(Self.self)
         default: return nil
         }
     }
@@ -120,15 +120,14 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
         sqlite3_bind_int64(sqliteStatement, index, self ? 1 : 0)
     }
 
-    /// True for a non-zero INTEGER or REAL, or a TEXT that holds a non-zero
-    /// number (`'1'`); false for zero (`0`, `'0'`); nil for other text
-    /// (`'true'`), a BLOB or NULL.
+    /// True for a non-zero INTEGER or REAL, false for zero, nil otherwise,
+    /// as in GRDB. (Reading a column converts the text of a number too:
+    /// see ``init(sqliteStatement:index:)``.)
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
         switch dbValue.storage {
         case .int64(let int64): return int64 != 0
         case .double(let double): return double != 0
-        case .string(let string): return NumericText(string).map { $0.double != 0 }
         default: return nil
         }
     }
@@ -172,14 +171,14 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         sqlite3_bind_double(sqliteStatement, index, self)
     }
 
-    /// Converts a REAL, an INTEGER, or a TEXT that holds a number
-    /// (`'1.5'`); nil for other text, a BLOB or NULL.
+    /// Converts a REAL or an INTEGER; nil otherwise, as in GRDB. (Reading a
+    /// column converts the text of a number too: see
+    /// ``init(sqliteStatement:index:)``.)
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
         switch dbValue.storage {
         case .int64(let int64): return Double(int64)
         case .double(let double): return double
-        case .string(let string): return NumericText(string)?.double
         default: return nil
         }
     }
@@ -223,8 +222,7 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
         sqlite3_bind_double(sqliteStatement, index, Double(self))
     }
 
-    /// Converts a REAL, an INTEGER, or a TEXT that holds a number; nil
-    /// otherwise.
+    /// Converts a REAL or an INTEGER; nil otherwise, as in GRDB.
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
         Double.fromDatabaseValue(dbValue).map { Float($0) }
@@ -261,13 +259,13 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
         bindText(self, to: sqliteStatement, at: index)
     }
 
-    /// Converts a TEXT; an INTEGER or a REAL to its SQL text, as SQLite
-    /// writes it (`42`, `0.5`, `1.0e+20`); a BLOB of valid UTF-8 to its
-    /// text. Nil for NULL and for a BLOB that is not UTF-8.
+    /// Converts a TEXT; nil otherwise, as in GRDB. (Reading a column
+    /// converts numbers and UTF-8 blobs too: see
+    /// ``init(sqliteStatement:index:)``.)
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
         if case .string(let string) = dbValue.storage { return string }
-        return String(convertingNonText: dbValue)
+        return nil
     }
 
     /// Reads a TEXT; an INTEGER or a REAL as its SQL text, as SQLite writes
@@ -307,11 +305,12 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
 
 // MARK: - Conversions between storage classes
 
-// Conversions between storage classes that lose nothing: a number stored as
-// text (a column of TEXT affinity turns the numbers it receives into text)
-// reads as a number, and a number reads as its text (a column of NUMERIC or
-// INTEGER affinity turns the text of a number into a number). Text that is
-// not a number never reads as one: `'foo'` is not 0.
+// Conversions between storage classes that lose nothing, when a column is
+// read: a number stored as text (a column of TEXT affinity turns the numbers
+// it receives into text) reads as a number, and a number reads as its text
+// (a column of NUMERIC or INTEGER affinity turns the text of a number into a
+// number). Text that is not a number never reads as one: `'foo'` is not 0.
+// `fromDatabaseValue(_:)` converts as GRDB's does, without them.
 
 /// A number written in text as a decimal literal: `42`, `-1.5`, `1.0e+20`.
 @usableFromInline
@@ -357,14 +356,6 @@ enum NumericText: Sendable {
         } else {
             return nil
         }
-    }
-
-    /// The number that a text holds (see ``init(utf8:)``).
-    @usableFromInline
-    init?(_ string: String) {
-        var string = string
-        guard let number = string.withUTF8({ NumericText(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
-        self = number
     }
 
     /// The number that a TEXT column holds (see ``init(utf8:)``).

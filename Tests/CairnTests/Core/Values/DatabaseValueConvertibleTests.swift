@@ -89,13 +89,14 @@ import Cairn
             #expect(try String.fetchOne(db, sql: "SELECT 0.5") == "0.5")
             #expect(try String.fetchOne(db, sql: "SELECT 1e20") == "1.0e+20")
             #expect(try String.fetchOne(db, sql: "SELECT x'68c3a9'") == "hé")
-            #expect(String.fromDatabaseValue(1e20.databaseValue) == "1.0e+20")
+            // fromDatabaseValue converts as GRDB's does, without them.
+            #expect(String.fromDatabaseValue(1.databaseValue) == nil)
             #expect(try Double.fetchOne(db, sql: "SELECT '1.5'") == 1.5)
             #expect(try Int.fetchOne(db, sql: "SELECT '-42'") == -42)
             #expect(try Int.fetchOne(db, sql: "SELECT '2.75'") == 2)
             #expect(try Bool.fetchOne(db, sql: "SELECT '1'") == true)
             #expect(try Bool.fetchOne(db, sql: "SELECT '0'") == false)
-            #expect(Int.fromDatabaseValue("42".databaseValue) == 42)
+            #expect(Int.fromDatabaseValue("42".databaseValue) == nil)
             // Text that is not exactly a number does not read as one.
             #expect(throws: RowDecodingError.self) { try Double.fetchOne(db, sql: "SELECT 'x'") }
             #expect(throws: RowDecodingError.self) { try Int.fetchOne(db, sql: "SELECT ' 42'") }
@@ -104,7 +105,7 @@ import Cairn
             #expect(throws: RowDecodingError.self) { try Bool.fetchOne(db, sql: "SELECT 'true'") }
             #expect(throws: RowDecodingError.self) { try Int8.fetchOne(db, sql: "SELECT '300'") }
             #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT x'fffe'") }
-            #expect(Int.fromDatabaseValue("4 2".databaseValue) == nil)
+            #expect(Bool.fromDatabaseValue("1".databaseValue) == nil)
         }
     }
 
@@ -346,13 +347,10 @@ import Cairn
 
     @Test func decodableValuesReadASingleDatabaseValue() throws {
         #expect(Token.fromDatabaseValue("foo".databaseValue) == Token(string: "foo"))
-        // A number reads as its text.
-        #expect(Token.fromDatabaseValue(1.databaseValue) == Token(string: "1"))
-        #expect(Token.fromDatabaseValue(Data([0xff]).databaseValue) == nil)
+        #expect(Token.fromDatabaseValue(1.databaseValue) == nil)
         #expect(Token.fromDatabaseValue(.null) == nil)
         #expect(Wrapper.fromDatabaseValue("bar".databaseValue)?.token.string == "bar")
-        #expect(Wrapper.fromDatabaseValue(2.databaseValue)?.token.string == "2")
-        #expect(Wrapper.fromDatabaseValue(.null) == nil)
+        #expect(Wrapper.fromDatabaseValue(2.databaseValue) == nil)
         let dbQueue = try DatabaseQueue()
         let token = try dbQueue.read { db in try Wrapper.fetchOne(db, sql: "SELECT 'baz'") }
         #expect(token?.token.string == "baz")
