@@ -13,7 +13,20 @@ import Cairn
     /// Cairn reads instead and why. None of them is a value that GRDB's
     /// encoders write: they are values written in SQL, as other tools
     /// write them, read into a type that cannot hold them.
+    ///
+    /// Not done yet: a column of TEXT affinity turns the numbers that GRDB
+    /// writes into text, and a column of INTEGER or NUMERIC affinity turns
+    /// the text of a number into a number. GRDB reads them back; Cairn's
+    /// strict conversions throw. Making the lossless ones succeed without
+    /// slowing the readers of columns is open work (issue 36).
     static let deliberateDifferences: [String: (cairn: String, reason: String)] = [
+        // Conversions between storage classes throw when a column is read
+        // (see the article "Differences from GRDB").
+        "int.sql.fromText": ("error", "the text '42' is not read as an Int"),
+        "double.sql.fromText": ("error", "the text '1.5' is not read as a Double"),
+        "string.sql.fromInteger": ("error", "the integer 42 is not read as a String"),
+        "string.sql.fromReal": ("error", "the real 0.5 is not read as a String"),
+        "string.sql.fromBlob": ("error", "a blob is not read as a String"),
         "bool.sql.fromReal": (
             "Bool(true)",
             "0.5 is not zero: true, as GRDB's own fromDatabaseValue says (its fetchOne truncates to 0)"),

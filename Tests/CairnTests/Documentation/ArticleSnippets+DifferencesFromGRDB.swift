@@ -11,11 +11,10 @@ enum DifferencesArticle { }
 
 // DifferencesFromGRDB.md block 0
 extension DifferencesArticle {
-    static func block0(_ db: Database) throws -> (Int?, String?) {
-        // The text of a number reads as the number; other text throws.
-        let count = try Int.fetchOne(db, sql: "SELECT '42'")      // 42
-        let label = try String.fetchOne(db, sql: "SELECT 42")     // "42"
-        return (count, label)
+    static func block0(_ db: Database) throws -> Int? {
+        // A number stored as text: read the text, then convert it.
+        let count = try String.fetchOne(db, sql: "SELECT '42'").flatMap { Int($0) }
+        return count
     }
 }
 // end of DifferencesFromGRDB.md block 0

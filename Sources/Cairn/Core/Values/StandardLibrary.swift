@@ -27,9 +27,7 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger & Codable {
     }
 
     /// Converts an INTEGER, or a REAL truncated toward zero; nil if the value
-    /// is out of the type's range or of another type, as in GRDB. (Reading
-    /// a column converts the text of a number too: see
-    /// ``init(sqliteStatement:index:)``.)
+    /// is out of the type's range or of another type.
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         switch dbValue.storage {
@@ -56,13 +54,11 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger & Codable {
 }
 
 extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
-    /// Reads an INTEGER, a REAL truncated toward zero, or a TEXT that holds
-    /// a number (`'42'`: the text of a number stored in a column of TEXT
-    /// affinity); nil if the value is out of the type's range, is other
-    /// text, a BLOB or NULL.
+    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
+    /// out of the type's range or of another type.
     ///
-    /// The corresponding C functions are `sqlite3_column_int64`,
-    /// `sqlite3_column_double` and `sqlite3_column_text`.
+    /// The corresponding C functions are `sqlite3_column_int64` and
+    /// `sqlite3_column_double`.
     @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         // The type and value in one call (see CairnSQLite.c). INTEGER is
@@ -75,10 +71,6 @@ extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
             self = value
         } else if type == SQLITE_FLOAT {
             guard let value = integer(Self.self, fromDouble: double) else { return nil }
-            self = value
-        } else if type == SQLITE_TEXT,
-                  let value = NumericText(sqliteStatement: sqliteStatement, index: index)?.integer(Self.self)
-        {
             self = value
         } else {
             return nil
@@ -120,9 +112,7 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
         sqlite3_bind_int64(sqliteStatement, index, self ? 1 : 0)
     }
 
-    /// True for a non-zero INTEGER or REAL, false for zero, nil otherwise,
-    /// as in GRDB. (Reading a column converts the text of a number too:
-    /// see ``init(sqliteStatement:index:)``.)
+    /// True for a non-zero INTEGER or REAL, false for zero, nil otherwise.
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
         switch dbValue.storage {
@@ -132,9 +122,7 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
-    /// True for a non-zero INTEGER or REAL, or a TEXT that holds a non-zero
-    /// number (`'1'`); false for zero (`0`, `'0'`); nil for other text
-    /// (`'true'`), a BLOB or NULL.
+    /// True for a non-zero INTEGER or REAL, false for zero, nil otherwise.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         var int64: Int64 = 0
@@ -142,9 +130,6 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
         switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
         case SQLITE_INTEGER: self = int64 != 0
         case SQLITE_FLOAT: self = double != 0
-        case SQLITE_TEXT:
-            guard let number = NumericText(sqliteStatement: sqliteStatement, index: index) else { return nil }
-            self = number.double != 0
         default: return nil
         }
     }
@@ -171,9 +156,7 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         sqlite3_bind_double(sqliteStatement, index, self)
     }
 
-    /// Converts a REAL or an INTEGER; nil otherwise, as in GRDB. (Reading a
-    /// column converts the text of a number too: see
-    /// ``init(sqliteStatement:index:)``.)
+    /// Converts a REAL or an INTEGER; nil otherwise.
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
         switch dbValue.storage {
@@ -183,11 +166,9 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
-    /// Reads a REAL, an INTEGER, or a TEXT that holds a number (`'1.5'`);
-    /// nil for other text, a BLOB or NULL.
+    /// Reads a REAL or an INTEGER; nil otherwise.
     ///
-    /// The corresponding C functions are `sqlite3_column_double` and
-    /// `sqlite3_column_text`.
+    /// The corresponding C function is `sqlite3_column_double`.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         var int64: Int64 = 0
@@ -195,9 +176,6 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
         case SQLITE_INTEGER: self = Double(int64)
         case SQLITE_FLOAT: self = double
-        case SQLITE_TEXT:
-            guard let number = NumericText(sqliteStatement: sqliteStatement, index: index) else { return nil }
-            self = number.double
         default: return nil
         }
     }
@@ -222,14 +200,13 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
         sqlite3_bind_double(sqliteStatement, index, Double(self))
     }
 
-    /// Converts a REAL or an INTEGER; nil otherwise, as in GRDB.
+    /// Converts a REAL or an INTEGER; nil otherwise.
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
         Double.fromDatabaseValue(dbValue).map { Float($0) }
     }
 
-    /// Reads a REAL, an INTEGER, or a TEXT that holds a number; nil
-    /// otherwise.
+    /// Reads a REAL or an INTEGER; nil otherwise.
     ///
     /// The corresponding C function is `sqlite3_column_double`.
     @inlinable
@@ -259,18 +236,14 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
         bindText(self, to: sqliteStatement, at: index)
     }
 
-    /// Converts a TEXT; nil otherwise, as in GRDB. (Reading a column
-    /// converts numbers and UTF-8 blobs too: see
-    /// ``init(sqliteStatement:index:)``.)
+    /// Converts a TEXT; nil otherwise.
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
         if case .string(let string) = dbValue.storage { return string }
         return nil
     }
 
-    /// Reads a TEXT; an INTEGER or a REAL as its SQL text, as SQLite writes
-    /// it (`42`, `0.5`, `1.0e+20`); a BLOB of valid UTF-8 as its text. Nil
-    /// for NULL, and for text or a BLOB that is not valid UTF-8.
+    /// Reads a TEXT; nil for other types and for text that is not valid UTF-8.
     ///
     /// The corresponding C functions are `sqlite3_column_text` and
     /// `sqlite3_column_bytes`.
@@ -278,14 +251,7 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         var bytes: UnsafePointer<UInt8>?
         var count: CInt = 0
-        let type = _cairn_column_text(sqliteStatement, index, &bytes, &count)
-        guard _fastPath(type == SQLITE_TEXT) else {
-            guard type != SQLITE_NULL && type != SQLITE_NOMEM,
-                  let string = String(convertingNonText: DatabaseValue(sqliteStatement: sqliteStatement, index: index))
-            else { return nil }
-            self = string
-            return
-        }
+        guard _cairn_column_text(sqliteStatement, index, &bytes, &count) == SQLITE_TEXT else { return nil }
         guard let bytes else {
             self = ""
             return
@@ -300,115 +266,5 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> String? {
         String(sqliteStatement: sqliteStatement, index: index)
-    }
-}
-
-// MARK: - Conversions between storage classes
-
-// Conversions between storage classes that lose nothing, when a column is
-// read: a number stored as text (a column of TEXT affinity turns the numbers
-// it receives into text) reads as a number, and a number reads as its text
-// (a column of NUMERIC or INTEGER affinity turns the text of a number into a
-// number). Text that is not a number never reads as one: `'foo'` is not 0.
-// `fromDatabaseValue(_:)` converts as GRDB's does, without them.
-
-/// A number written in text as a decimal literal: `42`, `-1.5`, `1.0e+20`.
-@usableFromInline
-enum NumericText: Sendable {
-    case integer(Int64)
-    case real(Double)
-
-    /// The number of a text that is exactly a decimal literal: an optional
-    /// sign, digits with an optional fraction, an optional exponent. Nil
-    /// for other text (spaces, `inf`, `nan`, hexadecimal, words), and for
-    /// numbers beyond the range of a Double.
-    @usableFromInline
-    init?(utf8 bytes: UnsafeRawBufferPointer) {
-        let zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
-        var index = 0
-        func skipDigits() -> Int {
-            let start = index
-            while index < bytes.count, (zero...nine).contains(bytes[index]) { index += 1 }
-            return index - start
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-        var isInteger = true
-        var digitCount = skipDigits()
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            digitCount += skipDigits()
-        }
-        guard digitCount > 0 else { return nil }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            isInteger = false
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard skipDigits() > 0 else { return nil }
-        }
-        guard index == bytes.count else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        if isInteger, let int64 = Int64(text) {
-            self = .integer(int64)
-        } else if let double = Double(text), double.isFinite {
-            // An integer beyond the range of Int64 is a real, as in SQLite.
-            self = .real(double)
-        } else {
-            return nil
-        }
-    }
-
-    /// The number that a TEXT column holds (see ``init(utf8:)``).
-    @usableFromInline @inline(never)
-    init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        var bytes: UnsafePointer<UInt8>?
-        var count: CInt = 0
-        guard _cairn_column_text(sqliteStatement, index, &bytes, &count) == SQLITE_TEXT, let bytes else { return nil }
-        self.init(utf8: UnsafeRawBufferPointer(start: bytes, count: Int(count)))
-    }
-
-    @usableFromInline
-    var double: Double {
-        switch self {
-        case .integer(let int64): return Double(int64)
-        case .real(let double): return double
-        }
-    }
-
-    /// The number as an integer type, a real truncated toward zero; nil
-    /// when out of the type's range.
-    @usableFromInline
-    func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
-        switch self {
-        case .integer(let int64): return T(exactly: int64)
-        case .real(let double): return Cairn.integer(T.self, fromDouble: double)
-        }
-    }
-}
-
-extension String {
-    /// The text of a value that is not TEXT: the SQL text of an INTEGER or
-    /// a REAL, as SQLite's own conversion writes it, and a BLOB of valid
-    /// UTF-8; nil for NULL and other blobs.
-    ///
-    /// The corresponding C function is `sqlite3_vmprintf` (`%!.15g`, the
-    /// format of SQLite's conversion of reals to text).
-    @usableFromInline
-    init?(convertingNonText dbValue: DatabaseValue) {
-        switch dbValue.storage {
-        case .null:
-            return nil
-        case .int64(let int64):
-            self = String(int64)
-        case .double(let double):
-            guard let text = withVaList([double], { sqlite3_vmprintf("%!.15g", $0) }) else { return nil }
-            defer { sqlite3_free(text) }
-            self = String(cString: text)
-        case .string(let string):
-            self = string
-        case .blob(let data):
-            guard let string = data.withUnsafeBytes({ String(validatingUTF8Bytes: $0) }) else { return nil }
-            self = string
-        }
     }
 }

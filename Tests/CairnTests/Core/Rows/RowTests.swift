@@ -130,13 +130,11 @@ import Cairn
             #expect(row[6] as Int64 == Int64.max)
             #expect(throws: RowDecodingError.self) { try row.decode(Int32.self, atIndex: 6) }   // out of range
             #expect(row[7] as String == "12")
-            // A copied row decodes with fromDatabaseValue, as GRDB: the text
-            // of a number is not an Int there.
-            #expect(throws: RowDecodingError.self) { try row.decode(Int?.self, atIndex: 7) }
+            #expect(throws: RowDecodingError.self) { try row.decode(Int?.self, atIndex: 7) }   // text is no Int
             #expect(row.databaseValues == [42.databaseValue, (-1.5).databaseValue, "text".databaseValue,
                                            Data([0x00, 0xff]).databaseValue, .null, 3.99.databaseValue,
                                            Int64.max.databaseValue, "12".databaseValue])
-            #expect(throws: RowDecodingError.self) { try row.decode(Int.self, atIndex: 2) }   // "text" is no Int
+            #expect(throws: RowDecodingError.self) { try row.decode(Int.self, atIndex: 2) }
         }
     }
 
