@@ -155,6 +155,30 @@ import Cairn
         }
     }
 
+    @Test func datesUseTheCalendarOfFoundation() throws {
+        // GRDB writes dates with a DateFormatter: the Julian calendar before
+        // 1582-10-15. Cairn writes and reads the same text.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        try dbQueue.inDatabase { db throws in
+            for text in ["0001-01-03 00:00:00.000", "0100-02-29 12:00:00.000", "1000-06-15 01:02:03.250",
+                         "1582-10-04 23:59:59.500", "1582-10-15 00:00:00.000", "1600-02-29 00:00:00.000",
+                         "1900-03-01 00:00:00.000", "2024-02-29 06:07:08.750"] {
+                // Fractions that are exact in binary: the formatter parses
+                // other ones with float noise.
+                let date = try #require(formatter.date(from: text))
+                #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [date]) == text)
+                #expect(try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]) == date)
+            }
+            // 1582-10-04 (Julian) is the day before 1582-10-15 (Gregorian).
+            let before = try #require(try Date.fetchOne(db, sql: "SELECT '1582-10-04'"))
+            let after = try #require(try Date.fetchOne(db, sql: "SELECT '1582-10-15'"))
+            #expect(after.timeIntervalSince(before) == 86_400)
+        }
+    }
+
     @Test func datesToTheMillisecond() throws {
         try dbQueue.inDatabase { db throws in
             // Digits after the milliseconds are ignored, as the stored
