@@ -350,8 +350,8 @@ final class DatabaseObservationBroker: StatementHooks {
         // of a row that an `ON CONFLICT REPLACE` clause replaces, during an
         // insertion or an update of the table: the observers of those see
         // it (the update hook does not report it).
+        let hasTableName: (String) -> Bool = { $0.withCString { sqlite3_stricmp(tableName, $0) } == 0 }
         for (observation, eventKinds) in statementObservations where !observation.isDisabled {
-            let hasTableName: (String) -> Bool = { $0.withCString { sqlite3_stricmp(tableName, $0) } == 0 }
             guard Self.matches(kind, hasTableName, eventKinds)
                 || (kind == .delete
                     && (Self.matches(.insert, hasTableName, eventKinds) || Self.matches(.update, hasTableName, eventKinds)))

@@ -91,13 +91,7 @@ func fixtureDescription(_ value: (any FixtureDescribable)?) -> String {
 }
 
 extension Optional: FixtureDescribable where Wrapped: FixtureDescribable {
-    var fixtureDescription: String { Cairn_fixtureDescription(self) }
-}
-
-/// `fixtureDescription(_:)` under a name that the extension of Optional
-/// does not shadow.
-private func Cairn_fixtureDescription(_ value: (any FixtureDescribable)?) -> String {
-    value?.fixtureDescription ?? "nil"
+    var fixtureDescription: String { map(\.fixtureDescription) ?? "nil" }
 }
 
 /// `Int8(127)`: the type, then Swift's description.
