@@ -37,6 +37,10 @@ public protocol EncodableRecord {
 
     /// The JSON encoder for a column of an `Encodable` record that holds a
     /// nested `Encodable` value.
+    ///
+    /// - Parameter column: The coding key of the property (its
+    ///   `stringValue`), as in GRDB: `"homeAddress"` even when
+    ///   ``databaseColumnEncodingStrategy`` stores it in `home_address`.
     static func databaseJSONEncoder(for column: String) -> JSONEncoder
 
     /// How `Encodable` records encode dates.
@@ -83,8 +87,9 @@ extension EncodableRecord {
     /// Empty.
     public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// A JSON encoder with sorted keys, so that equal values give equal
-    /// text.
+    /// GRDB's JSON encoder: sorted keys, so that equal values give equal
+    /// text, slashes escaped (`"a\/b"`), data in base64, dates in
+    /// milliseconds since 1970.
     public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
         let encoder = JSONCoding.makeEncoder()
         encoder.userInfo = JSONCoding.userInfo(databaseEncodingUserInfo)

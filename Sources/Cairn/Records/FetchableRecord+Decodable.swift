@@ -413,7 +413,8 @@ struct RecordDecoder: Decoder {
                 throw RowDecodingError.conversionFailure(T.self, row: row, columnIndex: index)
             }
             do {
-                return try recordType.databaseJSONDecoder(for: column(key, in: row)).decode(T.self, from: data)
+                // Chosen by the coding key, as the JSON encoder.
+                return try recordType.databaseJSONDecoder(for: key.stringValue).decode(T.self, from: data)
             } catch {
                 throw RowDecodingError.jsonDecodingFailure(T.self, row: row, columnIndex: index, error: error)
             }

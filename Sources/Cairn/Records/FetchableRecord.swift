@@ -54,6 +54,10 @@ public protocol FetchableRecord {
 
     /// The JSON decoder for a column of a `Decodable` record that holds a
     /// nested `Decodable` value stored as JSON.
+    ///
+    /// - Parameter column: The coding key of the property (its
+    ///   `stringValue`), as in GRDB: `"homeAddress"` even when
+    ///   ``databaseColumnDecodingStrategy`` reads it from `home_address`.
     static func databaseJSONDecoder(for column: String) -> JSONDecoder
 
     /// How `Decodable` records decode dates, for all columns (see

@@ -597,4 +597,36 @@ import Cairn
             #expect(statements.isEmpty)
         }
     }
+
+    /// Snake-cased columns, JSON coders chosen by coding key.
+    private struct Profile: Codable, FetchableRecord, PersistableRecord {
+        struct Address: Codable, Equatable { var streetName: String }
+        static let databaseTableName = "profile"
+        static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+        static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+        static func databaseJSONEncoder(for column: String) -> JSONEncoder {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            if column == "homeAddress" { encoder.keyEncodingStrategy = .convertToSnakeCase }
+            return encoder
+        }
+        static func databaseJSONDecoder(for column: String) -> JSONDecoder {
+            let decoder = JSONDecoder()
+            if column == "homeAddress" { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+            return decoder
+        }
+        var id: Int64
+        var homeAddress: Address
+    }
+
+    @Test func jsonCodersAreChosenByCodingKey() throws {
+        // As in GRDB: the coders get "homeAddress", not "home_address".
+        try DatabaseQueue().write { db throws -> Void in
+            try db.execute(sql: "CREATE TABLE profile(id INTEGER PRIMARY KEY, home_address)")
+            try Profile(id: 1, homeAddress: .init(streetName: "a/b")).insert(db)
+            #expect(try String.fetchOne(db, sql: "SELECT home_address FROM profile") == #"{"street_name":"a\/b"}"#)
+            try db.execute(sql: #"UPDATE profile SET home_address = '{"street_name":"c"}'"#)
+            #expect(try Profile.fetchOne(db)?.homeAddress == .init(streetName: "c"))
+        }
+    }
 }

@@ -82,7 +82,11 @@ public struct DatabaseDateComponents: Hashable, Sendable, DatabaseValueConvertib
                 text += ":" + pad(c.second ?? 0, 2)
             }
             if format.hasFraction {
-                text += "." + pad((c.nanosecond ?? 0) / 1_000_000, 3)
+                // Rounded to the nearest millisecond, as GRDB does; 999.5 ms
+                // and more stay .999 (GRDB writes `.1000`, which SQLite and
+                // GRDB read back as 100 ms).
+                let milliseconds = ((c.nanosecond ?? 0) + 500_000) / 1_000_000
+                text += "." + pad(min(max(milliseconds, 0), 999), 3)
             }
         }
         return DatabaseValue(storage: .string(text))

@@ -1,21 +1,44 @@
 import Foundation
 
-// Codable values that declare DatabaseValueConvertible are stored as JSON
-// text. Enums with a raw value keep storing their raw value.
+// Codable values that declare DatabaseValueConvertible are stored as the
+// single value they encode (a wrapper of a String is stored as that
+// string), or else as JSON text. Enums with a raw value store their raw
+// value.
 
 extension DatabaseValueConvertible where Self: Encodable {
-    /// The value encoded as JSON text, with sorted keys so that equal values
-    /// give equal text.
+    /// The single value that the value encodes, when its `encode(to:)`
+    /// uses a single value container (a `Double`, a `String`, a `Date`…,
+    /// stored as they are), or else the value encoded as JSON text by
+    /// ``DatabaseValueConvertible/databaseJSONEncoder()`` (sorted keys, so
+    /// that equal values give equal text).
     ///
-    /// Non-finite floating-point numbers are encoded as the strings `"NaN"`,
-    /// `"Infinity"` and `"-Infinity"`. A value whose `encode(to:)` throws is a
-    /// programmer error and stops the program with the encoding error.
+    /// ```swift
+    /// struct Token: Codable, DatabaseValueConvertible {
+    ///     var raw: String
+    ///     init(from decoder: any Decoder) throws { raw = try decoder.singleValueContainer().decode(String.self) }
+    ///     func encode(to encoder: any Encoder) throws {
+    ///         var container = encoder.singleValueContainer()
+    ///         try container.encode(raw)
+    ///     }
+    /// }
+    /// Token(raw: "tok/123").databaseValue   // TEXT 'tok/123'
+    ///
+    /// struct Address: Codable, DatabaseValueConvertible { var street: String; var city: String }
+    /// Address(street: "1 Main St", city: "Paris").databaseValue
+    /// // TEXT '{"city":"Paris","street":"1 Main St"}'
+    /// ```
+    ///
+    /// A value whose `encode(to:)` throws is a programmer error and stops
+    /// the program with the encoding error.
     public var databaseValue: DatabaseValue {
         do {
+            if let single = try SingleValueProbe.databaseValue(of: self) {
+                return single
+            }
             let data = try Self.databaseJSONEncoder().encode(self)
             return DatabaseValue(storage: .string(String(decoding: data, as: UTF8.self)))
         } catch {
-            fatalError("Could not encode \(Self.self) as JSON: \(error)")
+            fatalError("Could not encode \(Self.self) for the database: \(error)")
         }
     }
 }
@@ -108,7 +131,9 @@ enum JSONCoding {
 
     static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // GRDB's JSON: sorted keys, and slashes escaped (`"b\/c"`), so
+        // that both libraries write the same text for the same value.
+        encoder.outputFormatting = .sortedKeys
         encoder.dataEncodingStrategy = .base64
         encoder.dateEncodingStrategy = .millisecondsSince1970
         encoder.nonConformingFloatEncodingStrategy = .convertToString(

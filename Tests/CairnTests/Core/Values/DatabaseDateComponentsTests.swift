@@ -100,4 +100,24 @@ import Cairn
             #expect(throws: RowDecodingError.self) { try DatabaseDateComponents.fetchOne(db, sql: "SELECT 'not a date'") }
         }
     }
+
+    // MARK: - Writing
+
+    @Test func millisecondsAreRoundedToTheNearest() {
+        func text(nanosecond: Int) -> DatabaseValue {
+            DatabaseDateComponents(
+                Self.components(hour: 6, minute: 7, second: 8, nanosecond: nanosecond), format: .YMD_HMSS).databaseValue
+        }
+        // Manifest dateComponents.arg.YMD_HMSS: 123.6 ms is written .124.
+        #expect(text(nanosecond: 123_600_000) == "2024-03-05 06:07:08.124".databaseValue)
+        #expect(text(nanosecond: 123_499_999) == "2024-03-05 06:07:08.123".databaseValue)
+        #expect(text(nanosecond: 0) == "2024-03-05 06:07:08.000".databaseValue)
+        // Manifest dateComponents.arg.fractionRoundsUp: GRDB writes .1000
+        // for 999.6 ms (read back as 100 ms); Cairn keeps .999.
+        #expect(text(nanosecond: 999_600_000) == "2024-03-05 06:07:08.999".databaseValue)
+        // Other formats have no fraction.
+        let noFraction = DatabaseDateComponents(
+            Self.components(hour: 6, minute: 7, second: 8, nanosecond: 999_600_000), format: .YMD_HMS)
+        #expect(noFraction.databaseValue == "2024-03-05 06:07:08".databaseValue)
+    }
 }

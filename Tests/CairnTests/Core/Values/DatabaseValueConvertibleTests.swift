@@ -291,10 +291,55 @@ import Cairn
         let address = Address(street: "1 Infinite Loop", city: "Cupertino", tags: ["a/b"])
         #expect(try roundTrip(address) == address)
         try dbQueue.inDatabase { db throws in
+            // GRDB's JSON: sorted keys, slashes escaped.
             #expect(try String.fetchOne(db, sql: "SELECT ?", arguments: [address])
-                == #"{"city":"Cupertino","street":"1 Infinite Loop","tags":["a/b"]}"#)
+                == #"{"city":"Cupertino","street":"1 Infinite Loop","tags":["a\/b"]}"#)
             #expect(try String.fetchOne(db, sql: "SELECT json_extract(?, '$.city')", arguments: [address]) == "Cupertino")
+            #expect(try String.fetchOne(db, sql: "SELECT json_extract(?, '$.tags[0]')", arguments: [address]) == "a/b")
             #expect(throws: RowDecodingError.self) { try Address.fetchOne(db, sql: "SELECT '{}'") }
+        }
+    }
+
+    /// Encodes one String in a single value container.
+    struct Token: Codable, Equatable, DatabaseValueConvertible {
+        var raw: String
+        init(raw: String) { self.raw = raw }
+        init(from decoder: any Decoder) throws { raw = try decoder.singleValueContainer().decode(String.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(raw)
+        }
+    }
+
+    /// Encodes one Double, or a date, in a single value container.
+    struct Reading: Codable, Equatable, DatabaseValueConvertible {
+        var value: Double?
+        var date: Date?
+        init(value: Double) { self.value = value }
+        init(date: Date) { self.date = date }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Double.self) { self.value = value } else { date = try container.decode(Date.self) }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if let date { try container.encode(date) } else { try container.encode(value) }
+        }
+    }
+
+    @Test func codableValuesOfOneSingleValueAreStoredAsThatValue() throws {
+        // As GRDB stores them: not as JSON ('"tok/123"', '21.5').
+        #expect(Token(raw: "tok/123").databaseValue == "tok/123".databaseValue)
+        #expect(Reading(value: 21.5).databaseValue.storage == .double(21.5))
+        #expect(Reading(value: 21).databaseValue.storage == .double(21))
+        let date = Date(timeIntervalSince1970: 1_700_000_000.5)
+        #expect(Reading(date: date).databaseValue == date.databaseValue)
+        #expect(try roundTrip(Token(raw: "tok/123")) == Token(raw: "tok/123"))
+        #expect(try roundTrip(Reading(value: 21.5)) == Reading(value: 21.5))
+        #expect(try roundTrip(Reading(date: date)) == Reading(date: date))
+        try dbQueue.inDatabase { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(?)", arguments: [Reading(value: 21.5)]) == "real")
+            #expect(try Token.fetchOne(db, sql: "SELECT 'abc'") == Token(raw: "abc"))
         }
     }
 
