@@ -293,7 +293,9 @@ public struct DatabaseMigrator: Sendable {
     }
 
     private func createMigrationsTable(_ db: Database) throws {
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.tableName.quotedDatabaseIdentifier) (identifier TEXT NOT NULL PRIMARY KEY)")
+        // GRDB's statement, word for word: the schema of the table is the
+        // same in files that GRDB and Cairn migrate.
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
     }
 
     private func deleteIdentifiers(_ identifiers: Set<String>, in db: Database) throws {

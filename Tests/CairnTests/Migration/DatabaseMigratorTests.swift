@@ -329,4 +329,52 @@ import Cairn
                 && error.message?.hasPrefix("migration insert leaves a foreign key violation: FOREIGN KEY constraint violation - from player(teamId) to team(id)") == true
         }
     }
+
+    /// A file that GRDB migrated: its tables, and GRDB's table of applied
+    /// migrations, made with the SQL that GRDB 7.8 runs.
+    static func makeDatabaseMigratedByGRDB(_ writer: some DatabaseWriter) throws {
+        try writer.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations (identifier) VALUES ('createPlayer');
+                CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL);
+                INSERT INTO player (name) VALUES ('Arthur');
+                """)
+        }
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func migrationsThatGRDBAppliedDoNotRunAgain(_ kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try kind.make(path: directory.filePath())
+        try Self.makeDatabaseMigratedByGRDB(writer)
+        var migrator = makeMigrator()
+        migrator.registerMigration("addTeam") { db throws in
+            try db.create(table: "team") { t in t.autoIncrementedPrimaryKey("id") }
+        }
+        try writer.read { db throws in
+            #expect(try migrator.appliedIdentifiers(db) == ["createPlayer"])
+            #expect(try migrator.appliedMigrations(db) == ["createPlayer"])
+            #expect(try !migrator.hasCompletedMigrations(db))
+        }
+        // createPlayer would fail (the table exists): only the new ones run.
+        try migrator.migrate(writer)
+        try writer.read { db throws in
+            #expect(try migrator.appliedIdentifiers(db) == ["createPlayer", "addScore", "addTeam"])
+            #expect(try migrator.hasCompletedMigrations(db))
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM player") == ["Arthur"])
+            #expect(try db.columns(in: "player").map(\.name) == ["id", "name", "score"])
+            #expect(try db.tableExists("team"))
+            // The table keeps GRDB's schema, and Cairn writes the same one.
+            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'grdb_migrations'")
+                == "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+
+        let fresh = try kind.make(path: directory.filePath("fresh.sqlite"))
+        try makeMigrator().migrate(fresh)
+        try fresh.read { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'grdb_migrations'")
+                == "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+    }
 }
