@@ -329,7 +329,7 @@ final class RecordEncoder: Encoder {
             } else if let uuid = value as? UUID {
                 try set(recordType.databaseUUIDEncodingStrategy(for: column(key, of: encoder)).encode(uuid), forKey: key)
             } else if let data = value as? Data {
-                try set(recordType.databaseDataEncodingStrategy(for: column(key, of: encoder)).encode(data), forKey: key)
+                try set(recordType.databaseDataEncodingStrategy(for: column(key, of: encoder)).encode(data, codingPath: codingPath + [key]), forKey: key)
             } else if let convertible = value as? any DatabaseValueConvertible {
                 try set(convertible.databaseValue, forKey: key)
             } else if let single = try SingleValueProbe.databaseValue(

@@ -126,7 +126,9 @@ extension EncodableRecord {
         } else if let uuid = value as? UUID {
             return databaseUUIDEncodingStrategy(for: column).encode(uuid)
         } else if let data = value as? Data {
-            return databaseDataEncodingStrategy(for: column).encode(data)
+            // Bytes that the strategy cannot encode were never stored by
+            // it: their blob matches no row the strategy wrote.
+            return (try? databaseDataEncodingStrategy(for: column).encode(data)) ?? data.databaseValue
         }
         return value.databaseValue
     }
@@ -255,7 +257,8 @@ public enum DatabaseDateEncodingStrategy: Sendable {
     /// A whole number of seconds since 1970-01-01, as an integer (rounded
     /// down: 1.9 seconds is 1, -0.1 second is -1).
     case secondsSince1970
-    /// A number of milliseconds since 1970-01-01, as an integer.
+    /// A whole number of milliseconds since 1970-01-01, as an integer
+    /// (rounded down, as GRDB does: 0.9876 second is 987).
     case millisecondsSince1970
     /// ISO-8601 text.
     case iso8601
@@ -280,7 +283,7 @@ public enum DatabaseDateEncodingStrategy: Sendable {
             let seconds = date.timeIntervalSince1970.rounded(.down)
             return Int64(exactly: seconds)?.databaseValue ?? seconds.databaseValue
         case .millisecondsSince1970:
-            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
             return Int64(exactly: milliseconds)?.databaseValue ?? milliseconds.databaseValue
         case .iso8601:
             return ISO8601DateFormatter().string(from: date).databaseValue
@@ -314,17 +317,32 @@ public enum DatabaseUUIDEncodingStrategy: Sendable {
 public enum DatabaseDataEncodingStrategy: Sendable {
     /// As `Data` stores itself: a blob (the default).
     case deferredToData
-    /// UTF-8 text: the bytes as a string (invalid UTF-8 is repaired with
-    /// replacement characters).
+    /// UTF-8 text: the bytes as a string.
+    ///
+    /// Bytes that are not valid UTF-8 are not stored: encoding the record
+    /// throws an `EncodingError`, as in GRDB, and nothing is written.
     case text
     /// A custom encoding.
     case custom(@Sendable (Data) -> (any DatabaseValueConvertible)?)
 
-    func encode(_ data: Data) -> DatabaseValue {
+    /// The database value of `data`.
+    ///
+    /// - Throws: `EncodingError.invalidValue` when the strategy is ``text``
+    ///   and the bytes are not valid UTF-8.
+    func encode(_ data: Data, codingPath: [any CodingKey] = []) throws -> DatabaseValue {
         switch self {
-        case .deferredToData: return data.databaseValue
-        case .text: return String(decoding: data, as: UTF8.self).databaseValue
-        case .custom(let encode): return encode(data)?.databaseValue ?? .null
+        case .deferredToData:
+            return data.databaseValue
+        case .text:
+            let string = data.withUnsafeBytes { String(validatingUTF8Bytes: $0) }
+            guard let string else {
+                throw EncodingError.invalidValue(data, EncodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "Data that is not valid UTF-8 cannot be stored as text"))
+            }
+            return string.databaseValue
+        case .custom(let encode):
+            return encode(data)?.databaseValue ?? .null
         }
     }
 }

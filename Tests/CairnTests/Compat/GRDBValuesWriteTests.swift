@@ -27,6 +27,20 @@ import Cairn
         // quote() stops at the NUL: the hex shows the whole text.
         "string.arg.nulInside": ((quote: "'a'", hex: "610062", typeof: "text"), "GRDB drops the text after the NUL"),
         "string.record.nulInside": ((quote: "'a'", hex: "610062", typeof: "text"), "GRDB drops the text after the NUL"),
+        // GRDB writes a five-digit year that neither GRDB nor SQLite's
+        // date functions read back; Cairn stores the seconds since 1970.
+        "date.arg.year10000": ((quote: "253402300800.0", hex: "3235333430323330303830302E30", typeof: "real"),
+                               "dates after 9999 are stored as seconds since 1970, which read back"),
+        "date.record.year10000": ((quote: "253402300800.0", hex: "3235333430323330303830302E30", typeof: "real"),
+                                  "dates after 9999 are stored as seconds since 1970, which read back"),
+        // GRDB rounds 999.6 ms up to ".1000", which reads back as 100 ms.
+        "dateComponents.arg.fractionRoundsUp": ((quote: "'2024-03-05 06:07:08.999'",
+                                                 hex: "323032342D30332D30352030363A30373A30382E393939", typeof: "text"),
+                                                "milliseconds never round up into the next second"),
+        // GRDB's JSON encoder throws on non-finite numbers; Cairn's writes
+        // them as strings that it reads back.
+        "json.record.nonFiniteDoubles": ((quote: "'[1.5,\"Infinity\"]'", hex: "5B312E352C22496E66696E697479225D", typeof: "text"),
+                                         "non-finite doubles are stored in JSON as \"Infinity\", \"-Infinity\" and \"NaN\""),
     ]
 
     /// The probes that GRDB wrote with its API: all but the values written

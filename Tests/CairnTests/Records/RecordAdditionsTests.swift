@@ -31,6 +31,14 @@ private struct Event: Codable, FetchableRecord, PersistableRecord, Equatable {
     }
 }
 
+/// A record that stores its data as UTF-8 text.
+private struct TextData: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "textData"
+    var data: Data
+
+    static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy { .text }
+}
+
 /// Records the columns the strategies were asked for.
 private struct AskedColumns: Decodable, FetchableRecord {
     nonisolated(unsafe) static var dateColumns: [String] = []
@@ -190,6 +198,9 @@ private final class Note: Record {
         #expect(DatabaseDateEncodingStrategy.formatted(formatter).encodeForTest(date) == "01/01/1971 00:00".databaseValue)
         #expect(DatabaseDateEncodingStrategy.secondsSince1970.encodeForTest(Date(timeIntervalSince1970: -0.5)) == (-1).databaseValue)
         #expect(DatabaseDateEncodingStrategy.secondsSince1970.encodeForTest(Date(timeIntervalSince1970: 1.9)) == 1.databaseValue)
+        // Milliseconds are rounded down, before and after 1970.
+        #expect(DatabaseDateEncodingStrategy.millisecondsSince1970.encodeForTest(Date(timeIntervalSince1970: 1.9876)) == 1987.databaseValue)
+        #expect(DatabaseDateEncodingStrategy.millisecondsSince1970.encodeForTest(Date(timeIntervalSince1970: -0.0005)) == (-1).databaseValue)
         // Dates too far for an integer do not crash.
         #expect(DatabaseDateEncodingStrategy.millisecondsSince1970.encodeForTest(Date(timeIntervalSince1970: 1e300)).storage
             == .double(1e303))
@@ -201,6 +212,28 @@ private final class Note: Record {
             #expect(throws: RowDecodingError.self) {
                 _ = try FormattedDate.fetchOne(db, sql: "SELECT '1971-01-01' AS date")
             }
+        }
+    }
+
+    @Test func dataThatIsNotUTF8IsNotStoredAsText() throws {
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE textData (data PRIMARY KEY)")
+            try TextData(data: Data("héllo".utf8)).insert(db)
+            #expect(try String.fetchOne(db, sql: "SELECT data FROM textData") == "héllo")
+            // Invalid UTF-8 throws, names the property, and writes nothing.
+            let error = try #require(throws: EncodingError.self) {
+                try TextData(data: Data([0x00, 0x01, 0xFF])).insert(db)
+            }
+            guard case .invalidValue(_, let context) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(context.codingPath.map(\.stringValue) == ["data"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM textData") == 1)
+            // A primary key is encoded as the column is: as text, and a key
+            // of invalid UTF-8 matches no row instead of throwing.
+            #expect(try TextData.filter(key: Data("héllo".utf8)).fetchCount(db) == 1)
+            #expect(try TextData.filter(key: Data([0xFF])).fetchCount(db) == 0)
         }
     }
 
