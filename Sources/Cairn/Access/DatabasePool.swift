@@ -83,7 +83,7 @@ public final class DatabasePool: DatabaseWriter {
     ///   mode, its readers share the locks of the rollback journal, and
     ///   snapshot pools are not available.
     public init(path: String, configuration: Configuration = Configuration()) throws {
-        precondition(configuration.maximumReaderCount > 0, "Configuration.maximumReaderCount must be at least 1")
+        stopUnless(configuration.maximumReaderCount > 0, "Configuration.maximumReaderCount must be at least 1")
         self.path = path
 
         var writerConfiguration = configuration
@@ -378,10 +378,10 @@ public final class DatabasePool: DatabaseWriter {
     /// - Precondition: called from a write access of this pool, outside of
     ///   any transaction.
     public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        precondition(writer.isCurrentAccess,
+        stopUnless(writer.isCurrentAccess,
             "asyncConcurrentRead must be called from a write access of the pool (writeWithoutTransaction).")
         writer.reentrantSync { db in
-            precondition(!db.isInsideTransaction,
+            stopUnless(!db.isInsideTransaction,
                 "asyncConcurrentRead must be called outside of a transaction: the read could not see the state of an uncommitted write.")
         }
 
@@ -429,7 +429,7 @@ public final class DatabasePool: DatabaseWriter {
             return try writeWithoutTransaction { db throws -> T in updates(db) }
         } catch {
             // Only a transaction left open throws here.
-            preconditionFailure("\(error)")
+            stopProgram("\(error)")
         }
     }
 

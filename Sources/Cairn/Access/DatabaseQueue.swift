@@ -205,7 +205,7 @@ public final class DatabaseQueue: DatabaseWriter {
             return try writeWithoutTransaction { db throws -> T in updates(db) }
         } catch {
             // Only a transaction left open throws here.
-            preconditionFailure("\(error)")
+            stopProgram("\(error)")
         }
     }
 
@@ -215,7 +215,7 @@ public final class DatabaseQueue: DatabaseWriter {
     /// - Precondition: called from a write access, outside of a transaction.
     public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
         writer.reentrantSync { db in
-            precondition(!db.isInsideTransaction,
+            stopUnless(!db.isInsideTransaction,
                 "spawnConcurrentRead must be called outside of a transaction, from a write access.")
             do {
                 try db.readOnly { try db.isolated { value(.success(db)) } }

@@ -61,7 +61,7 @@ final class ReaderPool<T: AnyObject & Sendable>: @unchecked Sendable {
     ///   - maximumCount: The maximum number of elements.
     ///   - makeElement: Creates an element when none is available.
     init(maximumCount: Int, makeElement: @escaping @Sendable () throws -> T) {
-        precondition(maximumCount > 0, "the maximum reader count must be at least 1")
+        stopUnless(maximumCount > 0, "the maximum reader count must be at least 1")
         self.makeElement = makeElement
         self.maximumCount = maximumCount
     }

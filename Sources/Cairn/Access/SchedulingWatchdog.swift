@@ -34,7 +34,7 @@ enum SchedulingWatchdog {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let code = pthread_key_create(&key, nil)
-        precondition(code == 0, "pthread_key_create failed (\(code))")
+        stopUnless(code == 0, "pthread_key_create failed (\(code))")
         return key
     }()
 

@@ -120,7 +120,7 @@ final class SerializedDatabase: @unchecked Sendable {
     private func preconditionNotReentrant() -> UnsafePointer<SchedulingWatchdog.Frame>? {
         let outer = SchedulingWatchdog.currentFrame
         if SchedulingWatchdog.chain(outer, contains: ObjectIdentifier(db)) {
-            preconditionFailure(
+            stopProgram(
                 "Database methods are not reentrant: this access would wait for the access that calls it. "
                 + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
         }

@@ -263,7 +263,7 @@ public struct FTS5TokenizerDescriptor: Hashable, Sendable {
     ///
     /// - Precondition: `components` is not empty.
     public init(components: [String]) {
-        precondition(!components.isEmpty, "Empty tokenizer descriptor")
+        stopUnless(!components.isEmpty, "Empty tokenizer descriptor")
         self.components = components
     }
 

@@ -392,7 +392,7 @@ extension Database {
         do {
             api = try fts5API()
         } catch {
-            preconditionFailure("Cannot register tokenizer \(Tokenizer.name): \(error)")
+            stopProgram("Cannot register tokenizer \(Tokenizer.name): \(error)")
         }
         let constructor = FTS5TokenizerConstructor(database: self) { db, arguments in
             try Tokenizer(db: db, arguments: arguments)
@@ -406,7 +406,7 @@ extension Database {
         let code = api.pointee.xCreateTokenizer_v2?(api, Tokenizer.name, context, &module, customTokenizerDestroy)
         if code != SQLITE_OK {
             Unmanaged<FTS5TokenizerConstructor>.fromOpaque(context).release()
-            preconditionFailure("Cannot register tokenizer \(Tokenizer.name): error \(code ?? SQLITE_ERROR)")
+            stopProgram("Cannot register tokenizer \(Tokenizer.name): error \(code ?? SQLITE_ERROR)")
         }
     }
 }

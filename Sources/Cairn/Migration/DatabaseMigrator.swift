@@ -157,7 +157,7 @@ public struct DatabaseMigrator: Sendable {
         merging mergedIdentifiers: Set<String> = [],
         migrate: @escaping @Sendable (_ db: Database, _ appliedIdentifiers: Set<String>) throws -> Void)
     {
-        precondition(!registered.contains { $0.identifier == identifier },
+        stopUnless(!registered.contains { $0.identifier == identifier },
             "A migration named \(identifier) is already registered")
         let checking: Migration.ForeignKeyChecking
         switch foreignKeyChecks {

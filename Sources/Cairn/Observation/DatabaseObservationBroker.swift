@@ -480,7 +480,7 @@ final class DatabaseObservationBroker: StatementHooks {
 private let currentBrokerKey: pthread_key_t = {
     var key = pthread_key_t()
     let code = pthread_key_create(&key, nil)
-    precondition(code == 0, "pthread_key_create failed")
+    stopUnless(code == 0, "pthread_key_create failed")
     return key
 }()
 

@@ -131,7 +131,7 @@ extension TransactionObserver {
     ///   ``TransactionObserver/databaseDidChange()``.
     public func stopObservingDatabaseChangesUntilNextTransaction() {
         guard let broker = DatabaseObservationBroker.current else {
-            preconditionFailure(
+            stopProgram(
                 "stopObservingDatabaseChangesUntilNextTransaction must be called from databaseDidChange(with:), "
                 + "databaseWillChange(with:) or databaseDidChange()")
         }

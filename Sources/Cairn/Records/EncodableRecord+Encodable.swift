@@ -100,7 +100,7 @@ final class RecordEncoder: Encoder {
     private static let reusableKey: pthread_key_t = {
         var key = pthread_key_t()
         let code = pthread_key_create(&key, nil)
-        precondition(code == 0, "pthread_key_create failed")
+        stopUnless(code == 0, "pthread_key_create failed")
         return key
     }()
 
@@ -120,7 +120,7 @@ final class RecordEncoder: Encoder {
     /// offer the encoder of their record type this way: the public
     /// `encode(to:)` has no other way to receive it.
     static func withReusable<T>(_ encoder: RecordEncoder, _ body: () throws -> T) rethrows -> T {
-        precondition(encoder.isReusable, "only reusable encoders are offered for reuse")
+        stopUnless(encoder.isReusable, "only reusable encoders are offered for reuse")
         let previous = pthread_getspecific(reusableKey)
         pthread_setspecific(reusableKey, Unmanaged.passUnretained(encoder).toOpaque())
         defer { pthread_setspecific(reusableKey, previous) }

@@ -143,7 +143,7 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
             let container = try databaseContainer()
             copy = try Self(row: Row(columnNames: container.columns, values: container.values))
         } catch {
-            preconditionFailure(
+            stopProgram(
                 "\(type(of: self)).copy(): \(type(of: self)).init(row:) cannot read the values of encode(to:) "
                     + "(\(error)). Override copy() in this class.")
         }

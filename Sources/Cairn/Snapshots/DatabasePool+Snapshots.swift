@@ -12,7 +12,7 @@ extension DatabasePool {
     public func makeSnapshot() throws -> DatabaseSnapshot {
         if writer.isCurrentAccess {
             writer.reentrantSync { db in
-                precondition(!db.isInsideTransaction,
+                stopUnless(!db.isInsideTransaction,
                     "makeSnapshot() must not be called from inside a transaction: the snapshot could not see uncommitted changes.")
             }
         }

@@ -262,7 +262,7 @@ extension Cursor {
     /// - Precondition: `k >= 0`.
     /// - Throws: The error of the cursor.
     public func dropLast(_ k: Int) throws -> [Element] {
-        precondition(k >= 0, "Can't drop a negative number of elements from a cursor")
+        stopUnless(k >= 0, "Can't drop a negative number of elements from a cursor")
         let elements = try Array(self)
         return Array(elements.dropLast(k))
     }
@@ -276,7 +276,7 @@ extension Cursor {
     /// - Precondition: `maxLength >= 0`.
     /// - Throws: The error of the cursor.
     public func suffix(_ maxLength: Int) throws -> [Element] {
-        precondition(maxLength >= 0, "Can't take a suffix of negative length from a cursor")
+        stopUnless(maxLength >= 0, "Can't take a suffix of negative length from a cursor")
         guard maxLength > 0 else {
             // Consumed all the same, as a sequence's suffix would be.
             while try next() != nil { }

@@ -66,7 +66,7 @@ public final class DropFirstCursor<Base: Cursor>: Cursor {
     private var dropped = 0
 
     init(_ base: Base, limit: Int) {
-        precondition(limit >= 0, "Can't drop a negative number of elements from a cursor")
+        stopUnless(limit >= 0, "Can't drop a negative number of elements from a cursor")
         self.base = base
         self.limit = limit
     }
@@ -213,7 +213,7 @@ public final class PrefixCursor<Base: Cursor>: Cursor {
     private var count = 0
 
     init(_ base: Base, maxLength: Int) {
-        precondition(maxLength >= 0, "Can't take a prefix of negative length from a cursor")
+        stopUnless(maxLength >= 0, "Can't take a prefix of negative length from a cursor")
         self.base = base
         self.maxLength = maxLength
     }

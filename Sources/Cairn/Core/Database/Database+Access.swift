@@ -80,7 +80,7 @@ extension Database {
         do {
             return try checkingTransactionLeftOpen(body)
         } catch {
-            preconditionFailure("\(error)")
+            stopProgram("\(error)")
         }
     }
 

@@ -69,7 +69,7 @@ enum ThreadCallbackErrors {
             guard let pointer else { return }
             Unmanaged<Entry>.fromOpaque(pointer).release()
         })
-        precondition(code == 0, "pthread_key_create failed")
+        stopUnless(code == 0, "pthread_key_create failed")
         return key
     }()
 

@@ -133,7 +133,7 @@ extension Database {
         if code != SQLITE_OK {
             // SQLite does not call the destroy callback when registration fails.
             Unmanaged<DatabaseCollation>.fromOpaque(context).release()
-            preconditionFailure("Could not add collation \(collation.name): \(lastErrorMessage ?? "")")
+            stopProgram("Could not add collation \(collation.name): \(lastErrorMessage ?? "")")
         }
     }
 

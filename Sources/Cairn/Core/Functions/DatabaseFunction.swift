@@ -165,7 +165,7 @@ extension Database {
                 context, nil, aggregateStepCallback, aggregateFinalCallback, functionDestroyCallback)
         }
         // On failure, SQLite has already called the destroy callback.
-        precondition(code == SQLITE_OK, "Could not add function \(function.name): \(lastErrorMessage ?? "")")
+        stopUnless(code == SQLITE_OK, "Could not add function \(function.name): \(lastErrorMessage ?? "")")
     }
 
     /// Unregisters a custom SQL function or aggregate.

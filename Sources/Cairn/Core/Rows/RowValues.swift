@@ -80,6 +80,7 @@ final class RowValues: ManagedBuffer<RowValuesHeader, DatabaseValue> {
     @inlinable
     subscript(index: Int) -> DatabaseValue {
         withUnsafeMutablePointers { header, elements in
+            // `precondition` on purpose: see `Row.checkIndex(_:)`.
             precondition(UInt(bitPattern: index) < UInt(bitPattern: header.pointee.count), "row value index out of range")
             return elements[index]
         }

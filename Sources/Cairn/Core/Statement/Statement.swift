@@ -353,7 +353,7 @@ public final class Statement {
             do {
                 try setArguments(newValue)
             } catch {
-                preconditionFailure("Invalid statement arguments (use setArguments(_:) to catch the error): \(error)")
+                stopProgram("Invalid statement arguments (use setArguments(_:) to catch the error): \(error)")
             }
         }
     }

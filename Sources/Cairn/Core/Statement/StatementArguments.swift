@@ -145,7 +145,7 @@ public struct StatementArguments: Hashable, Sendable {
     /// It is a programmer error to give a name a value in both operands.
     public static func += (lhs: inout StatementArguments, rhs: StatementArguments) {
         let replaced = lhs.append(contentsOf: rhs)
-        precondition(replaced.isEmpty,
+        stopUnless(replaced.isEmpty,
             "Named arguments defined on both sides of +: \(replaced.keys.sorted()). Use &+ to keep the right values.")
     }
 

@@ -190,7 +190,7 @@ public struct _SQLAssociation: Sendable {
     var steps: [AssociationStep]
 
     init(steps: [AssociationStep]) {
-        precondition(!steps.isEmpty)
+        stopUnless(!steps.isEmpty, "an association has at least one step")
         self.steps = steps
     }
 

@@ -205,7 +205,7 @@ final class AliasIdentity: Sendable {
     func bind(to tableName: String) {
         state.withLock { state in
             if let bound = state.tableName {
-                precondition(bound.equalsIgnoringASCIICase(tableName),
+                stopUnless(bound.equalsIgnoringASCIICase(tableName),
                     "A TableAlias must not be used to refer to several tables: "
                     + "it refers to \"\(bound)\", and is used for \"\(tableName)\". Create one alias per table.")
             } else {
