@@ -329,7 +329,7 @@ public enum DatabaseDataEncodingStrategy: Sendable {
     ///
     /// - Throws: `EncodingError.invalidValue` when the strategy is ``text``
     ///   and the bytes are not valid UTF-8.
-    func encode(_ data: Data, codingPath: [any CodingKey] = []) throws -> DatabaseValue {
+    func encode(_ data: Data, codingPath: @autoclosure () -> [any CodingKey] = []) throws -> DatabaseValue {
         switch self {
         case .deferredToData:
             return data.databaseValue
@@ -337,7 +337,7 @@ public enum DatabaseDataEncodingStrategy: Sendable {
             let string = data.withUnsafeBytes { String(validatingUTF8Bytes: $0) }
             guard let string else {
                 throw EncodingError.invalidValue(data, EncodingError.Context(
-                    codingPath: codingPath,
+                    codingPath: codingPath(),
                     debugDescription: "Data that is not valid UTF-8 cannot be stored as text"))
             }
             return string.databaseValue
