@@ -51,6 +51,45 @@ int _cairn_column_text(sqlite3_stmt *pStmt, int i, const unsigned char **pText, 
   return type;
 }
 
+/* Declared in CairnSQLite.h. The rules are those of NUMERIC affinity
+** (https://www.sqlite.org/datatype3.html#type_affinity): sqlite3AtoF accepts
+** the whole text, spaces around it included, or nothing. */
+int _cairn_column_text_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal){
+  Mem *pMem = cairnColumnMem(pStmt, i);
+  const char *z;
+  int n, rc;
+  double r = 0.0;
+  if( pMem==0 || sqlite3_value_type(pMem)!=SQLITE_TEXT ) return SQLITE_NULL;
+  z = (const char *)sqlite3_value_text(pMem);
+  n = sqlite3_value_bytes(pMem);
+  if( z==0 ){
+    if( pMem->db ) sqlite3OomClear(pMem->db);
+    return SQLITE_NOMEM;
+  }
+  rc = sqlite3AtoF(z, &r, n, SQLITE_UTF8);
+  if( rc<=0 ) return SQLITE_TEXT;
+  if( rc==1 && sqlite3Atoi64(z, pInt, n, SQLITE_UTF8)==0 ) return SQLITE_INTEGER;
+  *pReal = r;
+  return SQLITE_FLOAT;
+}
+
+/* Declared in CairnSQLite.h. The same text as sqlite3_column_text gives
+** for a number (see vdbeMemRenderNum), without converting the column. */
+int _cairn_column_number_text(sqlite3_stmt *pStmt, int i, char *zBuf, int nBuf){
+  Mem *pMem = cairnColumnMem(pStmt, i);
+  int type;
+  if( pMem==0 || nBuf<=0 ) return 0;
+  type = sqlite3_value_type(pMem);
+  if( type==SQLITE_INTEGER ){
+    sqlite3_snprintf(nBuf, zBuf, "%lld", sqlite3VdbeIntValue(pMem));
+  }else if( type==SQLITE_FLOAT ){
+    sqlite3_snprintf(nBuf, zBuf, "%!.15g", sqlite3VdbeRealValue(pMem));
+  }else{
+    return 0;
+  }
+  return (int)strlen(zBuf);
+}
+
 int _cairn_column_type(sqlite3_stmt *pStmt, int i){
   Mem *pMem = cairnColumnMem(pStmt, i);
   return pMem ? sqlite3_value_type(pMem) : SQLITE_NULL;

@@ -11,10 +11,11 @@ enum DifferencesArticle { }
 
 // DifferencesFromGRDB.md block 0
 extension DifferencesArticle {
-    static func block0(_ db: Database) throws -> Int? {
-        // A number stored as text: read the text, then convert it.
-        let count = try String.fetchOne(db, sql: "SELECT '42'").flatMap { Int($0) }
-        return count
+    static func block0(_ db: Database) throws -> (Int?, Int?) {
+        // Text that spells a number reads as one; other text throws.
+        let count = try Int.fetchOne(db, sql: "SELECT '42'")
+        let word = try String.fetchOne(db, sql: "SELECT 'foo'").flatMap { Int($0) }
+        return (count, word)
     }
 }
 // end of DifferencesFromGRDB.md block 0

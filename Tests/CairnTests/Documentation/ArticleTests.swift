@@ -459,7 +459,15 @@ import Cairn
 
     @Test func differencesBlocksRun() throws {
         let dbQueue = try DatabaseQueue()
-        #expect(try dbQueue.read { db in try DifferencesArticle.block0(db) } == 42)
+        let (count, word) = try dbQueue.read { db in try DifferencesArticle.block0(db) }
+        #expect(count == 42)
+        #expect(word == nil)
+        // Copied rows and DatabaseValue stay strict, as the article says.
+        try dbQueue.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT '42' AS n"))
+            #expect(throws: RowDecodingError.self) { try row.decode(Int.self, forColumn: "n") }
+            #expect(Int.fromDatabaseValue("42".databaseValue) == nil)
+        }
         // The strict conversion that the article describes.
         #expect(throws: (any Error).self) {
             try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT 'foo'") }

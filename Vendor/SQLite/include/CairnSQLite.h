@@ -57,6 +57,20 @@ int _cairn_column_text(sqlite3_stmt *pStmt, int i, const unsigned char **pText, 
 int _cairn_column_type(sqlite3_stmt *pStmt, int i);
 
 /*
+ * The conversions between storage classes that reading a column makes
+ * (https://www.sqlite.org/datatype3.html). _cairn_column_text_number reads
+ * the TEXT value of column i as NUMERIC affinity would: SQLITE_INTEGER (and
+ * *pInt) for an integer that fits in 64 bits, SQLITE_FLOAT (and *pReal) for
+ * any other number, SQLITE_TEXT when the text is not a number, SQLITE_NOMEM
+ * when the text cannot be read, SQLITE_NULL when the value is not TEXT.
+ * _cairn_column_number_text writes the text of an INTEGER or REAL value into
+ * zBuf (nBuf bytes, 32 are enough), as sqlite3_column_text spells it, and
+ * returns its length; 0 when the value is not a number.
+ */
+int _cairn_column_text_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal);
+int _cairn_column_number_text(sqlite3_stmt *pStmt, int i, char *zBuf, int nBuf);
+
+/*
  * The fts5_api of a connection, or NULL: "SELECT fts5(?1)" with the pointer
  * bound with the "fts5_api_ptr" type (https://www.sqlite.org/fts5.html#extending_fts5).
  * The type string must outlive the statement, hence a C helper.

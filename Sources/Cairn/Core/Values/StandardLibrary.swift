@@ -12,6 +12,31 @@ func integer<T: FixedWidthInteger>(_ type: T.Type, fromDouble double: Double) ->
     return T(exactly: double.rounded(.towardZero))
 }
 
+extension DatabaseValue {
+    /// The number that the TEXT value of a column spells, as a column of
+    /// NUMERIC affinity would store it: an INTEGER for an integer that fits
+    /// in 64 bits, a REAL for any other number (`'1.5'`, `'1e3'`, spaces
+    /// around it allowed). Nil when the value is not TEXT, or when the text
+    /// is not a number (`'foo'`, `''`, `'42abc'`): reading a column never
+    /// turns such text into `0` as `sqlite3_column_int64` does.
+    ///
+    /// This is the slow branch of the column readers of numbers: values that
+    /// GRDB wrote into a column whose affinity turned them into text read
+    /// back as numbers, as they do in GRDB.
+    ///
+    /// - Precondition: `sqliteStatement` has just returned `SQLITE_ROW`.
+    @usableFromInline @inline(never)
+    init?(numberInTextColumn index: CInt, of sqliteStatement: SQLiteStatement) {
+        var int64: Int64 = 0
+        var double: Double = 0
+        switch _cairn_column_text_number(sqliteStatement, index, &int64, &double) {
+        case SQLITE_INTEGER: self.init(storage: .int64(int64))
+        case SQLITE_FLOAT: self.init(storage: .double(double))
+        default: return nil
+        }
+    }
+}
+
 // The standard integer types are Codable: these defaults must be more
 // specific than the JSON defaults of Codable values.
 extension DatabaseValueConvertible where Self: FixedWidthInteger & Codable {
@@ -54,8 +79,10 @@ extension DatabaseValueConvertible where Self: FixedWidthInteger & Codable {
 }
 
 extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
-    /// Reads an INTEGER, or a REAL truncated toward zero; nil if the value is
-    /// out of the type's range or of another type.
+    /// Reads an INTEGER, a REAL truncated toward zero, or a TEXT that spells
+    /// a number (`'42'`, read as SQLite's numeric affinity reads it); nil if
+    /// the value is out of the type's range, text that is not a number, or
+    /// of another type.
     ///
     /// The corresponding C functions are `sqlite3_column_int64` and
     /// `sqlite3_column_double`.
@@ -72,6 +99,19 @@ extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
         } else if type == SQLITE_FLOAT {
             guard let value = integer(Self.self, fromDouble: double) else { return nil }
             self = value
+        } else if type == SQLITE_TEXT,
+                  let number = DatabaseValue(numberInTextColumn: index, of: sqliteStatement)
+        {
+            switch number.storage {
+            case .int64(let int64):
+                guard let value = Self(exactly: int64) else { return nil }
+                self = value
+            case .double(let double):
+                guard let value = integer(Self.self, fromDouble: double) else { return nil }
+                self = value
+            default:
+                return nil
+            }
         } else {
             return nil
         }
@@ -122,7 +162,9 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
-    /// True for a non-zero INTEGER or REAL, false for zero, nil otherwise.
+    /// True for a non-zero INTEGER or REAL, false for zero, the same for a
+    /// TEXT that spells a number (`'1'`, `'0'`); nil otherwise (the text
+    /// `'true'` is not a number).
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         var int64: Int64 = 0
@@ -130,6 +172,11 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
         switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
         case SQLITE_INTEGER: self = int64 != 0
         case SQLITE_FLOAT: self = double != 0
+        case SQLITE_TEXT:
+            guard let number = DatabaseValue(numberInTextColumn: index, of: sqliteStatement),
+                  let value = Bool.fromDatabaseValue(number)
+            else { return nil }
+            self = value
         default: return nil
         }
     }
@@ -166,7 +213,8 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
-    /// Reads a REAL or an INTEGER; nil otherwise.
+    /// Reads a REAL, an INTEGER, or a TEXT that spells a number (`'1.5'`,
+    /// read as SQLite's numeric affinity reads it); nil otherwise.
     ///
     /// The corresponding C function is `sqlite3_column_double`.
     @inlinable
@@ -176,6 +224,11 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
         case SQLITE_INTEGER: self = Double(int64)
         case SQLITE_FLOAT: self = double
+        case SQLITE_TEXT:
+            guard let number = DatabaseValue(numberInTextColumn: index, of: sqliteStatement),
+                  let value = Double.fromDatabaseValue(number)
+            else { return nil }
+            self = value
         default: return nil
         }
     }
@@ -206,7 +259,8 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
         Double.fromDatabaseValue(dbValue).map { Float($0) }
     }
 
-    /// Reads a REAL or an INTEGER; nil otherwise.
+    /// Reads a REAL, an INTEGER, or a TEXT that spells a number; nil
+    /// otherwise.
     ///
     /// The corresponding C function is `sqlite3_column_double`.
     @inlinable
@@ -243,7 +297,9 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
         return nil
     }
 
-    /// Reads a TEXT; nil for other types and for text that is not valid UTF-8.
+    /// Reads a TEXT, or the text of an INTEGER or REAL as SQLite spells it
+    /// (`42` reads `"42"`, `0.5` reads `"0.5"`); nil for blobs, and for
+    /// text that is not valid UTF-8.
     ///
     /// The corresponding C functions are `sqlite3_column_text` and
     /// `sqlite3_column_bytes`.
@@ -251,7 +307,14 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         var bytes: UnsafePointer<UInt8>?
         var count: CInt = 0
-        guard _cairn_column_text(sqliteStatement, index, &bytes, &count) == SQLITE_TEXT else { return nil }
+        let type = _cairn_column_text(sqliteStatement, index, &bytes, &count)
+        guard _fastPath(type == SQLITE_TEXT) else {
+            guard type == SQLITE_INTEGER || type == SQLITE_FLOAT,
+                  let text = String(numberInColumn: index, of: sqliteStatement)
+            else { return nil }
+            self = text
+            return
+        }
         guard let bytes else {
             self = ""
             return
@@ -266,5 +329,24 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> String? {
         String(sqliteStatement: sqliteStatement, index: index)
+    }
+
+    /// The text of the INTEGER or REAL value of a column, as
+    /// `sqlite3_column_text` spells it (`42`, `0.5`, `1.0e+19`: fifteen
+    /// significant digits for reals), without converting the column; nil
+    /// when the value is not a number.
+    ///
+    /// - Precondition: `sqliteStatement` has just returned `SQLITE_ROW`.
+    @usableFromInline @inline(never)
+    init?(numberInColumn index: CInt, of sqliteStatement: SQLiteStatement) {
+        // 32 bytes hold any integer and any real with fifteen digits.
+        let text = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer -> String? in
+            guard let base = buffer.baseAddress else { return nil }
+            let count = _cairn_column_number_text(sqliteStatement, index, base, 32)
+            guard count > 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: base, count: Int(count)), as: UTF8.self)
+        }
+        guard let text else { return nil }
+        self = text
     }
 }

@@ -83,7 +83,9 @@ import Cairn
         try dbQueue.inDatabase { db throws in
             #expect(try Bool.fetchOne(db, sql: "SELECT 2") == true)
             #expect(try Double.fetchOne(db, sql: "SELECT 2") == 2.0)
-            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT 1") }
+            // A number read as String is spelled as SQLite's CAST would spell it.
+            #expect(try String.fetchOne(db, sql: "SELECT 1") == "1")
+            #expect(throws: RowDecodingError.self) { try String.fetchOne(db, sql: "SELECT x'00ff'") }
             #expect(throws: RowDecodingError.self) { try Double.fetchOne(db, sql: "SELECT 'x'") }
         }
     }
