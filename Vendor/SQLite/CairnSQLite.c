@@ -54,12 +54,13 @@ int _cairn_column_text(sqlite3_stmt *pStmt, int i, const unsigned char **pText, 
 /* Declared in CairnSQLite.h. The rules are those of NUMERIC affinity
 ** (https://www.sqlite.org/datatype3.html#type_affinity): sqlite3AtoF accepts
 ** the whole text, spaces around it included, or nothing. */
-int _cairn_column_text_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal){
-  Mem *pMem = cairnColumnMem(pStmt, i);
+/* The number that the TEXT value pMem spells, as NUMERIC affinity reads it
+** (see _cairn_column_text_number). Out of line: the readers of numbers keep
+** their fast path short. */
+static SQLITE_NOINLINE int cairnTextNumber(Mem *pMem, sqlite3_int64 *pInt, double *pReal){
   const char *z;
   int n, rc;
   double r = 0.0;
-  if( pMem==0 || sqlite3_value_type(pMem)!=SQLITE_TEXT ) return SQLITE_NULL;
   z = (const char *)sqlite3_value_text(pMem);
   n = sqlite3_value_bytes(pMem);
   if( z==0 ){
@@ -71,6 +72,29 @@ int _cairn_column_text_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, d
   if( rc==1 && sqlite3Atoi64(z, pInt, n, SQLITE_UTF8)==0 ) return SQLITE_INTEGER;
   *pReal = r;
   return SQLITE_FLOAT;
+}
+
+int _cairn_column_text_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal){
+  Mem *pMem = cairnColumnMem(pStmt, i);
+  if( pMem==0 || sqlite3_value_type(pMem)!=SQLITE_TEXT ) return SQLITE_NULL;
+  return cairnTextNumber(pMem, pInt, pReal);
+}
+
+/* Declared in CairnSQLite.h: _cairn_column_number, and for TEXT the number
+** that the text spells. */
+int _cairn_column_numeric(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal){
+  Mem *pMem = cairnColumnMem(pStmt, i);
+  int type;
+  if( pMem==0 ) return SQLITE_NULL;
+  type = sqlite3_value_type(pMem);
+  if( type==SQLITE_INTEGER ){
+    *pInt = sqlite3VdbeIntValue(pMem);
+  }else if( type==SQLITE_FLOAT ){
+    *pReal = sqlite3VdbeRealValue(pMem);
+  }else if( type==SQLITE_TEXT ){
+    return cairnTextNumber(pMem, pInt, pReal);
+  }
+  return type;
 }
 
 /* Declared in CairnSQLite.h. The same text as sqlite3_column_text gives

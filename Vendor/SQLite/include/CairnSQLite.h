@@ -66,8 +66,12 @@ int _cairn_column_type(sqlite3_stmt *pStmt, int i);
  * _cairn_column_number_text writes the text of an INTEGER or REAL value into
  * zBuf (nBuf bytes, 32 are enough), as sqlite3_column_text spells it, and
  * returns its length; 0 when the value is not a number.
+ * _cairn_column_numeric is _cairn_column_number for every type but TEXT,
+ * and _cairn_column_text_number for TEXT: the readers of numbers make one
+ * call whatever the column holds.
  */
 int _cairn_column_text_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal);
+int _cairn_column_numeric(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal);
 int _cairn_column_number_text(sqlite3_stmt *pStmt, int i, char *zBuf, int nBuf);
 
 /*

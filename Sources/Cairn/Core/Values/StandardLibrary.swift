@@ -12,31 +12,6 @@ func integer<T: FixedWidthInteger>(_ type: T.Type, fromDouble double: Double) ->
     return T(exactly: double.rounded(.towardZero))
 }
 
-extension DatabaseValue {
-    /// The number that the TEXT value of a column spells, as a column of
-    /// NUMERIC affinity would store it: an INTEGER for an integer that fits
-    /// in 64 bits, a REAL for any other number (`'1.5'`, `'1e3'`, spaces
-    /// around it allowed). Nil when the value is not TEXT, or when the text
-    /// is not a number (`'foo'`, `''`, `'42abc'`): reading a column never
-    /// turns such text into `0` as `sqlite3_column_int64` does.
-    ///
-    /// This is the slow branch of the column readers of numbers: values that
-    /// GRDB wrote into a column whose affinity turned them into text read
-    /// back as numbers, as they do in GRDB.
-    ///
-    /// - Precondition: `sqliteStatement` has just returned `SQLITE_ROW`.
-    @usableFromInline @inline(never)
-    init?(numberInTextColumn index: CInt, of sqliteStatement: SQLiteStatement) {
-        var int64: Int64 = 0
-        var double: Double = 0
-        switch _cairn_column_text_number(sqliteStatement, index, &int64, &double) {
-        case SQLITE_INTEGER: self.init(storage: .int64(int64))
-        case SQLITE_FLOAT: self.init(storage: .double(double))
-        default: return nil
-        }
-    }
-}
-
 // The standard integer types are Codable: these defaults must be more
 // specific than the JSON defaults of Codable values.
 extension DatabaseValueConvertible where Self: FixedWidthInteger & Codable {
@@ -88,30 +63,18 @@ extension StatementColumnConvertible where Self: FixedWidthInteger & Codable {
     /// `sqlite3_column_double`.
     @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        // The type and value in one call (see CairnSQLite.c). INTEGER is
-        // tested first: a switch let the compiler test REAL first.
+        // The type and value in one call (see CairnSQLite.c), text that
+        // spells a number already converted. INTEGER is tested first: a
+        // switch let the compiler test REAL first.
         var int64: Int64 = 0
         var double: Double = 0
-        let type = _cairn_column_number(sqliteStatement, index, &int64, &double)
+        let type = _cairn_column_numeric(sqliteStatement, index, &int64, &double)
         if _fastPath(type == SQLITE_INTEGER) {
             guard let value = Self(exactly: int64) else { return nil }
             self = value
         } else if type == SQLITE_FLOAT {
             guard let value = integer(Self.self, fromDouble: double) else { return nil }
             self = value
-        } else if type == SQLITE_TEXT,
-                  let number = DatabaseValue(numberInTextColumn: index, of: sqliteStatement)
-        {
-            switch number.storage {
-            case .int64(let int64):
-                guard let value = Self(exactly: int64) else { return nil }
-                self = value
-            case .double(let double):
-                guard let value = integer(Self.self, fromDouble: double) else { return nil }
-                self = value
-            default:
-                return nil
-            }
         } else {
             return nil
         }
@@ -169,14 +132,9 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         var int64: Int64 = 0
         var double: Double = 0
-        switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
+        switch _cairn_column_numeric(sqliteStatement, index, &int64, &double) {
         case SQLITE_INTEGER: self = int64 != 0
         case SQLITE_FLOAT: self = double != 0
-        case SQLITE_TEXT:
-            guard let number = DatabaseValue(numberInTextColumn: index, of: sqliteStatement),
-                  let value = Bool.fromDatabaseValue(number)
-            else { return nil }
-            self = value
         default: return nil
         }
     }
@@ -221,14 +179,9 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         var int64: Int64 = 0
         var double: Double = 0
-        switch _cairn_column_number(sqliteStatement, index, &int64, &double) {
+        switch _cairn_column_numeric(sqliteStatement, index, &int64, &double) {
         case SQLITE_INTEGER: self = Double(int64)
         case SQLITE_FLOAT: self = double
-        case SQLITE_TEXT:
-            guard let number = DatabaseValue(numberInTextColumn: index, of: sqliteStatement),
-                  let value = Double.fromDatabaseValue(number)
-            else { return nil }
-            self = value
         default: return nil
         }
     }
