@@ -67,12 +67,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "FTSBenchmark",
-            dependencies: ["Cairn", "BenchmarkSupport"],
+            dependencies: ["Cairn", "CairnSQLite", "BenchmarkSupport"],
             path: "Benchmarks/FTSBenchmark"
         ),
         .executableTarget(
             name: "AssociationBenchmark",
-            dependencies: ["Cairn", "BenchmarkSupport"],
+            dependencies: ["Cairn", "CairnSQLite", "BenchmarkSupport"],
             path: "Benchmarks/AssociationBenchmark"
         ),
         .executableTarget(

@@ -2,7 +2,8 @@
 # Checks that a package that depends on Cairn gets what Cairn's traits
 # compile in, with no settings of its own: the C functions and the Swift API
 # of the session extension with the SQLITE_ENABLE_SESSION trait, and a build
-# without it otherwise. Builds Tests/Fixtures/TraitConsumer against this
+# without it otherwise; and that `import Cairn` does not give it Cairn's own
+# C helpers (_cairn_*). Builds Tests/Fixtures/TraitConsumer against this
 # checkout (run by .ci/run).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,6 +20,19 @@ swift build --product PlainConsumer 2>&1 | tail -1
 output="$(.build/debug/PlainConsumer)"
 echo "$output"
 [[ "$output" == "session: false fts5: true" ]] || { echo "unexpected output" >&2; exit 1; }
+
+echo "-- Cairn's C helpers are hidden"
+if swift build --target ShimsAreHidden > "$work/hidden.txt" 2>&1; then
+    echo "a consumer can call Cairn's C helpers (_cairn_*)" >&2; exit 1
+fi
+for name in _cairn_thread_pointer _cairn_column_numeric _cairn_preupdate_hub; do
+    grep -q "cannot find.*'$name' in scope" "$work/hidden.txt" \
+        || { cat "$work/hidden.txt" >&2; echo "no error for $name" >&2; exit 1; }
+done
+if grep -q "error:.*sqlite3_libversion_number" "$work/hidden.txt"; then
+    cat "$work/hidden.txt" >&2; echo "SQLite's C interface is not visible" >&2; exit 1
+fi
+echo "hidden: ok"
 
 echo "-- with the trait"
 swift build --traits Session 2>&1 | tail -1

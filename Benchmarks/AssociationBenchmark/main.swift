@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Cairn
 import Foundation
+import CairnSQLiteShims
 
 // Associations: authors and their books fetched through Cairn's
 // associations (`including(all:)`, `including(required:)`, an annotation

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Cairn
 import Foundation
+import CairnSQLiteShims
 
 // Full-text indexing: documents inserted into an FTS5 table in one
 // transaction. Raw C indexes with the built-in unicode61 tokenizer; Cairn

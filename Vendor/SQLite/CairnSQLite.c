@@ -5,12 +5,16 @@
  */
 #include "cairn_sqlite_config.h"
 #include "sqlite3.c"
+/* The declarations of the functions below, and the hub's layout (after the
+** amalgamation, whose sqlite3.h guard makes the header's include of it a
+** no-op). */
+#include "CairnShims.h"
 
 /*
  * Fast column readers. They live in this translation unit, after the
  * amalgamation, so that they read the current row of a statement in one call,
  * with the same conversions as the public sqlite3_column_* functions but
- * without their repeated column lookups. Declared in CairnSQLite.h.
+ * without their repeated column lookups. Declared in CairnShims.h.
  */
 
 /* The current row's value of column i, or NULL if there is none. */
@@ -51,12 +55,10 @@ int _cairn_column_text(sqlite3_stmt *pStmt, int i, const unsigned char **pText, 
   return type;
 }
 
-/* Declared in CairnSQLite.h. The rules are those of NUMERIC affinity
-** (https://www.sqlite.org/datatype3.html#type_affinity): sqlite3AtoF accepts
-** the whole text, spaces around it included, or nothing. */
 /* The number that the TEXT value pMem spells, as NUMERIC affinity reads it
-** (see _cairn_column_text_number). Out of line: the readers of numbers keep
-** their fast path short. */
+** (https://www.sqlite.org/datatype3.html#type_affinity): sqlite3AtoF accepts
+** the whole text, spaces around it included, or nothing. Out of line: the
+** readers of numbers keep their fast path short. */
 static SQLITE_NOINLINE int cairnTextNumber(Mem *pMem, sqlite3_int64 *pInt, double *pReal){
   const char *z;
   int n, rc;
@@ -80,7 +82,7 @@ int _cairn_column_text_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, d
   return cairnTextNumber(pMem, pInt, pReal);
 }
 
-/* Declared in CairnSQLite.h: _cairn_column_number, and for TEXT the number
+/* Declared in CairnShims.h: _cairn_column_number, and for TEXT the number
 ** that the text spells. */
 int _cairn_column_numeric(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal){
   Mem *pMem = cairnColumnMem(pStmt, i);
@@ -97,7 +99,7 @@ int _cairn_column_numeric(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, doubl
   return type;
 }
 
-/* Declared in CairnSQLite.h. The same text as sqlite3_column_text gives
+/* Declared in CairnShims.h. The same text as sqlite3_column_text gives
 ** for a number (see vdbeMemRenderNum), without converting the column. */
 int _cairn_column_number_text(sqlite3_stmt *pStmt, int i, char *zBuf, int nBuf){
   Mem *pMem = cairnColumnMem(pStmt, i);
@@ -119,7 +121,7 @@ int _cairn_column_type(sqlite3_stmt *pStmt, int i){
   return pMem ? sqlite3_value_type(pMem) : SQLITE_NULL;
 }
 
-/* Declared in CairnSQLite.h. */
+/* Declared in CairnShims.h. */
 fts5_api *_cairn_fts5_api(sqlite3 *db){
   fts5_api *pApi = 0;
   sqlite3_stmt *pStmt = 0;
@@ -132,25 +134,15 @@ fts5_api *_cairn_fts5_api(sqlite3 *db){
 }
 
 /*
- * The shared pre-update hook (declared in CairnSQLite.h, which this file
- * does not include: the hub's layout is repeated here, and the session type
- * is named by its struct, which exists only when the extension is compiled
- * in). The session extension's hook, xPreUpdate, is a static function of
- * the amalgamation, reachable from this translation unit only.
+ * The shared pre-update hook (see CairnShims.h). The session extension's
+ * hook, xPreUpdate, is a static function of the amalgamation, reachable from
+ * this translation unit only.
  */
-struct sqlite3_session;
-typedef void (*CairnPreupdateCallback)(void*, sqlite3*, int, char const*, char const*, sqlite3_int64, sqlite3_int64);
-typedef struct CairnPreupdateHub {
-  CairnPreupdateCallback observer;
-  void *observerContext;
-  void *sessions;
-} CairnPreupdateHub;
-
 static void cairnPreupdateDispatch(
   void *pCtx, sqlite3 *db, int op, char const *zDb, char const *zName,
   sqlite3_int64 iKey1, sqlite3_int64 iKey2
 ){
-  CairnPreupdateHub *pHub = (CairnPreupdateHub*)pCtx;
+  _cairn_preupdate_hub *pHub = (_cairn_preupdate_hub*)pCtx;
   if( pHub->observer ){
     pHub->observer(pHub->observerContext, db, op, zDb, zName, iKey1, iKey2);
   }
@@ -161,8 +153,7 @@ static void cairnPreupdateDispatch(
 #endif
 }
 
-void _cairn_preupdate_hub_update(sqlite3 *db, void *hub){
-  CairnPreupdateHub *pHub = (CairnPreupdateHub*)hub;
+void _cairn_preupdate_hub_update(sqlite3 *db, _cairn_preupdate_hub *pHub){
   if( pHub->observer || pHub->sessions ){
     sqlite3_preupdate_hook(db, cairnPreupdateDispatch, pHub);
   }else{
@@ -170,9 +161,8 @@ void _cairn_preupdate_hub_update(sqlite3 *db, void *hub){
   }
 }
 
-int _cairn_session_create(sqlite3 *db, void *hub, const char *zDb, struct sqlite3_session **ppSession){
+int _cairn_session_create(sqlite3 *db, _cairn_preupdate_hub *pHub, const char *zDb, struct sqlite3_session **ppSession){
 #ifdef SQLITE_ENABLE_SESSION
-  CairnPreupdateHub *pHub = (CairnPreupdateHub*)hub;
   int rc;
   /* The session extension finds its list of sessions in the hook's context,
   ** and leaves the new list there. */
@@ -182,21 +172,20 @@ int _cairn_session_create(sqlite3 *db, void *hub, const char *zDb, struct sqlite
   _cairn_preupdate_hub_update(db, pHub);
   return rc;
 #else
-  (void)db; (void)hub; (void)zDb;
+  (void)db; (void)pHub; (void)zDb;
   *ppSession = 0;
   return SQLITE_MISUSE;
 #endif
 }
 
-void _cairn_session_delete(sqlite3 *db, void *hub, struct sqlite3_session *pSession){
+void _cairn_session_delete(sqlite3 *db, _cairn_preupdate_hub *pHub, struct sqlite3_session *pSession){
 #ifdef SQLITE_ENABLE_SESSION
-  CairnPreupdateHub *pHub = (CairnPreupdateHub*)hub;
   sqlite3_preupdate_hook(db, pHub->sessions ? xPreUpdate : 0, pHub->sessions);
   sqlite3session_delete(pSession);
   pHub->sessions = sqlite3_preupdate_hook(db, 0, 0);
   _cairn_preupdate_hub_update(db, pHub);
 #else
-  (void)db; (void)hub; (void)pSession;
+  (void)db; (void)pHub; (void)pSession;
 #endif
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+internal import CairnSQLiteShims
 
 /// The callback that a tokenizer calls for each token: the `xToken` function
 /// of SQLite's FTS5 C interface.

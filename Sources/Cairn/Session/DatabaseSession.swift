@@ -1,5 +1,6 @@
 #if SQLITE_ENABLE_SESSION
 import Foundation
+internal import CairnSQLiteShims
 
 /// A session records the changes made to some tables of a database
 /// connection, and turns them into a ``Changeset`` that another database

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // A package that depends on Cairn as its users do, with no settings of its
 // own for SQLite: Scripts/check-consumer.sh builds it with and without the
-// session trait (it links a copy of this folder next to a link named
+// session trait, and checks that Cairn's C helpers are hidden (it links a copy of this folder next to a link named
 // "cairn" to the checkout).
 import PackageDescription
 
@@ -24,6 +24,11 @@ let package = Package(
         // Uses no optional feature: built in both cases.
         .executableTarget(
             name: "PlainConsumer",
+            dependencies: [.product(name: "Cairn", package: "cairn")]),
+        // Must not compile: Cairn's C helpers stay hidden from its users
+        // (built by its name only).
+        .testTarget(
+            name: "ShimsAreHidden",
             dependencies: [.product(name: "Cairn", package: "cairn")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,9 @@
 /*
  * Umbrella header of the CairnSQLite module: the vendored SQLite C interface,
- * seen with the same compile options as the C build, plus a few inline shims
- * for what Swift cannot call or import directly.
+ * seen with the same compile options as the C build. `import Cairn`
+ * re-exports this module, and only this one: Cairn's own helpers are in
+ * CairnShims.h (module CairnSQLiteShims), which Cairn imports without
+ * re-exporting it.
  */
 #ifndef CAIRN_SQLITE_H
 #define CAIRN_SQLITE_H
@@ -14,9 +16,10 @@
  * defines of a package's traits to the targets of the packages that depend
  * on it, so a consumer that enables the trait would otherwise not see the
  * functions it compiled in. The functions exist only when the trait compiled
- * them: without it, calling one fails at link time. The C build of the
- * amalgamation (CairnSQLite.c) does not include this header, so the define
- * below never compiles the extension in.
+ * them: without it, calling one fails at link time. The C build
+ * (CairnSQLite.c) includes this header only after the amalgamation, whose
+ * own copy of sqlite3.h already ran: the define below never compiles the
+ * extension in, and is undone at once.
  */
 #ifndef SQLITE_ENABLE_SESSION
 #  define SQLITE_ENABLE_SESSION 1
@@ -27,129 +30,5 @@
 #  undef SQLITE_ENABLE_SESSION
 #  undef CAIRN_SESSION_DECLARED_ONLY
 #endif
-#include <stdint.h>
-
-/* SQLITE_TRANSIENT is a cast macro that Swift does not import. */
-static inline sqlite3_destructor_type _cairn_sqlite_transient(void) {
-    return SQLITE_TRANSIENT;
-}
-
-/* sqlite3_db_config is variadic: one shim per argument shape we use. */
-static inline int _cairn_sqlite_db_config_int(sqlite3 *db, int op, int value, int *result) {
-    return sqlite3_db_config(db, op, value, result);
-}
-
-/* sqlite3_config is variadic: install the error log callback. */
-typedef void (*_cairn_sqlite_log_callback)(void *, int, const char *);
-static inline int _cairn_sqlite_config_log(_cairn_sqlite_log_callback callback, void *context) {
-    return sqlite3_config(SQLITE_CONFIG_LOG, callback, context);
-}
-
-/*
- * Fast column readers, defined in CairnSQLite.c next to the amalgamation.
- * They return the type of column i of the current row (SQLITE_NULL when the
- * statement has no row or no such column), and set the value for numbers
- * (_cairn_column_number) or text (_cairn_column_text, UTF-8 bytes and their
- * count; it returns SQLITE_NOMEM when the text cannot be converted).
- */
-int _cairn_column_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal);
-int _cairn_column_text(sqlite3_stmt *pStmt, int i, const unsigned char **pText, int *pCount);
-int _cairn_column_type(sqlite3_stmt *pStmt, int i);
-
-/*
- * The conversions between storage classes that reading a column makes
- * (https://www.sqlite.org/datatype3.html). _cairn_column_text_number reads
- * the TEXT value of column i as NUMERIC affinity would: SQLITE_INTEGER (and
- * *pInt) for an integer that fits in 64 bits, SQLITE_FLOAT (and *pReal) for
- * any other number, SQLITE_TEXT when the text is not a number, SQLITE_NOMEM
- * when the text cannot be read, SQLITE_NULL when the value is not TEXT.
- * _cairn_column_number_text writes the text of an INTEGER or REAL value into
- * zBuf (nBuf bytes, 32 are enough), as sqlite3_column_text spells it, and
- * returns its length; 0 when the value is not a number.
- * _cairn_column_numeric is _cairn_column_number for every type but TEXT,
- * and _cairn_column_text_number for TEXT: the readers of numbers make one
- * call whatever the column holds.
- */
-int _cairn_column_text_number(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal);
-int _cairn_column_numeric(sqlite3_stmt *pStmt, int i, sqlite3_int64 *pInt, double *pReal);
-int _cairn_column_number_text(sqlite3_stmt *pStmt, int i, char *zBuf, int nBuf);
-
-/*
- * The fts5_api of a connection, or NULL: "SELECT fts5(?1)" with the pointer
- * bound with the "fts5_api_ptr" type (https://www.sqlite.org/fts5.html#extending_fts5).
- * The type string must outlive the statement, hence a C helper.
- */
-fts5_api *_cairn_fts5_api(sqlite3 *db);
-
-/*
- * Relaxed atomic loads and stores of 64-bit words, for the scope cells of
- * Cairn (Sources/Cairn/Core/Raw/ScopeCell.swift): a value that user code may
- * keep, or send to another thread, reads the generation of its cell without a
- * data race. On x86-64 and arm64 they compile to plain loads and stores.
- */
-static inline uint64_t _cairn_atomic_load_u64(const uint64_t *p) {
-    return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-static inline void _cairn_atomic_store_u64(uint64_t *p, uint64_t value) {
-    __atomic_store_n(p, value, __ATOMIC_RELAXED);
-}
-
-/*
- * The thread pointer of the current thread, in one instruction, on the
- * platforms whose ABI gives it a register: a value that tells the current
- * thread from every other running thread (x86-64 Linux: the thread control
- * block, which points to itself at %fs:0; arm64 Linux: TPIDR_EL0). Zero
- * elsewhere: Cairn then uses pthread_self(). Sources/Cairn/Core/Raw/
- * LayoutAssumptions.swift checks once per process that it tells threads
- * apart before it relies on it. `volatile`: an async Swift function may
- * resume on another thread, so two reads must not be merged.
- */
-static inline uintptr_t _cairn_thread_pointer(void) {
-#if defined(__linux__) && defined(__x86_64__)
-    uintptr_t pointer;
-    __asm__ volatile("mov %%fs:0, %0" : "=r"(pointer));
-    return pointer;
-#elif defined(__linux__) && defined(__aarch64__)
-    uintptr_t pointer;
-    __asm__ volatile("mrs %0, tpidr_el0" : "=r"(pointer));
-    return pointer;
-#else
-    return 0;
-#endif
-}
-
-/*
- * The pre-update hook of a connection, shared by Cairn's transaction
- * observers and the sessions of the session extension. SQLite keeps one
- * pre-update hook per connection, and the session extension takes it for
- * itself, keeping its list of sessions as the hook's context: a session
- * created while Cairn's hook is installed would read Cairn's context as a
- * session. So Cairn installs one dispatcher, which calls the observers'
- * callback and the session extension's hook, and creates and deletes
- * sessions through the two functions below, which give the session
- * extension its list of sessions for the duration of the call.
- *
- * The hub lives as long as its connection (Sources/Cairn/Core/Database/
- * PreUpdateHub.swift allocates and frees it).
- */
-typedef void (*_cairn_preupdate_callback)(
-    void *context, sqlite3 *db, int op, char const *zDb, char const *zName,
-    sqlite3_int64 iKey1, sqlite3_int64 iKey2);
-
-typedef struct _cairn_preupdate_hub {
-    _cairn_preupdate_callback observer;   /* Cairn's observers, or NULL */
-    void *observerContext;
-    void *sessions;                       /* the session extension's list, or NULL */
-} _cairn_preupdate_hub;
-
-/* Installs the dispatcher when the hub has a callback or a session, and
- * removes it otherwise. */
-void _cairn_preupdate_hub_update(sqlite3 *db, _cairn_preupdate_hub *hub);
-
-/* sqlite3session_create and sqlite3session_delete, for a connection whose
- * pre-update hook is the hub's. SQLITE_MISUSE when the session extension is
- * not compiled in. */
-int _cairn_session_create(sqlite3 *db, _cairn_preupdate_hub *hub, const char *zDb, sqlite3_session **ppSession);
-void _cairn_session_delete(sqlite3 *db, _cairn_preupdate_hub *hub, sqlite3_session *pSession);
 
 #endif /* CAIRN_SQLITE_H */

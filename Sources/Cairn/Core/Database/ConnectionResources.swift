@@ -1,4 +1,5 @@
 import Foundation
+internal import CairnSQLiteShims
 
 // What higher layers attach to a connection's SQLite handle, and Core must
 // know about to keep the handle safe:

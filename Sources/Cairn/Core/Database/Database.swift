@@ -1,4 +1,5 @@
 import Foundation
+internal import CairnSQLiteShims
 
 /// A connection to an SQLite database.
 ///

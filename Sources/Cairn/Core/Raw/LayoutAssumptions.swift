@@ -1,4 +1,5 @@
 import Foundation
+internal import CairnSQLiteShims
 
 // The code of Cairn that relies on what the Swift language does not
 // promise: the layout of some values, and the thread pointer of the

@@ -1,3 +1,5 @@
+internal import CairnSQLiteShims
+
 /// A raw SQLite connection handle: the `sqlite3 *` of the C interface.
 ///
 /// See ``Database/sqliteConnection``. The handle belongs to Cairn: do not

@@ -1,3 +1,7 @@
+// Public, not `internal`: @inlinable code of this file calls the helpers. A
+// public import is not re-exported to users (see CONTRIBUTING.md).
+public import CairnSQLiteShims
+
 /// Memory that tells whether a scope is still open: a database access, a
 /// hook callback, the decoding of a record, the encoding of a record.
 ///

@@ -1,4 +1,7 @@
 import Foundation
+// Public, not `internal`: @inlinable code of this file calls the helpers. A
+// public import is not re-exported to users (see CONTRIBUTING.md).
+public import CairnSQLiteShims
 
 /// A database row: an ordered list of columns, each with a name and a value.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+internal import CairnSQLiteShims
 
 // The statements of a connection, and where they are finalized.
 //

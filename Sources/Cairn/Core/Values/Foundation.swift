@@ -1,4 +1,5 @@
 import Foundation
+internal import CairnSQLiteShims
 
 // Conversions of Foundation types: Data, Date, DateComponents, UUID, URL and
 // Decimal.

@@ -1,3 +1,7 @@
+// Public, not `internal`: @inlinable code of this file calls the helpers. A
+// public import is not re-exported to users (see CONTRIBUTING.md).
+public import CairnSQLiteShims
+
 // Conversions of the standard library types: Bool, the integer types,
 // Double, Float and String.
 

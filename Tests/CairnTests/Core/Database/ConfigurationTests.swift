@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import Cairn
+import CairnSQLiteShims
 
 @Suite struct ConfigurationTests {
     @Test func foreignKeysAreEnforcedByDefault() throws {
