@@ -171,7 +171,7 @@ extension FTS5Tokenizer {
         if FTS5TokenizerForwarding.tokenizers.contains(ObjectIdentifier(self)) {
             // Both default implementations run: the tokenizer implements
             // neither, and they would call each other forever.
-            FTS5TokenizerErrors.record(DatabaseError(
+            TokenizerErrorRoute.record(DatabaseError(
                 resultCode: .SQLITE_MISUSE,
                 message: "the tokenizer \(type(of: self)) must implement "
                     + "tokenize(context:tokenization:pText:nText:tokenCallback:)"))
@@ -212,18 +212,22 @@ extension FTS5Tokenizer {
     {
         var collector = TokenCollector()
         var string = string
-        let code = string.withUTF8 { buffer in
-            withUnsafeMutablePointer(to: &collector) { collectorPointer in
-                let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-                    .assumingMemoryBound(to: CChar.self)
-                return tokenize(
-                    context: UnsafeMutableRawPointer(collectorPointer),
-                    tokenization: tokenization,
-                    pText: base, nText: CInt(buffer.count),
-                    tokenCallback: collectTokenCallback)
+        // The errors of Swift tokenizers, this one or those it wraps.
+        let errors = CallbackErrorStash()
+        let code = TokenizerErrorRoute.routing(to: errors) {
+            string.withUTF8 { buffer in
+                withUnsafeMutablePointer(to: &collector) { collectorPointer in
+                    let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                        .assumingMemoryBound(to: CChar.self)
+                    return tokenize(
+                        context: UnsafeMutableRawPointer(collectorPointer),
+                        tokenization: tokenization,
+                        pText: base, nText: CInt(buffer.count),
+                        tokenCallback: collectTokenCallback)
+                }
             }
         }
-        if let error = FTS5TokenizerErrors.take() {
+        if let (error, _) = errors.take() {
             throw error
         }
         guard code == SQLITE_OK else {
@@ -259,25 +263,6 @@ private let collectTokenCallback: FTS5TokenCallback = { context, flags, pToken, 
     return SQLITE_OK
 }
 
-/// The errors thrown by Swift tokenizers (and their initializers) travel
-/// through ``ThreadCallbackErrors``: SQLite only sees an error code, and the
-/// statement that failed, `makeTokenizer`, or `tokenize(_:for:)` throws the
-/// error. A tokenizer that fails while a statement writes asks for the
-/// rollback of the statement's transaction (see
-/// ``ThreadCallbackErrors/record(_:rollsBackTransaction:)``).
-enum FTS5TokenizerErrors {
-    /// Keeps the first error of the current tokenization.
-    static func record(_ error: any Error) {
-        ThreadCallbackErrors.record(error, rollsBackTransaction: true)
-    }
-
-    /// Whether an error waits on the current thread.
-    static var hasError: Bool { ThreadCallbackErrors.hasError }
-
-    /// Returns and forgets the error of the current tokenization.
-    static func take() -> (any Error)? { ThreadCallbackErrors.take()?.error }
-}
-
 // MARK: - Tokenizers registered in SQLite
 
 /// A tokenizer that SQLite knows (a built-in tokenizer, or a registered
@@ -288,10 +273,15 @@ enum FTS5TokenizerErrors {
 final class FTS5ModuleTokenizer: FTS5Tokenizer {
     private let module: fts5_tokenizer_v2
     private let handle: OpaquePointer
+    /// The callback errors of the connection, where a Swift tokenizer
+    /// registered in it keeps its errors when no Swift tokenization
+    /// encloses it.
+    private let connectionErrors: CallbackErrorStash
 
-    init(module: fts5_tokenizer_v2, handle: OpaquePointer) {
+    init(module: fts5_tokenizer_v2, handle: OpaquePointer, connectionErrors: CallbackErrorStash) {
         self.module = module
         self.handle = handle
+        self.connectionErrors = connectionErrors
     }
 
     deinit {
@@ -306,7 +296,14 @@ final class FTS5ModuleTokenizer: FTS5Tokenizer {
         tokenCallback: @escaping FTS5TokenCallback) -> CInt
     {
         guard let xTokenize = module.xTokenize else { return SQLITE_ERROR }
-        return xTokenize(handle, context, tokenization.rawValue, pText, nText, nil, 0, tokenCallback)
+        let code = xTokenize(handle, context, tokenization.rawValue, pText, nText, nil, 0, tokenCallback)
+        if code != SQLITE_OK, let failure = connectionErrors.take() {
+            // A Swift tokenizer of the connection failed: its error goes
+            // to the tokenization that called this one (`tokenize(_:for:)`,
+            // or a wrapper tokenizer of a statement).
+            TokenizerErrorRoute.record(failure.error, fallback: connectionErrors)
+        }
+        return code
     }
 }
 
@@ -355,10 +352,14 @@ extension Database {
         }
         let arguments = Array(descriptor.components.dropFirst())
         var handle: OpaquePointer?
-        let code = withCStringArray(arguments) { argv in
-            xCreate(userData, argv, CInt(arguments.count), &handle)
+        // The error of a Swift tokenizer's initializer.
+        let errors = CallbackErrorStash()
+        let code = TokenizerErrorRoute.routing(to: errors) {
+            withCStringArray(arguments) { argv in
+                xCreate(userData, argv, CInt(arguments.count), &handle)
+            }
         }
-        if let error = FTS5TokenizerErrors.take() {
+        if let (error, _) = errors.take() {
             throw error
         }
         guard code == SQLITE_OK, let handle else {
@@ -367,7 +368,7 @@ extension Database {
                 message: "could not create tokenizer \(descriptor.components.joined(separator: " "))",
                 sql: nil, arguments: nil)
         }
-        return FTS5ModuleTokenizer(module: module, handle: handle)
+        return FTS5ModuleTokenizer(module: module, handle: handle, connectionErrors: callbackErrors)
     }
 
     /// Registers a Swift tokenizer in the connection, under its name.

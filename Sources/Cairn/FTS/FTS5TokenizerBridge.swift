@@ -25,9 +25,72 @@ final class FTS5TokenizerConstructor {
 /// A Swift tokenizer instance, as FTS5 holds it (`Fts5Tokenizer *`).
 private final class FTS5TokenizerInstance {
     let tokenizer: any FTS5CustomTokenizer
+    /// The callback errors of the connection that created the tokenizer,
+    /// which receive the errors of the tokenizations that FTS5 runs for
+    /// its statements.
+    let connectionErrors: CallbackErrorStash
 
-    init(tokenizer: any FTS5CustomTokenizer) {
+    init(tokenizer: any FTS5CustomTokenizer, connectionErrors: CallbackErrorStash) {
         self.tokenizer = tokenizer
+        self.connectionErrors = connectionErrors
+    }
+}
+
+/// Where the errors of Swift FTS5 tokenizers go during a tokenization.
+///
+/// A Swift tokenizer learns nothing of its connection from FTS5's
+/// arguments: a wrapper tokenizer's token callback receives the context of
+/// the wrapped tokenization, and `tokenize(_:for:)` may run outside of any
+/// statement. So the Swift entry of each tokenization names the stash that
+/// receives the errors, for the time of the call, in a slot of the current
+/// thread (SQLite calls a tokenizer on the thread of the statement that
+/// needs it): the connection's stash for a tokenization that FTS5 runs for
+/// a statement, a stash of its own for `tokenize(_:for:)` and
+/// `makeTokenizer`. The innermost entry wins, and the previous stash comes
+/// back when it returns, so that a tokenization that fails inside another
+/// one reports to its own caller. The slot holds a strong reference.
+enum TokenizerErrorRoute {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        // No destructor: `routing(to:_:)` empties the slot before it
+        // returns.
+        let code = pthread_key_create(&key, nil)
+        stopUnless(code == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// Runs `body` with the errors of tokenizers going to `stash`.
+    static func routing<T>(to stash: CallbackErrorStash, _ body: () -> T) -> T {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passRetained(stash).toOpaque())
+        defer {
+            pthread_setspecific(key, previous)
+            Unmanaged.passUnretained(stash).release()
+        }
+        return body()
+    }
+
+    /// The stash of the current tokenization.
+    private static var current: CallbackErrorStash? {
+        pthread_getspecific(key).map { Unmanaged<CallbackErrorStash>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Keeps the first error of the current tokenization, for the
+    /// statement (or method) that runs it. A tokenizer that fails while a
+    /// statement writes asks for the rollback of the statement's
+    /// transaction (see ``CallbackErrorStash/Disposition/asIsRollingBack``).
+    ///
+    /// - Parameter fallback: Where the error goes outside of any
+    ///   tokenization of Cairn (a tokenizer called by C code of the user's):
+    ///   the tokenizer still returns an error code, and without a fallback
+    ///   the error is not kept.
+    static func record(_ error: any Error, fallback: CallbackErrorStash? = nil) {
+        (current ?? fallback)?.record(error, disposition: .asIsRollingBack)
+    }
+
+    /// Whether an error of the current tokenization waits.
+    static var hasError: Bool {
+        current?.hasError ?? false
     }
 }
 
@@ -50,17 +113,18 @@ let customTokenizerCreate: @convention(c) (
         }
     }
     guard let database = constructor.database else {
-        FTS5TokenizerErrors.record(DatabaseError(
+        TokenizerErrorRoute.record(DatabaseError(
             resultCode: .SQLITE_MISUSE, message: "the connection of the tokenizer is closed"))
         return SQLITE_MISUSE
     }
     do {
         let tokenizer = try constructor.make(database, arguments)
-        let instance = FTS5TokenizerInstance(tokenizer: tokenizer)
+        let instance = FTS5TokenizerInstance(tokenizer: tokenizer, connectionErrors: database.callbackErrors)
         output.pointee = OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
         return SQLITE_OK
     } catch {
-        FTS5TokenizerErrors.record(error)
+        // For `makeTokenizer`, or for the statement that uses the table.
+        TokenizerErrorRoute.record(error, fallback: database.callbackErrors)
         return SQLITE_ERROR
     }
 }
@@ -82,16 +146,20 @@ let customTokenizerTokenize: @convention(c) (
     // FTS5 always gives a callback.
     guard let tokenCallback else { return SQLITE_MISUSE }
     let instance = Unmanaged<FTS5TokenizerInstance>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-    let code = instance.tokenizer.tokenize(
-        context: context,
-        tokenization: FTS5Tokenization(rawValue: flags),
-        pText: pText, nText: nText,
-        tokenCallback: tokenCallback)
-    if code == SQLITE_OK && FTS5TokenizerErrors.hasError {
-        // The error stays for the statement that runs the tokenization.
-        return SQLITE_ERROR
+    let errors = instance.connectionErrors
+    return TokenizerErrorRoute.routing(to: errors) {
+        let code = instance.tokenizer.tokenize(
+            context: context,
+            tokenization: FTS5Tokenization(rawValue: flags),
+            pText: pText, nText: nText,
+            tokenCallback: tokenCallback)
+        if code == SQLITE_OK && errors.hasError {
+            // A wrapper tokenizer swallowed the code of a failure: the
+            // error stays for the statement that runs the tokenization.
+            return SQLITE_ERROR
+        }
+        return code
     }
-    return code
 }
 
 let customTokenizerDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in

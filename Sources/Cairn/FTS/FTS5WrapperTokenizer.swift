@@ -124,7 +124,7 @@ private let wrapperTokenCallback: FTS5TokenCallback = { context, flags, pToken, 
         return error.code
     } catch {
         // A Swift error: the statement that asked for tokens throws it.
-        FTS5TokenizerErrors.record(error)
+        TokenizerErrorRoute.record(error)
         return SQLITE_ERROR
     }
 }

@@ -301,7 +301,7 @@ final class DatabaseObservationBroker: StatementHooks {
             do {
                 try observer.databaseWillCommit()
             } catch {
-                callbackErrors.record(error, asIs: true)
+                callbackErrors.record(error, disposition: .asIs)
                 return true
             }
         }

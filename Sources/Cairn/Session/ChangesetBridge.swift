@@ -4,15 +4,16 @@ import Foundation
 // The C callbacks of `sqlite3changeset_apply_v2` (see
 // `Database.apply(_:filter:onConflict:)`). Their context is the
 // `ChangesetApplyContext` of the call, which outlives it. Swift errors never
-// cross into C: a callback keeps its error in the context and asks SQLite to
-// abort, and `apply` throws the error.
+// cross into C: a callback keeps its error in the connection's callback
+// errors (which the context holds) and asks SQLite to abort, and `apply`
+// throws the error.
 
 /// Whether to apply the changes of a table.
 let changesetApplyFilter: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> CInt = { context, tableName in
     guard let context, let tableName else { return 0 }
     let applyContext = Unmanaged<ChangesetApplyContext>.fromOpaque(context).takeUnretainedValue()
     // Once an error stopped the application, nothing more is applied.
-    guard applyContext.error == nil else { return 0 }
+    guard !applyContext.errors.hasError else { return 0 }
     return applyContext.filter(String(cString: tableName)) ? 1 : 0
 }
 
@@ -20,7 +21,7 @@ let changesetApplyFilter: @convention(c) (UnsafeMutableRawPointer?, UnsafePointe
 let changesetApplyConflict: @convention(c) (UnsafeMutableRawPointer?, CInt, OpaquePointer?) -> CInt = { context, kind, iterator in
     guard let context, let iterator else { return SQLITE_CHANGESET_ABORT }
     let applyContext = Unmanaged<ChangesetApplyContext>.fromOpaque(context).takeUnretainedValue()
-    guard applyContext.error == nil else { return SQLITE_CHANGESET_ABORT }
+    guard !applyContext.errors.hasError else { return SQLITE_CHANGESET_ABORT }
     do {
         let conflict = try ChangesetConflict(kind: kind, iterator: iterator)
         let resolution = try applyContext.onConflict(conflict)
@@ -31,14 +32,17 @@ let changesetApplyConflict: @convention(c) (UnsafeMutableRawPointer?, CInt, Opaq
             return SQLITE_CHANGESET_ABORT
         case .replace:
             guard conflict.kind == .data || conflict.kind == .conflict else {
-                applyContext.misuse = "the changeset was not applied: .replace resolves .data and .conflict conflicts "
-                    + "only, and was returned for a .\(conflict.kind) conflict"
+                applyContext.errors.record(DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "the changeset was not applied: .replace resolves .data and .conflict conflicts "
+                        + "only, and was returned for a .\(conflict.kind) conflict"),
+                    disposition: .asIs)
                 return SQLITE_CHANGESET_ABORT
             }
             return SQLITE_CHANGESET_REPLACE
         }
     } catch {
-        applyContext.error = error
+        applyContext.errors.record(error, disposition: .asIs)
         return SQLITE_CHANGESET_ABORT
     }
 }

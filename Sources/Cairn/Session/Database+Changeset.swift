@@ -110,37 +110,33 @@ extension Database {
         // The tables that the changeset changes, for transaction observers.
         let tableNames = Set(try changeset.operations().map(\.tableName))
         let changesBefore = totalChangesCount
-        let (code, context) = try withNonReentrantOperation("apply(_:filter:onConflict:)") {
+        // The conflict handler's errors, and the veto of an observer when
+        // the application commits, go to the connection's callback errors.
+        callbackErrors.forget()
+        let code = try withNonReentrantOperation("apply(_:filter:onConflict:)") {
             try withoutActuallyEscaping(onConflict) { onConflict in
                 try withoutActuallyEscaping(filter ?? { _ in true }) { filter in
-                    let context = ChangesetApplyContext(filter: filter, onConflict: onConflict)
-                    let code = try changeset.withUnsafeBytes { count, bytes in
+                    // The context does not outlive the closures.
+                    let context = ChangesetApplyContext(
+                        filter: filter, onConflict: onConflict, errors: callbackErrors)
+                    return try changeset.withUnsafeBytes { count, bytes in
                         Database.applyChangeset(connection, count, bytes, context)
                     }
-                    // The context does not outlive the closures.
-                    return (code, (error: context.error, misuse: context.misuse))
                 }
             }
         }
         // The savepoint of the changeset is released or rolled back: a
         // failure may have rolled back the transaction of a block too.
         schemaCache.clear()
-        // The veto of an observer, when the application committed.
         let callbackFailure = callbackErrors.take()
         let changedRegion = code == SQLITE_OK && totalChangesCount != changesBefore
             ? tableNames.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) }
             : nil
         externalStatementsDidRun(changing: changedRegion)
-        if let error = context.error {
-            throw error
-        }
         if let (error, _) = callbackFailure {
             throw error
         }
         guard code == SQLITE_OK else {
-            if let misuse = context.misuse {
-                throw makeError(resultCode: .SQLITE_MISUSE, message: misuse, sql: nil, arguments: nil)
-            }
             let message = code == SQLITE_ABORT
                 ? "the changeset was not applied: the conflict handler aborted"
                 : lastErrorMessage
@@ -175,18 +171,19 @@ extension Database {
 final class ChangesetApplyContext {
     let filter: (String) -> Bool
     let onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
-    /// The error that stopped the application, thrown by `onConflict` or
-    /// met while reading the conflict.
-    var error: (any Error)?
-    /// The message of a resolution that SQLite does not allow.
-    var misuse: String?
+    /// The connection's callback errors, which receive the error that
+    /// stopped the application (thrown by `onConflict`, met while reading
+    /// the conflict, or a resolution that SQLite does not allow).
+    let errors: CallbackErrorStash
 
     init(
         filter: @escaping (String) -> Bool,
-        onConflict: @escaping (ChangesetConflict) throws -> ChangesetConflictResolution)
+        onConflict: @escaping (ChangesetConflict) throws -> ChangesetConflictResolution,
+        errors: CallbackErrorStash)
     {
         self.filter = filter
         self.onConflict = onConflict
+        self.errors = errors
     }
 }
 #endif

@@ -103,6 +103,33 @@ final class FailingTokenizer: FTS5WrapperTokenizer {
     }
 }
 
+/// Asks a failing Swift tokenizer for the tokens of each token, and keeps
+/// the token when that tokenization fails: a failure that a tokenizer
+/// recovers from must not fail the statement.
+final class RecoveringTokenizer: FTS5WrapperTokenizer {
+    static let name = "recovering"
+    let wrappedTokenizer: any FTS5Tokenizer
+    let failing: any FTS5Tokenizer
+    nonisolated(unsafe) static var recoveredFailures = 0
+
+    init(db: Database, arguments: [String]) throws {
+        wrappedTokenizer = try db.makeTokenizer(.unicode61())
+        failing = try db.makeTokenizer(FailingTokenizer.tokenizerDescriptor())
+    }
+
+    func accept(token: String, flags: FTS5TokenFlags, for tokenization: FTS5Tokenization, tokenCallback: FTS5WrapperTokenCallback) throws {
+        do {
+            for (inner, _) in try failing.tokenize(document: token) {
+                try tokenCallback(inner, flags)
+            }
+        } catch let error as TokenizerTestError {
+            #expect(error == TokenizerTestError(message: "poison"))
+            RecoveringTokenizer.recoveredFailures += 1
+            try tokenCallback("recovered", flags)
+        }
+    }
+}
+
 /// A tokenizer written against the low-level C interface: each byte of the
 /// text is a token.
 final class ByteTokenizer: FTS5CustomTokenizer {
@@ -133,6 +160,7 @@ final class ByteTokenizer: FTS5CustomTokenizer {
             db.add(tokenizer: SynonymsTokenizer.self)
             db.add(tokenizer: LatinAsciiTokenizer.self)
             db.add(tokenizer: FailingTokenizer.self)
+            db.add(tokenizer: RecoveringTokenizer.self)
             db.add(tokenizer: ByteTokenizer.self)
             db.add(tokenizer: FTS5LatinASCIITokenizer.self)
             db.add(tokenizer: FTS5SynonymTokenizer.self)
@@ -238,13 +266,20 @@ final class ByteTokenizer: FTS5CustomTokenizer {
 
     /// A Swift error stops the statement, the caller receives it, the
     /// connection stays usable, and nothing is half-indexed.
-    @Test(arguments: WriterKind.allCases)
-    func tokenizerErrorsStopTheStatement(kind: WriterKind) throws {
+    ///
+    /// The failing tokenizer is used directly, or wrapped by another Swift
+    /// tokenizer (custom → failing → unicode61): its error reaches the
+    /// statement through both.
+    @Test(arguments: WriterKind.allCases, [false, true])
+    func tokenizerErrorsStopTheStatement(kind: WriterKind, wrapped: Bool) throws {
         let directory = try TemporaryDirectory()
         let writer = try makeDatabase(kind, directory: directory)
+        let descriptor = wrapped
+            ? MyTokenizer.tokenizerDescriptor(arguments: FailingTokenizer.tokenizerDescriptor().components)
+            : FailingTokenizer.tokenizerDescriptor()
         try writer.write { db throws in
             try db.create(virtualTable: "documents", using: FTS5()) { t in
-                t.tokenizer = FailingTokenizer.tokenizerDescriptor()
+                t.tokenizer = descriptor
                 t.column("content")
             }
             try db.execute(sql: "INSERT INTO documents VALUES ('healthy')")
@@ -278,7 +313,7 @@ final class ByteTokenizer: FTS5CustomTokenizer {
         }
         // The tokenizer made by makeTokenizer throws too.
         try writer.read { db throws in
-            let tokenizer = try db.makeTokenizer(FailingTokenizer.tokenizerDescriptor())
+            let tokenizer = try db.makeTokenizer(descriptor)
             #expect(throws: TokenizerTestError(message: "poison")) {
                 _ = try tokenizer.tokenize(document: "poison")
             }
@@ -330,6 +365,53 @@ final class ByteTokenizer: FTS5CustomTokenizer {
             let highlighted = try String.fetchOne(db, sql: "SELECT highlight(documents, 0, '[', ']') FROM documents WHERE documents MATCH 'grossmann'")
             #expect(highlighted == "[Großmann] databases")
         }
+    }
+
+    /// The error of the initializer of a Swift tokenizer that another
+    /// Swift tokenizer wraps reaches `makeTokenizer` and the statement,
+    /// through the outer initializer.
+    @Test func errorsOfWrappedTokenizerInitializers() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try makeDatabase(directory: directory)
+        let descriptor = MyTokenizer.tokenizerDescriptor(
+            arguments: FailingTokenizer.tokenizerDescriptor(arguments: ["fail_init"]).components)
+        try writer.write { db throws in
+            #expect(throws: TokenizerTestError(message: "init")) {
+                try db.makeTokenizer(descriptor)
+            }
+            #expect(throws: TokenizerTestError(message: "init")) {
+                try db.create(virtualTable: "documents", using: FTS5()) { t in
+                    t.tokenizer = descriptor
+                    t.column("content")
+                }
+            }
+            #expect(try !db.tableExists("documents"))
+            // The next statement does not see the error of the last one.
+            try db.execute(sql: "CREATE TABLE t(a)")
+        }
+    }
+
+    /// A tokenizer that calls a failing tokenizer and recovers: the failure
+    /// belongs to the inner tokenization, and the statement succeeds.
+    @Test func recoveredTokenizerErrorsDoNotFailTheStatement() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try makeDatabase(directory: directory)
+        RecoveringTokenizer.recoveredFailures = 0
+        try writer.write { db throws in
+            try db.create(virtualTable: "documents", using: FTS5()) { t in
+                t.tokenizer = RecoveringTokenizer.tokenizerDescriptor()
+                t.column("content")
+            }
+            try db.execute(sql: "INSERT INTO documents VALUES ('good poison good')")
+            #expect(try count(db, "documents", matching: "recovered") == 1)
+            #expect(try count(db, "documents", matching: "good") == 1)
+            // The query is tokenized by the same tokenizer: 'poison'
+            // becomes 'recovered'.
+            #expect(try count(db, "documents", matching: "poison") == 1)
+            let tokenizer = try db.makeTokenizer(RecoveringTokenizer.tokenizerDescriptor())
+            #expect(try tokenizer.tokenize(document: "poison x").map(\.token) == ["recovered", "x"])
+        }
+        #expect(RecoveringTokenizer.recoveredFailures >= 2)
     }
 
     @Test func readyMadeLatinASCIIFolding() throws {

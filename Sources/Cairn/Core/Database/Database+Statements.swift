@@ -231,16 +231,19 @@ extension Database {
             var sqliteStatement: SQLiteStatement?
             var tail: UnsafePointer<CChar>?
             statementAnalysis.reset()
-            if ThreadCallbackErrors.hasError {
-                _ = ThreadCallbackErrors.take()
-            }
+            callbackErrors.forget()
             let code = sqlite3_prepare_v3(
                 sqliteConnection, current, CInt(end - current), prepareFlags, &sqliteStatement, &tail)
             guard code == SQLITE_OK else {
                 // The tail is unreliable after an error: show the rest of the SQL.
                 let databaseError = lastError(code: code, sql: Database.trimmedSQL(from: current, to: end))
+                // A Swift tokenizer may fail while SQLite prepares a query
+                // of its table.
+                let underlyingError = callbackErrors.take().map {
+                    callbackFailureError($0.error, disposition: $0.disposition, statement: nil)
+                }
                 throw PreparationError(
-                    underlyingError: ThreadCallbackErrors.take()?.error ?? databaseError,
+                    underlyingError: underlyingError ?? databaseError,
                     message: databaseError.message,
                     statementIndex: statementIndex)
             }

@@ -691,12 +691,7 @@ public final class Database {
     /// Called before a statement runs.
     @usableFromInline
     func statementWillExecute(_ statement: Statement) {
-        if callbackErrors.error != nil {
-            callbackErrors.error = nil
-        }
-        if ThreadCallbackErrors.hasError {
-            _ = ThreadCallbackErrors.take()
-        }
+        callbackErrors.forget()
         if recordedRegion != nil {
             recordedRegion!.formUnion(statement.databaseRegion)
         }
@@ -744,38 +739,49 @@ public final class Database {
         // Taken before the hooks run: observers told of the rollback may
         // run statements, which forget stale callback errors.
         let callbackFailure = callbackErrors.take()
-        let threadCallbackFailure = ThreadCallbackErrors.take()
         activeStatementHooks?._withUnsafeGuaranteedRef { $0.statementDidFail(statement, in: self) }
-        if let (callbackError, asIs) = callbackFailure {
-            // The error of an observer that prevented the commit is thrown
-            // as it is. A DatabaseError of an SQL function keeps its code
-            // and message; another error becomes an SQLite error whose
-            // message describes it, with the SQL of the statement.
-            if asIs {
-                throw callbackError
-            }
-            if let databaseError = callbackError as? DatabaseError {
-                throw databaseError
-            }
-            throw makeError(
-                resultCode: .SQLITE_ERROR, message: "\(callbackError)",
-                sql: statement.sql, arguments: statement.arguments)
+        if let (callbackError, disposition) = callbackFailure {
+            throw callbackFailureError(callbackError, disposition: disposition, statement: statement)
         }
-        if let (callbackError, rollsBackTransaction) = threadCallbackFailure {
+        throw error
+    }
+}
+
+extension Database {
+    /// The error that a statement throws when a Swift callback made it
+    /// fail (see ``CallbackErrorStash/Disposition``).
+    func callbackFailureError(
+        _ callbackError: any Error,
+        disposition: CallbackErrorStash.Disposition,
+        statement: Statement?) -> any Error
+    {
+        switch disposition {
+        case .asIs:
+            // The error of an observer that prevented the commit.
+            return callbackError
+        case .described:
+            // A DatabaseError of an SQL function keeps its code and
+            // message; another error becomes an SQLite error whose message
+            // describes it, with the SQL of the statement.
+            if let databaseError = callbackError as? DatabaseError {
+                return databaseError
+            }
+            return makeError(
+                resultCode: .SQLITE_ERROR, message: "\(callbackError)",
+                sql: statement?.sql, arguments: statement?.arguments)
+        case .asIsRollingBack:
             // The callback may have left the changes of the statement half
             // done (a document half-indexed by FTS5): the transaction is
             // rolled back, so that nothing half done remains. (Outside of a
             // transaction, the failed statement was its own transaction,
-            // already rolled back.)
-            if rollsBackTransaction && !statement.databaseEventKinds.isEmpty && isInsideTransaction {
-                // Rolled back as SQLite rolls back on its own: a block that
-                // owns the transaction sees it aborted.
+            // already rolled back.) Rolled back as SQLite rolls back on its
+            // own: a block that owns the transaction sees it aborted.
+            if let statement, !statement.databaseEventKinds.isEmpty, isInsideTransaction {
                 try? rollback()
                 schemaCache.clear()
             }
-            throw callbackError
+            return callbackError
         }
-        throw error
     }
 }
 

@@ -5,99 +5,69 @@ import Foundation
 // SQLite, and the statement that called it (or the Swift method that ran the
 // C call) throws the error.
 //
-// Two stores, one channel: the callbacks that know their connection (SQL
-// functions, collations, the commit hook of transaction observers) keep
-// their error in the connection's `CallbackErrorStash`; the callbacks that SQLite calls without a context
-// leading to their connection (Swift FTS5 tokenizers, which FTS5 wrapper
-// tokenizers call through C token callbacks) keep it for the current thread
-// in `ThreadCallbackErrors`, which the connection reads when the statement
-// fails. The thread is the thread of the statement: SQLite calls back on
-// the thread that steps the statement.
+// One channel, owned by the connection: every family of callbacks (SQL
+// functions, the commit hook of transaction observers, the conflict
+// handlers of changesets, Swift FTS5 tokenizers and their initializers)
+// keeps its error in the connection's `CallbackErrorStash`, which the
+// statement or method that failed reads. Tokenizers reach it through the
+// registration that created them; the token callbacks of wrapper
+// tokenizers, which the wrapped tokenizer's C code calls with a context of
+// its own, reach it through `TokenizerErrorRoute`, which the outermost
+// Swift entry of a tokenization sets for its duration.
 
 /// Holds the error thrown by a Swift callback during a statement, until the
-/// statement fails and rethrows it.
+/// statement fails and rethrows it. Each connection has one
+/// (`Database.callbackErrors`).
 final class CallbackErrorStash {
+    /// How the statement that failed throws the error of its callback.
+    enum Disposition {
+        /// A ``DatabaseError`` is thrown as it is; another error becomes
+        /// an SQLite error whose message describes it, with the SQL of the
+        /// statement (the errors of SQL functions, as GRDB reports them).
+        case described
+        /// The error is thrown as it is (the error of an observer that
+        /// prevented a commit, or of a changeset's conflict handler).
+        case asIs
+        /// The error is thrown as it is, and the statement's transaction
+        /// is rolled back: the callback may have left the statement's
+        /// changes half done (a document half-indexed by a failed FTS5
+        /// tokenizer), and a statement that writes one row has no
+        /// statement journal to undo it.
+        case asIsRollingBack
+    }
+
     /// Unchecked exclusivity: callbacks run on the thread of the statement
-    /// that calls them.
-    @exclusivity(unchecked) var error: (any Error)?
+    /// that calls them, and every statement reads the error.
+    @exclusivity(unchecked) private(set) var error: (any Error)?
 
-    /// Whether the statement throws ``error`` as it is. Otherwise, an error
-    /// that is not a ``DatabaseError`` becomes an SQLite error whose message
-    /// describes it (the errors of SQL functions, as GRDB reports them).
-    @exclusivity(unchecked) var throwsErrorAsIs = false
+    /// How to throw ``error``.
+    @exclusivity(unchecked) private(set) var disposition = Disposition.described
 
-    /// Keeps an error for the statement to throw.
-    ///
-    /// - Parameter asIs: Whether the statement throws the error as it is
-    ///   (the error of an observer that prevented a commit).
-    func record(_ error: any Error, asIs: Bool) {
+    /// Whether an error waits.
+    var hasError: Bool { error != nil }
+
+    /// Keeps an error for the statement to throw. The first error of a
+    /// statement wins: a later one is a consequence of the first (a
+    /// tokenizer that fails while wrapped by another that fails too).
+    func record(_ error: any Error, disposition: Disposition) {
+        guard self.error == nil else { return }
         self.error = error
-        throwsErrorAsIs = asIs
+        self.disposition = disposition
     }
 
     /// Returns and forgets the error, with how to throw it.
-    func take() -> (error: any Error, asIs: Bool)? {
+    func take() -> (error: any Error, disposition: Disposition)? {
         guard let error else { return nil }
         self.error = nil
-        return (error, throwsErrorAsIs)
+        return (error, disposition)
     }
-}
 
-/// The first error of a Swift callback that has no context leading to its
-/// connection, kept for the current thread.
-///
-/// Statements forget a stale error before they are prepared and before they
-/// run; the statement that failed throws the error (see
-/// `Database.statementDidFail(_:withResultCode:)`).
-enum ThreadCallbackErrors {
-    /// An error, and whether the statement's transaction must be rolled
-    /// back (see ``record(_:rollsBackTransaction:)``).
-    private final class Entry {
-        let error: any Error
-        let rollsBackTransaction: Bool
-
-        init(error: any Error, rollsBackTransaction: Bool) {
-            self.error = error
-            self.rollsBackTransaction = rollsBackTransaction
+    /// Forgets a stale error, before a statement or C call that may run
+    /// callbacks.
+    @inline(__always)
+    func forget() {
+        if error != nil {
+            error = nil
         }
-    }
-
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let code = pthread_key_create(&key, { pointer in
-            // A thread that ends with an error still recorded.
-            guard let pointer else { return }
-            Unmanaged<Entry>.fromOpaque(pointer).release()
-        })
-        stopUnless(code == 0, "pthread_key_create failed")
-        return key
-    }()
-
-    /// Keeps the first error of the current callback family call.
-    ///
-    /// - Parameters:
-    ///   - error: The error.
-    ///   - rollsBackTransaction: Whether the failed callback may have left
-    ///     the statement's changes half done, so that the statement's
-    ///     transaction must be rolled back. A failed FTS5 tokenizer leaves
-    ///     a document half-indexed, and a statement that writes one row has
-    ///     no statement journal to undo it.
-    static func record(_ error: any Error, rollsBackTransaction: Bool) {
-        guard pthread_getspecific(key) == nil else { return }
-        let entry = Entry(error: error, rollsBackTransaction: rollsBackTransaction)
-        pthread_setspecific(key, Unmanaged.passRetained(entry).toOpaque())
-    }
-
-    /// Whether an error waits on the current thread.
-    static var hasError: Bool {
-        pthread_getspecific(key) != nil
-    }
-
-    /// Returns and forgets the error of the current thread.
-    static func take() -> (error: any Error, rollsBackTransaction: Bool)? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
-        pthread_setspecific(key, nil)
-        let entry = Unmanaged<Entry>.fromOpaque(pointer).takeRetainedValue()
-        return (entry.error, entry.rollsBackTransaction)
     }
 }

@@ -12,7 +12,7 @@ private func report(_ error: any Error, to sqliteContext: OpaquePointer, errors:
         sqlite3_result_error_code(sqliteContext, error.extendedResultCode.rawValue)
     } else {
         sqlite3_result_error(sqliteContext, "\(error)", -1)
-        errors.record(error, asIs: false)
+        errors.record(error, disposition: .described)
     }
 }
 
