@@ -209,7 +209,7 @@ final class SerializedDatabase: @unchecked Sendable {
     private var taskExecutor: SerialQueueTaskExecutor {
         // Created in init when available (a stored property cannot have a
         // newer availability than its type).
-        unsafeDowncast(taskExecutorStorage!, to: SerialQueueTaskExecutor.self)
+        taskExecutorStorage as! SerialQueueTaskExecutor
     }
 
     /// Runs the closure of an async access in the current task, which runs

@@ -490,8 +490,8 @@ extension Database {
     var observationBroker: DatabaseObservationBroker {
         if let statementHooks {
             // Only this property sets the hooks, to a broker (see the
-            // invariant of `statementHooks`).
-            return unsafeDowncast(statementHooks, to: DatabaseObservationBroker.self)
+            // invariant of `statementHooks`): the cast is checked anyway.
+            return statementHooks as! DatabaseObservationBroker
         }
         let broker = DatabaseObservationBroker(callbackErrors: callbackErrors)
         statementHooks = broker

@@ -66,7 +66,7 @@ final class CachedInsertStatement {
 
 /// The INSERT statements of record types, kept on the connection in its
 /// opaque ``Database/recordCaches`` slot.
-final class RecordInsertCache {
+final class RecordInsertCache: ConnectionRecordCaches {
     /// The last INSERT statement of each record type.
     var statements: [ObjectIdentifier: CachedInsertStatement] = [:] {
         didSet { last = nil }
@@ -93,8 +93,9 @@ extension Database {
     /// The INSERT statements of record types on this connection.
     var insertStatementCache: RecordInsertCache {
         if let recordCaches {
-            // See the invariant of `recordCaches`.
-            return unsafeDowncast(recordCaches, to: RecordInsertCache.self)
+            // See the invariant of `recordCaches`: the cast is checked
+            // anyway.
+            return recordCaches as! RecordInsertCache
         }
         let cache = RecordInsertCache()
         recordCaches = cache
@@ -105,6 +106,6 @@ extension Database {
     func cachedInsertStatement(forRecordType recordType: ObjectIdentifier) -> CachedInsertStatement? {
         guard let recordCaches else { return nil }
         // See the invariant of `recordCaches`.
-        return unsafeDowncast(recordCaches, to: RecordInsertCache.self).insertStatement(forRecordType: recordType)
+        return (recordCaches as! RecordInsertCache).insertStatement(forRecordType: recordType)
     }
 }

@@ -6,11 +6,7 @@
 /// allocation. The class is not generic, so that finding the cache costs no
 /// metadata lookup either: the container is kept in raw memory, and read
 /// back after its key type was checked.
-final class CachedKeyedContainer {
-    /// The type of the coding keys of the container.
-    let keyType: ObjectIdentifier
-    /// The record type whose strategies the container follows.
-    let recordType: ObjectIdentifier
+final class CachedKeyedContainer: RowDecodingCache {
     /// The container, of type `Container`.
     private let storage: UnsafeMutableRawPointer
     /// Deinitializes and frees `storage`.
@@ -28,8 +24,6 @@ final class CachedKeyedContainer {
         recordType: ObjectIdentifier,
         plan: DecodingPlan? = nil)
     {
-        self.keyType = ObjectIdentifier(Key.self)
-        self.recordType = recordType
         self.plan = plan
         let storage = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<Container>.size,
@@ -40,6 +34,7 @@ final class CachedKeyedContainer {
             storage.assumingMemoryBound(to: Container.self).deinitialize(count: 1)
             storage.deallocate()
         }
+        super.init(keyType: ObjectIdentifier(Key.self), recordType: recordType)
     }
 
     deinit {

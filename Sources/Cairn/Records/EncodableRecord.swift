@@ -92,7 +92,7 @@ extension EncodableRecord {
     /// milliseconds since 1970.
     public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
         let encoder = JSONCoding.makeEncoder()
-        encoder.userInfo = JSONCoding.userInfo(databaseEncodingUserInfo)
+        encoder.userInfo = sendableUserInfo(databaseEncodingUserInfo)
         return encoder
     }
 

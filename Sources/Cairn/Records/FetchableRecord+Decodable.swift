@@ -63,10 +63,10 @@ struct RecordDecoder: Decoder {
         let keyTypeID = ObjectIdentifier(Key.self)
         if row.cachesDecoding {
             let cached = row.decodingCaches.withUnsafeBufferPointer { caches -> CachedKeyedContainer? in
-                for cache in caches {
-                    // See the invariant of `Row.decodingCaches`.
-                    let cache = unsafeDowncast(cache, to: CachedKeyedContainer.self)
-                    if cache.keyType == keyTypeID && cache.recordType == recordTypeID { return cache }
+                for cache in caches where cache.keyType == keyTypeID && cache.recordType == recordTypeID {
+                    // Only the record decoder adds caches (see
+                    // `Row.decodingCaches`).
+                    return cache as? CachedKeyedContainer
                 }
                 return nil
             }

@@ -115,7 +115,7 @@ extension FetchableRecord {
     /// encoder uses.
     public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
         let decoder = JSONCoding.makeDecoder()
-        decoder.userInfo = JSONCoding.userInfo(databaseDecodingUserInfo)
+        decoder.userInfo = sendableUserInfo(databaseDecodingUserInfo)
         return decoder
     }
 

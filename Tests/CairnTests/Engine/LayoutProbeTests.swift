@@ -14,6 +14,7 @@ import Testing
         #expect(LayoutProbes.literalValues)
         #expect(LayoutProbes.stringBits)
         #expect(LayoutProbes.codingKeyBits)
+        #expect(LayoutProbes.markerExistentials)
     }
 
     /// Literal arguments read in place bind the values they hold.

@@ -172,10 +172,10 @@ public final class Database {
     /// INSERT statements of record types), opaque to Core. Cleared with the
     /// statement cache.
     ///
-    /// Invariant: only `Records/CachedInsertStatement.swift` stores a value
-    /// in it, always a `RecordInsertCache`, which it reads back with
-    /// `unsafeDowncast`; `removeCachedStatements()` sets it to nil.
-    @exclusivity(unchecked) var recordCaches: AnyObject?
+    /// Only `Records/CachedInsertStatement.swift` stores a value in it, its
+    /// `RecordInsertCache`, which it reads back with a checked cast;
+    /// `removeCachedStatements()` sets it to nil.
+    @exclusivity(unchecked) var recordCaches: ConnectionRecordCaches?
 
     /// The scope of the current access: a new scope begins at the beginning
     /// and at the end of each access, so that cursors and cursor rows can
@@ -784,6 +784,10 @@ extension Database {
         }
     }
 }
+
+/// The caches that the records layer keeps on a connection (see
+/// ``Database/recordCaches``): the records layer subclasses it.
+class ConnectionRecordCaches { }
 
 extension Database: CustomStringConvertible { }
 

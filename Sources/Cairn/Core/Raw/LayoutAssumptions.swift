@@ -42,6 +42,18 @@ internal import CairnSQLiteShims
 //    plan then looks the column up by name. Probe: the cases of a
 //    synthesized key enum have distinct, stable bits. Fallback: no plan.
 //
+// 5. Marker existentials (``sendableUserInfo(_:)``). `any Sendable` and
+//    `Any` are one type at run time: `Sendable` is a marker protocol, with
+//    no witness table and no runtime representation (SE-0302), so a
+//    dictionary of `Any` values is a dictionary of `any Sendable` values
+//    bit for bit. Records give their coding `userInfo` as
+//    `[CodingUserInfoKey: Any]` (the API of the guides), and Foundation's
+//    JSON coders take `[CodingUserInfoKey: any Sendable]`. Probe: the
+//    existentials have one size, and a dictionary read through the other
+//    type gives back its values. Fallback: none is needed (the language
+//    defines the representation, and `unsafeBitCast` stops the program if
+//    the sizes ever differed); the probe is checked by Cairn's tests.
+//
 // The other unsafe code of Cairn does not depend on layouts: it is listed,
 // with its invariants, where it lives (`ScopeCell.swift` for values that may
 // outlive their scope, the `*Bridge.swift` files for C callbacks).
@@ -291,6 +303,30 @@ enum CodingKeyBits {
     }()
 }
 
+// MARK: - 5. Marker existentials
+
+/// The `userInfo` of a record type, for Foundation's JSON coders, whose
+/// `userInfo` values are `Sendable` (assumption 5). The coders that record
+/// types make are used by one encoding or decoding, on its thread.
+func sendableUserInfo(_ userInfo: [CodingUserInfoKey: Any]) -> [CodingUserInfoKey: any Sendable] {
+    unsafeBitCast(userInfo, to: [CodingUserInfoKey: any Sendable].self)
+}
+
+/// The probe of assumption 5.
+enum MarkerExistentials {
+    /// Whether `Any` and `any Sendable` share their representation.
+    static let shareRepresentation: Bool = {
+        guard MemoryLayout<Any>.size == MemoryLayout<any Sendable>.size,
+              MemoryLayout<[CodingUserInfoKey: Any]>.size == MemoryLayout<[CodingUserInfoKey: any Sendable]>.size,
+              let key = CodingUserInfoKey(rawValue: "probe"),
+              let other = CodingUserInfoKey(rawValue: "other")
+        else { return false }
+        let object = NSObject()
+        let values = sendableUserInfo([key: 42, other: object])
+        return values[key] as? Int == 42 && (values[other] as? NSObject) === object
+    }()
+}
+
 // MARK: - Probe results
 
 /// The results of the probes of this file, for Cairn's own tests: they
@@ -306,6 +342,8 @@ public enum LayoutProbes {
     public static var stringBits: Bool { StringBits.identifyStrings }
     /// Probe 4: the bits of coding keys identify them.
     public static var codingKeyBits: Bool { CodingKeyBits.accepts(LayoutProbeKey.self) }
+    /// Probe 5: `Any` and `any Sendable` share their representation.
+    public static var markerExistentials: Bool { MarkerExistentials.shareRepresentation }
 }
 
 /// A coding key for ``LayoutProbes/codingKeyBits``.

@@ -158,10 +158,11 @@ public final class Row: @unchecked Sendable {
     /// Unchecked exclusivity: a row is used by one thread at a time, and
     /// the lookup calls nothing that could access the caches again.
     ///
-    /// Opaque to Core. Invariant: only the record decoder
-    /// (`Records/FetchableRecord+Decodable.swift`) appends to it, always a
-    /// `CachedKeyedContainer`, which it reads back with `unsafeDowncast`.
-    @exclusivity(unchecked) var decodingCaches: [AnyObject] = []
+    /// Opaque to Core: only the record decoder
+    /// (`Records/FetchableRecord+Decodable.swift`) appends to it, its
+    /// `CachedKeyedContainer`s, which it finds by their identifiers and
+    /// reads back with a checked cast.
+    @exclusivity(unchecked) var decodingCaches: [RowDecodingCache] = []
 
     /// The maximum number of ``decodingCaches``: beyond, records decode
     /// without a cache.
@@ -779,5 +780,21 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
             let count = prefetched[key]?.count ?? 0
             return indent + "+ " + key + ": \(count) row" + (count > 1 ? "s" : "")
         }
+    }
+}
+
+/// An object that a decoder of a layer above Core keeps on a row, from one
+/// step of a cursor to the next (see ``Row/decodingCaches``): the record
+/// decoder's keyed containers subclass it. Lookups compare its identifiers
+/// without a cast.
+class RowDecodingCache {
+    /// The type of the coding keys of the cached container.
+    let keyType: ObjectIdentifier
+    /// The record type whose strategies the cached container follows.
+    let recordType: ObjectIdentifier
+
+    init(keyType: ObjectIdentifier, recordType: ObjectIdentifier) {
+        self.keyType = keyType
+        self.recordType = recordType
     }
 }

@@ -38,7 +38,7 @@ final class RowValues: ManagedBuffer<RowValuesHeader, DatabaseValue> {
         let buffer = RowValues.create(minimumCapacity: capacity) { _ in Header(count: 0, holdsReferences: false) }
         // create(minimumCapacity:) allocates an instance of the class it is
         // called on.
-        let values = unsafeDowncast(buffer, to: RowValues.self)
+        let values = buffer as! RowValues
         try values.withUnsafeMutablePointers { header, elements in
             try initialize(&header.pointee, elements)
         }

@@ -116,19 +116,6 @@ extension DatabaseValueConvertible where Self: Decodable & RawRepresentable, Sel
 
 /// The JSON coders for values stored as JSON.
 enum JSONCoding {
-    /// The `userInfo` of a record type (`[CodingUserInfoKey: Any]`, as the
-    /// `Encoder` and `Decoder` protocols have it), for Foundation's JSON
-    /// coders, whose `userInfo` values are `Sendable`.
-    ///
-    /// `Sendable` is a marker protocol: `any Sendable` and `Any` are the
-    /// same type at run time, and the cast changes nothing but the static
-    /// type (`unsafeBitCast` checks that the sizes agree). The coders that
-    /// record types make are used by one encoding or decoding, on its
-    /// thread.
-    static func userInfo(_ userInfo: [CodingUserInfoKey: Any]) -> [CodingUserInfoKey: any Sendable] {
-        unsafeBitCast(userInfo, to: [CodingUserInfoKey: any Sendable].self)
-    }
-
     static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         // GRDB's JSON: sorted keys, and slashes escaped (`"b\/c"`), so
