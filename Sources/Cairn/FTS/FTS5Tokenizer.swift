@@ -404,10 +404,10 @@ extension Database {
             xCreate: customTokenizerCreate,
             xDelete: customTokenizerDelete,
             xTokenize: customTokenizerTokenize)
-        let context = Unmanaged.passRetained(constructor).toOpaque()
+        let context = constructor.retainedCContext()
         let code = api.pointee.xCreateTokenizer_v2?(api, Tokenizer.name, context, &module, customTokenizerDestroy)
         if code != SQLITE_OK {
-            Unmanaged<FTS5TokenizerConstructor>.fromOpaque(context).release()
+            FTS5TokenizerConstructor.releaseCContext(context)
             stopProgram("Cannot register tokenizer \(Tokenizer.name): error \(code ?? SQLITE_ERROR)")
         }
     }

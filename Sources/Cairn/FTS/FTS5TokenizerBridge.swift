@@ -5,7 +5,7 @@ import Foundation
 
 /// Creates the Swift tokenizers of one registration. FTS5 owns it, and
 /// releases it with `customTokenizerDestroy` when the connection closes.
-final class FTS5TokenizerConstructor {
+final class FTS5TokenizerConstructor: CCallbackContext {
     /// The connection that registered the tokenizer. SQLite destroys the
     /// registration when the connection closes, and only creates
     /// tokenizers during its statements: the connection is alive then.
@@ -48,32 +48,17 @@ private final class FTS5TokenizerInstance {
 /// a statement, a stash of its own for `tokenize(_:for:)` and
 /// `makeTokenizer`. The innermost entry wins, and the previous stash comes
 /// back when it returns, so that a tokenization that fails inside another
-/// one reports to its own caller. The slot holds a strong reference.
+/// one reports to its own caller (see ``ThreadSlot``).
 enum TokenizerErrorRoute {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        // No destructor: `routing(to:_:)` empties the slot before it
-        // returns.
-        let code = pthread_key_create(&key, nil)
-        stopUnless(code == 0, "pthread_key_create failed")
-        return key
-    }()
+    private static let slot = ThreadSlot<CallbackErrorStash>()
 
     /// Runs `body` with the errors of tokenizers going to `stash`.
     static func routing<T>(to stash: CallbackErrorStash, _ body: () -> T) -> T {
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passRetained(stash).toOpaque())
-        defer {
-            pthread_setspecific(key, previous)
-            Unmanaged.passUnretained(stash).release()
-        }
-        return body()
+        slot.with(stash, body)
     }
 
     /// The stash of the current tokenization.
-    private static var current: CallbackErrorStash? {
-        pthread_getspecific(key).map { Unmanaged<CallbackErrorStash>.fromOpaque($0).takeUnretainedValue() }
-    }
+    private static var current: CallbackErrorStash? { slot.current }
 
     /// Keeps the first error of the current tokenization, for the
     /// statement (or method) that runs it. A tokenizer that fails while a

@@ -64,7 +64,7 @@ private enum BufferedEvent {
 /// that needs it: the broker keeps no reference to it. It is only used on
 /// the thread of the current access of its connection: the state that each
 /// statement reads has unchecked exclusivity.
-final class DatabaseObservationBroker: StatementHooks {
+final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     @exclusivity(unchecked) private var observations: [TransactionObservation] = []
 
     /// The observations that want the events of the current statement, with
@@ -150,7 +150,7 @@ final class DatabaseObservationBroker: StatementHooks {
         isActive = !observations.isEmpty
         guard let connection else { return }
         if isActive && !transactionHooksInstalled {
-            let context = Unmanaged.passUnretained(self).toOpaque()
+            let context = unretainedCContext()
             sqlite3_commit_hook(connection, brokerCommitHook, context)
             sqlite3_rollback_hook(connection, brokerRollbackHook, context)
             transactionHooksInstalled = true
@@ -166,7 +166,7 @@ final class DatabaseObservationBroker: StatementHooks {
         // The pre-update hook is shared with the sessions of the session
         // extension (see `Database.setPreUpdateObserver`).
         if installed {
-            let context = Unmanaged.passUnretained(self).toOpaque()
+            let context = unretainedCContext()
             sqlite3_update_hook(connection, brokerUpdateHook, context)
             database.setPreUpdateObserver(brokerPreUpdateHook, context: context)
         } else {
@@ -463,26 +463,15 @@ final class DatabaseObservationBroker: StatementHooks {
     // MARK: Current broker
 
     /// The broker that is notifying an observer on the current thread.
-    static var current: DatabaseObservationBroker? {
-        guard let pointer = pthread_getspecific(currentBrokerKey) else { return nil }
-        return Unmanaged<DatabaseObservationBroker>.fromOpaque(pointer).takeUnretainedValue()
-    }
+    static var current: DatabaseObservationBroker? { currentSlot.current }
+
+    /// The slot of ``current``.
+    private static let currentSlot = ThreadSlot<DatabaseObservationBroker>()
 
     private func withCurrentBroker(_ body: () -> Void) {
-        let previous = pthread_getspecific(currentBrokerKey)
-        pthread_setspecific(currentBrokerKey, Unmanaged.passUnretained(self).toOpaque())
-        body()
-        pthread_setspecific(currentBrokerKey, previous)
+        Self.currentSlot.with(self, body)
     }
 }
-
-/// The thread-specific key of the current broker.
-private let currentBrokerKey: pthread_key_t = {
-    var key = pthread_key_t()
-    let code = pthread_key_create(&key, nil)
-    stopUnless(code == 0, "pthread_key_create failed")
-    return key
-}()
 
 extension Database {
     /// The broker of the transaction observers of the connection, created

@@ -95,25 +95,12 @@ final class RecordEncoder: Encoder {
     /// encoder.
     private var cachedContainer: CachedKeyedContainer?
 
-    /// The thread-specific key of the reusable encoder (see
-    /// ``withReusable(_:_:)``).
-    private static let reusableKey: pthread_key_t = {
-        var key = pthread_key_t()
-        let code = pthread_key_create(&key, nil)
-        stopUnless(code == 0, "pthread_key_create failed")
-        return key
-    }()
-
     /// The encoder that `Encodable` records may reuse on this thread, if
-    /// any.
-    ///
-    /// The slot does not retain the encoder: ``withReusable(_:_:)`` holds
-    /// it while the slot points at it, and restores the previous value of
-    /// the slot before it returns. The slot is thread-specific, so that it
-    /// only points at encoders that a frame of the current thread holds.
-    static var reusable: RecordEncoder? {
-        pthread_getspecific(reusableKey).map { Unmanaged<RecordEncoder>.fromOpaque($0).takeUnretainedValue() }
-    }
+    /// any: see ``withReusable(_:_:)``.
+    static var reusable: RecordEncoder? { reusableSlot.current }
+
+    /// The slot of the reusable encoder of the current thread.
+    private static let reusableSlot = ThreadSlot<RecordEncoder>()
 
     /// Runs `body` with an encoder that the `Encodable` implementation of
     /// ``EncodableRecord/encode(to:)`` may reuse on this thread. Inserts
@@ -121,10 +108,7 @@ final class RecordEncoder: Encoder {
     /// `encode(to:)` has no other way to receive it.
     static func withReusable<T>(_ encoder: RecordEncoder, _ body: () throws -> T) rethrows -> T {
         stopUnless(encoder.isReusable, "only reusable encoders are offered for reuse")
-        let previous = pthread_getspecific(reusableKey)
-        pthread_setspecific(reusableKey, Unmanaged.passUnretained(encoder).toOpaque())
-        defer { pthread_setspecific(reusableKey, previous) }
-        return try withExtendedLifetime(encoder) { try body() }
+        return try reusableSlot.with(encoder, body)
     }
 
     /// Creates an encoder.

@@ -153,7 +153,7 @@ extension Database {
         _ context: ChangesetApplyContext) -> CInt
     {
         withExtendedLifetime(context) {
-            let pointer = Unmanaged.passUnretained(context).toOpaque()
+            let pointer = context.unretainedCContext()
             var rebase: UnsafeMutableRawPointer?
             var rebaseCount: CInt = 0
             let code = sqlite3changeset_apply_v2(
@@ -168,7 +168,7 @@ extension Database {
 
 /// What the C callbacks of `sqlite3changeset_apply_v2` need, for the time of
 /// the call (see `ChangesetBridge.swift`).
-final class ChangesetApplyContext {
+final class ChangesetApplyContext: CCallbackContext {
     let filter: (String) -> Bool
     let onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
     /// The connection's callback errors, which receive the error that

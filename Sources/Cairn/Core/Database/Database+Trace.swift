@@ -114,8 +114,7 @@ extension Database {
         }
         let box = TraceBox(trace: trace, publicStatementArguments: configuration.publicStatementArguments)
         // The connection owns the box, and unregisters it before releasing it.
-        sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), traceCallback,
-                         Unmanaged.passUnretained(box).toOpaque())
+        sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), traceCallback, box.unretainedCContext())
         traceBox = box
     }
 
@@ -161,14 +160,14 @@ extension Database {
         case .callback(let callback):
             let box = BusyBox(callback: callback)
             // The connection owns the box, for the lifetime of the connection.
-            sqlite3_busy_handler(sqliteConnection, busyCallback, Unmanaged.passUnretained(box).toOpaque())
+            sqlite3_busy_handler(sqliteConnection, busyCallback, box.unretainedCContext())
             busyBox = box
         }
     }
 }
 
 /// The trace function of a connection, passed unretained to SQLite.
-final class TraceBox {
+final class TraceBox: CCallbackContext {
     let trace: (Database.TraceEvent) -> Void
     let publicStatementArguments: Bool
 
@@ -179,7 +178,7 @@ final class TraceBox {
 }
 
 /// The busy callback of a connection, passed unretained to SQLite.
-final class BusyBox {
+final class BusyBox: CCallbackContext {
     let callback: Database.BusyCallback
 
     init(callback: @escaping Database.BusyCallback) {

@@ -154,14 +154,11 @@ public final class Database {
     /// retaining it, for as long as the connection lives.
     @exclusivity(unchecked) var statementHooks: StatementHooks?
 
-    /// The statement hooks when they are active, unretained: each statement
-    /// calls them without the two atomic operations of a retain, since the
-    /// connection keeps them for its whole life (see the invariant of
-    /// ``statementHooks``).
+    /// The statement hooks when they are active.
     @inline(__always)
-    var activeStatementHooks: Unmanaged<StatementHooks>? {
+    var activeStatementHooks: StatementHooks? {
         guard let statementHooks, statementHooks.isActive else { return nil }
-        return Unmanaged.passUnretained(statementHooks)
+        return statementHooks
     }
 
     /// The region read by the statements of the current observation fetch;
@@ -596,7 +593,7 @@ public final class Database {
     func externalStatementsDidRun(changing region: DatabaseRegion?) {
         noteTransactionEnd()
         forgetTransactionDateIfTransactionEnded()
-        activeStatementHooks?._withUnsafeGuaranteedRef { $0.externalStatementsDidRun(changing: region, in: self) }
+        activeStatementHooks?.externalStatementsDidRun(changing: region, in: self)
     }
 
     /// Throws `SQLITE_INTERRUPT` for a statement that would start after the
@@ -695,7 +692,7 @@ public final class Database {
         if recordedRegion != nil {
             recordedRegion!.formUnion(statement.databaseRegion)
         }
-        activeStatementHooks?._withUnsafeGuaranteedRef { $0.statementWillExecute(statement, in: self) }
+        activeStatementHooks?.statementWillExecute(statement, in: self)
     }
 
     /// Called after a statement completed.
@@ -721,7 +718,7 @@ public final class Database {
                 break
             }
         }
-        activeStatementHooks?._withUnsafeGuaranteedRef { $0.statementDidExecute(statement, in: self) }
+        activeStatementHooks?.statementDidExecute(statement, in: self)
     }
 
     /// Called after a statement failed: resets it, and throws the error of
@@ -739,7 +736,7 @@ public final class Database {
         // Taken before the hooks run: observers told of the rollback may
         // run statements, which forget stale callback errors.
         let callbackFailure = callbackErrors.take()
-        activeStatementHooks?._withUnsafeGuaranteedRef { $0.statementDidFail(statement, in: self) }
+        activeStatementHooks?.statementDidFail(statement, in: self)
         if let (callbackError, disposition) = callbackFailure {
             throw callbackFailureError(callbackError, disposition: disposition, statement: statement)
         }

@@ -126,13 +126,13 @@ extension Database {
         guard let sqliteConnection else { return }
         // SQLite owns the retained collation, and releases it in the destroy
         // callback, when the collation is replaced or the connection closes.
-        let context = Unmanaged.passRetained(collation).toOpaque()
+        let context = collation.retainedCContext()
         let code = sqlite3_create_collation_v2(
             sqliteConnection, collation.name, SQLITE_UTF8, context,
             collationCallback, collationDestroyCallback)
         if code != SQLITE_OK {
             // SQLite does not call the destroy callback when registration fails.
-            Unmanaged<DatabaseCollation>.fromOpaque(context).release()
+            DatabaseCollation.releaseCContext(context)
             stopProgram("Could not add collation \(collation.name): \(lastErrorMessage ?? "")")
         }
     }
@@ -146,3 +146,6 @@ extension Database {
         sqlite3_create_collation_v2(sqliteConnection, collation.name, SQLITE_UTF8, nil, nil, nil)
     }
 }
+
+/// SQLite keeps a registered collation as the context of its C callbacks.
+extension DatabaseCollation: CCallbackContext { }

@@ -152,7 +152,7 @@ extension Database {
         let box = FunctionBox(function: function, errors: callbackErrors)
         // SQLite owns the box: it releases it in the destroy callback, when
         // the function is replaced or removed, or the connection closes.
-        let context = Unmanaged.passRetained(box).toOpaque()
+        let context = box.retainedCContext()
         let code: CInt
         switch function.kind {
         case .function:
@@ -192,7 +192,7 @@ struct AggregateFactory: @unchecked Sendable {
 
 /// What SQLite keeps for a registered function: the function, and the
 /// connection's stash for the Swift errors it throws.
-final class FunctionBox {
+final class FunctionBox: CCallbackContext {
     let function: DatabaseFunction
     let errors: CallbackErrorStash
 

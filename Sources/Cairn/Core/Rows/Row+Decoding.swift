@@ -367,11 +367,9 @@ extension Row {
     @inline(__always)
     func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String) throws -> Value {
         if let sqliteStatement {
-            // A row of a raw statement has a statement, which it keeps
-            // alive: no need to retain it (two atomic operations).
-            let index = Unmanaged.passUnretained(statement.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                $0._index(ofColumn: column)
-            }
+            // A row of a raw statement has a statement. The constant
+            // property of the row is borrowed for the call, with no retain.
+            let index = statement.unsafelyUnwrapped._index(ofColumn: column)
             guard let index else {
                 throw RowDecodingError.columnNotFound(column, row: self)
             }

@@ -469,11 +469,9 @@ public final class Row: @unchecked Sendable {
         if sqliteStatement != nil {
             _checkStatementAccess()
             // A cursor row (the only kind with a raw statement) always has a
-            // statement, which the row keeps alive: no need to retain it for
-            // the call.
-            return Unmanaged.passUnretained(statement.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                $0._index(ofColumn: name)
-            }
+            // statement. The constant property of the row is borrowed for
+            // the call, with no retain.
+            return statement.unsafelyUnwrapped._index(ofColumn: name)
         }
         return _indexOfCopiedColumn(name)
     }

@@ -19,7 +19,7 @@ enum TransactionEffect: Equatable {
 
 /// The analysis of the statement being prepared: what the authorizer
 /// notices while SQLite prepares it.
-final class StatementAnalysis {
+final class StatementAnalysis: CCallbackContext {
     /// Whether the statement being prepared changes the schema.
     var changesSchema = false
     /// Whether the statement being prepared is a ROLLBACK (of a transaction
@@ -104,6 +104,6 @@ extension Database {
     /// schema.
     func setUpAuthorizer() {
         // The connection owns the analysis, for its whole life.
-        sqlite3_set_authorizer(sqliteConnection, authorizerCallback, Unmanaged.passUnretained(statementAnalysis).toOpaque())
+        sqlite3_set_authorizer(sqliteConnection, authorizerCallback, statementAnalysis.unretainedCContext())
     }
 }
