@@ -101,7 +101,7 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     }
 
     private var transactionHooksInstalled = false
-    @exclusivity(unchecked) private var rowHooksInstalled = false
+    private var rowHooksInstalled = false
 
     // `isActive` (see ``StatementHooks``) tells whether some observer is
     // registered: the statements of a connection without observers skip

@@ -73,11 +73,11 @@ final class RecordEncoder: Encoder {
     // The encoder is used by one encoding, on one thread: dynamic
     // exclusivity checks are not needed.
     @exclusivity(unchecked) var container = PersistenceContainer(reservingCapacity: 0)
-    @exclusivity(unchecked) var error: (any Error)?
+    var error: (any Error)?
 
     /// Whether an encoding uses the encoder: a reusable encoder serves one
     /// encoding at a time, and containers kept after their encoding throw.
-    @exclusivity(unchecked) var isInUse = false
+    var isInUse = false
 
     /// The scope cell whose object is the encoder: keyed containers reach
     /// the encoder through its token, rather than retaining it (the
@@ -85,7 +85,7 @@ final class RecordEncoder: Encoder {
     /// a reference would cost two atomic operations each time the standard
     /// library copies the container). The token stops matching when the
     /// encoder is deinitialized.
-    @exclusivity(unchecked) private var cell: ScopeCell?
+    private var cell: ScopeCell?
 
     /// Whether the encoder serves several encodings, one after the other,
     /// and keeps its keyed container for the next.

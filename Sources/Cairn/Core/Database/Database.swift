@@ -65,14 +65,12 @@ public final class Database {
     @exclusivity(unchecked) var implicitStatementCache: StatementCache
 
     /// The statements of BEGIN, COMMIT and ROLLBACK, indexed by
-    /// `TransactionStatement` (see ``transactionStatement(_:)``). Unchecked
-    /// exclusivity, as `statementCache`: only the thread of the current
-    /// access touches it.
-    @exclusivity(unchecked) var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
+    /// `TransactionStatement` (see ``transactionStatement(_:)``).
+    var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
 
     /// The prepared statements of ``internalCachedStatement(sql:)``, which
     /// users do not reach.
-    @exclusivity(unchecked) var internalStatementCache = StatementCache(capacity: .max)
+    var internalStatementCache = StatementCache(capacity: .max)
 
     /// The error thrown by a Swift callback (an SQL function, for instance)
     /// during the current statement, rethrown when the statement fails.
@@ -105,11 +103,7 @@ public final class Database {
     /// Whether the current transaction was begun by a transaction block
     /// of Cairn (`inTransaction`, `write`, an isolated read), which alone
     /// may end it.
-    ///
-    /// Unchecked exclusivity, as the other state of the connection: only
-    /// the thread of the current access touches it, and a checked access
-    /// would cost each statement a runtime call.
-    @exclusivity(unchecked) var ownsTransaction = false
+    var ownsTransaction = false
 
     /// Whether SQLite, or a statement of the user, ended the transaction
     /// that a block of Cairn owns (an interrupt, `SQLITE_FULL`, a conflict
@@ -131,7 +125,7 @@ public final class Database {
     /// The ``transactionDate`` of the current transaction, once read; nil
     /// outside of transactions (see `Database+TransactionDate.swift`). Only
     /// the thread of the current access touches it.
-    @exclusivity(unchecked) var currentTransactionDate: Date?
+    var currentTransactionDate: Date?
 
     /// Primary keys and other schema information, until the schema changes.
     let schemaCache = SchemaCache()
@@ -172,7 +166,7 @@ public final class Database {
     /// Only `Records/CachedInsertStatement.swift` stores a value in it, its
     /// `RecordInsertCache`, which it reads back with a checked cast;
     /// `removeCachedStatements()` sets it to nil.
-    @exclusivity(unchecked) var recordCaches: ConnectionRecordCaches?
+    var recordCaches: ConnectionRecordCaches?
 
     /// The scope of the current access: a new scope begins at the beginning
     /// and at the end of each access, so that cursors and cursor rows can
@@ -183,12 +177,12 @@ public final class Database {
     /// The hub of the shared pre-update hook (see
     /// `ConnectionResources.swift`); nil until used, freed after the
     /// connection closes.
-    @exclusivity(unchecked) var preUpdateHub: UnsafeMutablePointer<_cairn_preupdate_hub>?
+    var preUpdateHub: UnsafeMutablePointer<_cairn_preupdate_hub>?
 
     /// The resources that higher layers attach to the SQLite handle (see
     /// `ConnectionResources.swift`); nil until used. Set inside an access,
     /// once, and never replaced.
-    @exclusivity(unchecked) var connectionResources: ConnectionResources?
+    var connectionResources: ConnectionResources?
 
     /// Opens a connection.
     ///

@@ -41,7 +41,7 @@ final class CallbackErrorStash {
     @exclusivity(unchecked) private(set) var error: (any Error)?
 
     /// How to throw ``error``.
-    @exclusivity(unchecked) private(set) var disposition = Disposition.described
+    private(set) var disposition = Disposition.described
 
     /// Whether an error waits.
     var hasError: Bool { error != nil }

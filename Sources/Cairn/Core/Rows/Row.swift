@@ -176,7 +176,7 @@ public final class Row: @unchecked Sendable {
     /// For a statement row, only the thread of its access touches it
     /// (``_beginDecoding()`` checks the access). A copied row may be decoded
     /// by several threads at once: its cell is made under a lock.
-    @exclusivity(unchecked) private var decodingCell: ScopeCell?
+    private var decodingCell: ScopeCell?
 
     /// The token of ``decodingCell``, made on first use.
     var decodingToken: ScopeToken {
