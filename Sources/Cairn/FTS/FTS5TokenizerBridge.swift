@@ -72,11 +72,6 @@ enum TokenizerErrorRoute {
     static func record(_ error: any Error, fallback: CallbackErrorStash? = nil) {
         (current ?? fallback)?.record(error, disposition: .asIsRollingBack)
     }
-
-    /// Whether an error of the current tokenization waits.
-    static var hasError: Bool {
-        current?.hasError ?? false
-    }
 }
 
 // The C functions below never let a Swift error cross the C boundary: an
