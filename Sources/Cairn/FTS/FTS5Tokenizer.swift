@@ -313,7 +313,7 @@ extension Database {
     /// - Throws: A ``DatabaseError`` if FTS5 is not available.
     func fts5API() throws -> UnsafeMutablePointer<fts5_api> {
         guard let sqliteConnection else {
-            throw makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: nil, arguments: nil)
+            throw DatabaseError.connectionIsClosed()
         }
         guard let api = _cairn_fts5_api(sqliteConnection), api.pointee.iVersion >= 3 else {
             throw makeError(resultCode: .SQLITE_ERROR, message: "FTS5 is not available", sql: nil, arguments: nil)

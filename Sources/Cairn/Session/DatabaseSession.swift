@@ -67,7 +67,7 @@ public final class DatabaseSession {
     public init(_ db: Database, schemaName: String = "main") throws {
         try db.checkSessionAccess()
         guard let connection = db.sqliteConnection else {
-            throw db.makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: nil, arguments: nil)
+            throw DatabaseError.connectionIsClosed()
         }
         let hub = db.preUpdateHubPointer
         var handle: OpaquePointer?
@@ -270,7 +270,7 @@ extension Database {
                 sql: nil, arguments: nil)
         }
         guard !isClosed else {
-            throw makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: nil, arguments: nil)
+            throw DatabaseError.connectionIsClosed()
         }
     }
 }

@@ -59,11 +59,10 @@ public final class DatabaseSnapshot: DatabaseReader {
     private struct SnapshotAccess: ReaderAccessWrapper {
         func run<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
             guard db.isInsideTransaction else {
+                if db.isClosed { throw DatabaseError.connectionIsClosed() }
                 throw db.makeError(
                     resultCode: .SQLITE_MISUSE,
-                    message: db.isClosed
-                        ? "Connection is closed"
-                        : "the snapshot's transaction was ended by a COMMIT or ROLLBACK: the snapshot is no longer usable",
+                    message: "the snapshot's transaction was ended by a COMMIT or ROLLBACK: the snapshot is no longer usable",
                     sql: nil, arguments: nil)
             }
             return try value(db)

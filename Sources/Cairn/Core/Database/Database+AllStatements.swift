@@ -30,7 +30,7 @@ extension Database {
     public func allStatements(sql: String, arguments: StatementArguments? = nil) throws -> SQLStatementCursor {
         preconditionInsideAccess()
         guard !isClosed else {
-            throw makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: sql, arguments: nil)
+            throw DatabaseError.connectionIsClosed(sql: sql)
         }
         return SQLStatementCursor(database: self, sql: sql, arguments: arguments)
     }

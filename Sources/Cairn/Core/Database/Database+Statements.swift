@@ -218,9 +218,7 @@ extension Database {
         statementIndex: Int) throws -> Statement?
     {
         guard let sqliteConnection else {
-            throw makeError(
-                resultCode: .SQLITE_MISUSE, message: "Connection is closed",
-                sql: String(decoding: buffer, as: UTF8.self), arguments: nil)
+            throw DatabaseError.connectionIsClosed(sql: String(decoding: buffer, as: UTF8.self))
         }
         preconditionInsideAccess()
         guard let base = buffer.baseAddress else { return nil }

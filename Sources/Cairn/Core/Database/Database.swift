@@ -535,9 +535,7 @@ public final class Database {
         // its access.
         if _slowPath(!isInsideAccess) { Database.statementUsedOutsideAccess() }
         guard !isClosed else {
-            throw makeError(
-                resultCode: .SQLITE_MISUSE, message: "Connection is closed",
-                sql: statement.sql, arguments: nil)
+            throw DatabaseError.connectionIsClosed(sql: statement.sql)
         }
         if _slowPath(transactionWasAborted) {
             try checkAbortedTransaction(for: statement)
@@ -562,7 +560,7 @@ public final class Database {
     ///   cancelled.
     func checkValidAccess(forWritesOf description: String) throws {
         guard !isClosed else {
-            throw makeError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: nil, arguments: nil)
+            throw DatabaseError.connectionIsClosed()
         }
         if transactionWasAborted {
             throw abortedTransactionError(sql: nil, arguments: nil)

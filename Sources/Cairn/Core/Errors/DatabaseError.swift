@@ -166,8 +166,10 @@ extension ResultCode {
 
 extension DatabaseError {
     /// The error of a statement or function call on a closed connection.
-    static func connectionIsClosed() -> DatabaseError {
-        DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed")
+    ///
+    /// - Parameter sql: The SQL that could not run, if any.
+    static func connectionIsClosed(sql: String? = nil) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: sql)
     }
 
     /// The error of statement arguments that do not fit a statement.
