@@ -147,7 +147,7 @@ public final class DatabasePool: DatabaseWriter {
     /// than its caller. A write from a read is allowed: the writer is
     /// another connection, which waits for no reader.
     private static func preconditionNotReentrant(_ method: String, _ groups: [AccessGroup]) {
-        if groups.contains(where: SchedulingWatchdog.isAccessing) {
+        if groups.contains(where: { DatabaseAccess.chainContains(group: $0) }) {
             fatalError(
                 "Database methods are not reentrant: \(method) was called from an access to the same database pool. "
                 + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")

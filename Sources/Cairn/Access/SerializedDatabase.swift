@@ -79,7 +79,7 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Whether the current thread runs an access to this connection.
     var isCurrentAccess: Bool {
-        SchedulingWatchdog.allows(db)
+        db.isInCurrentAccessChain
     }
 
     /// Runs `block` on the queue and waits for its result.
@@ -89,10 +89,8 @@ final class SerializedDatabase: @unchecked Sendable {
     func sync<T>(_ block: (Database) throws -> T) rethrows -> T {
         let outer = preconditionNotReentrant()
         return try queue.sync {
-            // The outer frames stay alive: their thread waits here.
-            try SchedulingWatchdog.withFrame(database: db, group: accessGroup, previous: outer) {
-                try db.withAccess { try block(db) }
-            }
+            // The outer accesses stay alive: their thread waits here.
+            try db.withAccess(group: accessGroup, enclosing: outer) { try block(db) }
         }
     }
 
@@ -110,16 +108,14 @@ final class SerializedDatabase: @unchecked Sendable {
     ///   connection already.
     func syncGranted<T>(_ block: (Database) throws -> T) rethrows -> T {
         let outer = preconditionNotReentrant()
-        return try SchedulingWatchdog.withFrame(database: db, group: accessGroup, previous: outer) {
-            try db.withAccess { try block(db) }
-        }
+        return try db.withAccess(group: accessGroup, enclosing: outer) { try block(db) }
     }
 
     /// Stops when the current thread runs an access to this connection, and
-    /// returns the frames of the current thread's accesses.
-    private func preconditionNotReentrant() -> UnsafePointer<SchedulingWatchdog.Frame>? {
-        let outer = SchedulingWatchdog.currentFrame
-        if SchedulingWatchdog.chain(outer, contains: ObjectIdentifier(db)) {
+    /// returns the innermost access of the current thread.
+    private func preconditionNotReentrant() -> DatabaseAccess? {
+        let outer = DatabaseAccess.current
+        if db.isInCurrentAccessChain {
             stopProgram(
                 "Database methods are not reentrant: this access would wait for the access that calls it. "
                 + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
@@ -130,8 +126,8 @@ final class SerializedDatabase: @unchecked Sendable {
     /// Runs `block` at once if the current thread is running an access to
     /// this connection, and like ``sync(_:)`` otherwise.
     func reentrantSync<T>(_ block: (Database) throws -> T) rethrows -> T {
-        if SchedulingWatchdog.allows(db) {
-            return try db.withAccess { try block(db) }
+        if db.isInCurrentAccessChain {
+            return try db.withAccess(group: accessGroup) { try block(db) }
         }
         return try sync(block)
     }
@@ -144,9 +140,7 @@ final class SerializedDatabase: @unchecked Sendable {
     /// ``syncGranted(_:)``), never overlaps the end of this access.
     func async(then completion: (@Sendable () -> Void)? = nil, _ block: @escaping @Sendable (Database) -> Void) {
         queue.async {
-            SchedulingWatchdog.withFrame(database: self.db, group: self.accessGroup, previous: nil) {
-                self.db.withAccess { block(self.db) }
-            }
+            self.db.withAccess(group: self.accessGroup, enclosing: nil) { block(self.db) }
             completion?()
         }
     }
@@ -240,18 +234,16 @@ final class SerializedDatabase: @unchecked Sendable {
         }
         guard shouldRun else { return .failure(CancellationError()) }
         let result = Result {
-            try SchedulingWatchdog.withFrame(database: db, group: accessGroup, previous: SchedulingWatchdog.currentFrame) {
-                try db.withAccess {
-                    let previousCancellation = db.accessCancellation
-                    db.accessCancellation = {
-                        state.withLock { state in
-                            if case .cancelled = state { return true }
-                            return false
-                        }
+            try db.withAccess(group: accessGroup) {
+                let previousCancellation = db.accessCancellation
+                db.accessCancellation = {
+                    state.withLock { state in
+                        if case .cancelled = state { return true }
+                        return false
                     }
-                    defer { db.accessCancellation = previousCancellation }
-                    return try block(db)
                 }
+                defer { db.accessCancellation = previousCancellation }
+                return try block(db)
             }
         }
         let wasCancelled = state.withLock { state -> Bool in

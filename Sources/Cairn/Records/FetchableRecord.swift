@@ -291,7 +291,7 @@ extension FetchableRecord {
         // A loop without the cursor object, in which the row is known to
         // outlive the loop: this saves retaining and releasing it around
         // each record (about 30 instructions per record).
-        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments, oneShot: true)
         defer { state.finish() }
         let row = try Row.reusableRow(of: statement, adapter: adapter)
         var records: [Self] = []
@@ -309,7 +309,7 @@ extension FetchableRecord {
     @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
         // A cursor without the cursor object: one step.
-        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments, oneShot: true)
         defer { state.finish() }
         let row = try Row.reusableRow(of: statement, adapter: adapter)
         guard try state.step() else { return nil }
@@ -375,7 +375,7 @@ extension FetchableRecord where Self: Hashable {
         // See fetchAll(_:arguments:adapter:). The two loops are not one
         // generic helper that takes a closure: the record then went through
         // an extra copy (workload 15: +114 instructions per row).
-        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments, oneShot: true)
         defer { state.finish() }
         let row = try Row.reusableRow(of: statement, adapter: adapter)
         var records: Set<Self> = []

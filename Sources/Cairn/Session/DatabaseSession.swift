@@ -262,7 +262,7 @@ extension Database {
     func checkSessionAccess() throws {
         // The thread-local chain of accesses: no state of the connection is
         // read before the current thread is known to run an access to it.
-        guard SchedulingWatchdog.allows(self) else {
+        guard isInsideAccess else {
             throw makeError(
                 resultCode: .SQLITE_MISUSE,
                 message: "a session is used outside of an access to its connection: "

@@ -124,7 +124,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         readPlan = _ReaderAccessPlan(
             source: .pool(readerPool),
             reentrancyCheck: { method in
-                stopUnless(!SchedulingWatchdog.isAccessing(accessGroup),
+                stopUnless(!DatabaseAccess.chainContains(group: accessGroup),
                     "Database methods are not reentrant: \(method) was called from an access to the same snapshot pool. "
                     + "Use the `db` argument of the current access instead, or unsafeReentrantRead.")
             },

@@ -79,30 +79,6 @@ static inline void _cairn_atomic_store_u64(uint64_t *p, uint64_t value) {
 }
 
 /*
- * The thread pointer of the current thread, in one instruction, on the
- * platforms whose ABI gives it a register: a value that tells the current
- * thread from every other running thread (x86-64 Linux: the thread control
- * block, which points to itself at %fs:0; arm64 Linux: TPIDR_EL0). Zero
- * elsewhere: Cairn then uses pthread_self(). Sources/Cairn/Core/Raw/
- * LayoutAssumptions.swift checks once per process that it tells threads
- * apart before it relies on it. `volatile`: an async Swift function may
- * resume on another thread, so two reads must not be merged.
- */
-static inline uintptr_t _cairn_thread_pointer(void) {
-#if defined(__linux__) && defined(__x86_64__)
-    uintptr_t pointer;
-    __asm__ volatile("mov %%fs:0, %0" : "=r"(pointer));
-    return pointer;
-#elif defined(__linux__) && defined(__aarch64__)
-    uintptr_t pointer;
-    __asm__ volatile("mrs %0, tpidr_el0" : "=r"(pointer));
-    return pointer;
-#else
-    return 0;
-#endif
-}
-
-/*
  * The pre-update hook of a connection, shared by Cairn's transaction
  * observers and the sessions of the session extension. SQLite keeps one
  * pre-update hook per connection, and the session extension takes it for

@@ -74,8 +74,14 @@ struct DatabaseCursorState {
     @usableFromInline let statement: Statement
     @usableFromInline let sqliteStatement: SQLiteStatement
     @usableFromInline let database: Database
-    /// The access that created the cursor.
-    @usableFromInline let accessToken: ScopeToken
+    /// The access that created the cursor; nil for a one-shot fetch.
+    ///
+    /// A one-shot fetch (`fetchOne`, `fetchAll`, `fetchSet`) steps the
+    /// statement inside one call of Cairn, which its access outlives, and
+    /// the rows it decodes check their own access before each read: it
+    /// does not hold the access (one retain and release less per fetch;
+    /// FetchBenchmark "12 Record.fetchOne(key:)").
+    @usableFromInline let access: DatabaseAccess?
     /// Where the iteration is: the first step and the end take the slow
     /// path of ``step()``, the other rows one comparison.
     @usableFromInline var phase = DatabaseCursorPhase.notStarted
@@ -87,10 +93,16 @@ struct DatabaseCursorState {
 
     /// Resets the statement and sets its arguments; nothing runs yet.
     ///
+    /// - Parameters:
+    ///   - statement: The statement.
+    ///   - arguments: Its arguments, if any.
+    ///   - oneShot: Whether the state serves a one-shot fetch, which the
+    ///     caller runs to its end in the same call (see ``access``), rather
+    ///     than a cursor that user code holds.
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   connection is closed.
     @usableFromInline
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, oneShot: Bool = false) throws {
         // The connection that reset returns: each read of the statement's
         // unowned reference costs two atomic operations.
         let database = try statement.reset(withArguments: arguments)
@@ -98,7 +110,15 @@ struct DatabaseCursorState {
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
         self.database = database
-        self.accessToken = database.accessCell.token
+        self.access = oneShot ? nil : database.accessForNewCursor
+    }
+
+    /// Whether the access that created the cursor is still current (always
+    /// true for a one-shot fetch, see ``access``).
+    @inlinable @inline(__always)
+    var accessIsCurrent: Bool {
+        guard let access else { return true }
+        return access.isCurrent
     }
 
     /// Steps the statement: returns true for a row, false when done.
@@ -108,7 +128,7 @@ struct DatabaseCursorState {
     @inlinable
     mutating func step() throws -> Bool {
         if _slowPath(phase != .running) { return try firstOrFinalStep() }
-        if _slowPath(!accessToken.isCurrent) { Database.cursorAccessFailure() }
+        if _slowPath(!accessIsCurrent) { Database.cursorAccessFailure() }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
             return true
@@ -123,7 +143,7 @@ struct DatabaseCursorState {
     mutating func firstOrFinalStep() throws -> Bool {
         if phase == .done { return false }
         if phase == .failed, let failure { throw failure }
-        if !accessToken.isCurrent { Database.cursorAccessFailure() }
+        if !accessIsCurrent { Database.cursorAccessFailure() }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
             phase = .running
@@ -178,11 +198,16 @@ struct DatabaseCursorState {
     }
 
     /// Releases the statement when the cursor is dropped before its end.
+    ///
+    /// Mutating, though it changes nothing in the state: the `defer` of the
+    /// one-shot fetches then uses the state in place, where a non-mutating
+    /// call copied it, with four retains and releases (FetchBenchmark
+    /// "12 Record.fetchOne(key:)").
     @inlinable
-    func finish() {
+    mutating func finish() {
         if !isDone {
             statement.isIteratedByCursor = false
-            if accessToken.isCurrent {
+            if accessIsCurrent {
                 sqlite3_reset(sqliteStatement)
                 // Tested here, inlined: other statements make no call.
                 if statement.releasesArgumentsAfterUse {
@@ -375,7 +400,7 @@ extension Row {
         // Nothing else holds the kept row (`isKnownUniquelyReferenced` is
         // false for nil), and it was made by this access, on this thread.
         if isKnownUniquelyReferenced(&statement.reusableRow), let row = statement.reusableRow,
-           row.statementAccess?.isValid == true, row.count == statement.uncheckedColumnCount
+           row.statementAccess?.isCurrent == true, row.count == statement.uncheckedColumnCount
         {
             return row
         }

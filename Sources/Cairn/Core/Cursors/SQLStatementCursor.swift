@@ -32,7 +32,7 @@ public final class SQLStatementCursor: Cursor {
     private let utf8: ContiguousArray<UInt8>
     private let prepareFlags: UInt32
     /// The access that created the cursor.
-    private let accessToken: ScopeToken
+    private let access: DatabaseAccess
     /// Where the next statement starts in `utf8`.
     private var offset = 0
     /// The number of statements prepared so far.
@@ -51,7 +51,7 @@ public final class SQLStatementCursor: Cursor {
         self.prepareFlags = prepareFlags
         self.arguments = arguments
         self.initialArgumentCount = arguments?.values.count ?? 0
-        self.accessToken = database.accessCell.token
+        self.access = database.accessForNewCursor
     }
 
     /// Prepares and returns the next statement, with its arguments when the
@@ -63,7 +63,7 @@ public final class SQLStatementCursor: Cursor {
     ///   it threw.
     public func next() throws -> Statement? {
         if isDone { return nil }
-        if !accessToken.isCurrent { Database.cursorAccessFailure() }
+        if !access.isCurrent { Database.cursorAccessFailure() }
         do {
             guard let statement = try prepareNextStatement() else {
                 isDone = true

@@ -168,11 +168,11 @@ public final class Database {
     /// `removeCachedStatements()` sets it to nil.
     var recordCaches: ConnectionRecordCaches?
 
-    /// The scope of the current access: a new scope begins at the beginning
-    /// and at the end of each access, so that cursors and cursor rows can
-    /// tell that they are used outside of the access that created them (see
-    /// ``ScopeCell``). Released when the connection is deinitialized.
-    @usableFromInline let accessCell = ScopeCell.make()
+    /// The open access to the connection, nil between accesses (see
+    /// `DatabaseAccess.swift`). Cursors and cursor rows take it when they
+    /// are made, and check it before they read the statement. Read and
+    /// written by the thread of the access only.
+    @usableFromInline var currentAccess: DatabaseAccess?
 
     /// The hub of the shared pre-update hook (see
     /// `ConnectionResources.swift`); nil until used, freed after the
@@ -232,7 +232,6 @@ public final class Database {
     }
 
     deinit {
-        accessCell.release()
         removeCachedStatements()
         interruptHandle.withLock { $0 = nil }
         if let sqliteConnection {
@@ -470,33 +469,77 @@ public final class Database {
 
     // MARK: Accesses
 
-    /// Runs `body` as a database access: statements and cursors check that
-    /// they are used inside the access that created them.
+    /// Runs `body` as a database access (see `DatabaseAccess.swift`):
+    /// statements and cursors check that they are used inside the access
+    /// that created them.
     ///
-    /// A nested call (from a reentrant access) runs `body` directly.
-    func withAccess<T>(_ body: () throws -> T) rethrows -> T {
+    /// A nested call, on a thread that runs an access to this connection
+    /// already (a reentrant access), runs `body` directly.
+    ///
+    /// - Parameters:
+    ///   - group: The group of connections of the connection, for the
+    ///     reentrancy checks of the access layer.
+    ///   - enclosing: The access that runs this one, if any: by default the
+    ///     innermost access of the current thread; the access layer gives
+    ///     the one of the thread that waits for this access.
+    func withAccess<T>(
+        group: AnyObject? = nil,
+        enclosing: DatabaseAccess? = DatabaseAccess.current,
+        _ body: () throws -> T) rethrows -> T
+    {
         if isInsideAccess {
             return try body()
         }
-        // Records this thread as the access thread, and finalizes the
-        // statements released on other threads.
-        let previousThread = statementHandles.beginAccess()
-        accessCell.endScope()
-        if connectionResources != nil { runPendingReleases() }
-        defer {
-            resetBusyStatements()
+        let access = DatabaseAccess(connection: statementHandles, group: group, enclosing: enclosing)
+        // An open access of another thread, which waits for this one (see
+        // `DatabaseAccess.suspendForNestedAccess()`), or nil.
+        let waiting = currentAccess?.suspendForNestedAccess()
+        currentAccess = access
+        return try access.run {
+            // Finalizes the statements released on other threads.
+            statementHandles.finalizePendingIfNeeded()
             if connectionResources != nil { runPendingReleases() }
-            accessCell.endScope()
-            statementHandles.endAccess(restoring: previousThread)
+            defer {
+                resetBusyStatements()
+                if connectionResources != nil { runPendingReleases() }
+                // The access, or what a nested access on another thread
+                // left for it to go on with.
+                currentAccess?.finish()
+                access.finish()
+                currentAccess = waiting
+            }
+            return try body()
         }
-        return try body()
     }
 
     /// Whether the current thread is running an access to this connection.
     /// Safe to call from any thread (the connection may have escaped its
-    /// access).
+    /// access): only the current thread's chain of accesses is read.
     var isInsideAccess: Bool {
-        statementHandles.isCurrentThreadInAccess
+        DatabaseAccess.currentThreadRuns(statementHandles)
+    }
+
+    /// Whether the current thread's chain of accesses holds an access to
+    /// this connection, on this thread or on a thread that waits for the
+    /// current access: a new access to the connection would wait for
+    /// itself, and a reentrant access may use it (see
+    /// `DatabaseAccess.chainContains(_:)`).
+    var isInCurrentAccessChain: Bool {
+        DatabaseAccess.chainContains(statementHandles)
+    }
+
+    /// The open access to the connection, for a cursor or a row that is made
+    /// now: stops the program outside of an access.
+    @usableFromInline
+    var accessForNewCursor: DatabaseAccess {
+        if let access = DatabaseAccess.innermostOpenAccess(to: statementHandles) {
+            return access
+        }
+        // An access to another connection runs inside this one, or a nested
+        // access on another thread suspended it. The thread first:
+        // `currentAccess` is only read by the thread of the access.
+        guard isInsideAccess, let currentAccess else { Database.statementUsedOutsideAccess() }
+        return currentAccess
     }
 
     /// Stops the program when the current thread is not running an access

@@ -1,19 +1,12 @@
 import Foundation
-internal import CairnSQLiteShims
 
 // The code of Cairn that relies on what the Swift language does not
-// promise: the layout of some values, and the thread pointer of the
-// platform. It all lives in this file. Each assumption is checked once per
-// process, in release builds too, by a probe; when a probe fails, Cairn
-// takes the safe path that the assumption speeds up.
+// promise: the layout of some values. It all lives in this file. Each
+// assumption is checked once per process, in release builds too, by a
+// probe; when a probe fails, Cairn takes the safe path that the assumption
+// speeds up.
 //
-// 1. Thread pointer (``ThreadIdentity``). On x86-64 and arm64 Linux, the
-//    thread pointer register tells the current thread from every other
-//    running thread: one instruction instead of a call to `pthread_self()`.
-//    Probe: two reads on one thread agree, another thread reads another
-//    value. Fallback: `pthread_self()`.
-//
-// 2. Optional existentials (``LiteralValueLayout``). A value of type
+// 1. Optional existentials (``LiteralValueLayout``). A value of type
 //    `(any DatabaseValueConvertible)?` is the existential container of
 //    `any DatabaseValueConvertible` (a three-word inline buffer, the type
 //    metadata pointer, the witness table pointer), and `nil` is a null
@@ -26,7 +19,7 @@ internal import CairnSQLiteShims
 //    arguments of array and dictionary literals are converted when the
 //    literal is created, with ordinary Swift.
 //
-// 3. String bits (``StringBits``). Two `String` values with the same bits
+// 2. String bits (``StringBits``). Two `String` values with the same bits
 //    are equal: the bits of a string are its UTF-8 code units (small
 //    strings) or a reference to immutable storage, with its count and
 //    flags. Named arguments compare the bits of the names of a literal
@@ -35,14 +28,14 @@ internal import CairnSQLiteShims
 //    back to `==`. Probe: a string and its copy have the same bits, two
 //    different strings do not. Fallback: `==` only.
 //
-// 4. Coding key bits (``CodingKeyBits``). The bits of a value of a trivial
+// 3. Coding key bits (``CodingKeyBits``). The bits of a value of a trivial
 //    type (`_isPOD`) of at most 8 bytes identify the value: the synthesized
 //    `CodingKeys` enums of records are compared by their bits in the column
 //    plans of Decodable records. Equal keys may differ in padding bits: the
 //    plan then looks the column up by name. Probe: the cases of a
 //    synthesized key enum have distinct, stable bits. Fallback: no plan.
 //
-// 5. Marker existentials (``sendableUserInfo(_:)``). `any Sendable` and
+// 4. Marker existentials (``sendableUserInfo(_:)``). `any Sendable` and
 //    `Any` are one type at run time: `Sendable` is a marker protocol, with
 //    no witness table and no runtime representation (SE-0302), so a
 //    dictionary of `Any` values is a dictionary of `any Sendable` values
@@ -58,53 +51,9 @@ internal import CairnSQLiteShims
 // with its invariants, where it lives (`ScopeCell.swift` for values that may
 // outlive their scope, the `*Bridge.swift` files for C callbacks).
 
-// MARK: - 1. Thread pointer
+// MARK: - 1. Optional existentials
 
-/// Identifiers of the current thread: the thread pointer where the probe
-/// accepts it, and `pthread_self()` (see ``Row/StatementAccess``).
-@usableFromInline
-enum ThreadIdentity {
-    /// Whether ``_cairn_thread_pointer()`` tells threads apart on this
-    /// platform (probe 1).
-    @usableFromInline
-    static let usesThreadPointer: Bool = probeThreadPointer()
-
-    /// The identifier of the current thread, from `pthread_self()`.
-    @usableFromInline
-    static func pthreadID() -> UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
-    }
-
-    /// Probe 1: the thread pointer is stable on a thread, and differs on
-    /// another thread.
-    private static func probeThreadPointer() -> Bool {
-        let first = UInt(_cairn_thread_pointer())
-        guard first != 0, first == UInt(_cairn_thread_pointer()) else { return false }
-        // Unchecked Sendable: the probe thread writes the pointers before
-        // it signals, and this thread reads them after the wait.
-        final class Result: @unchecked Sendable {
-            var pointers: (UInt, UInt) = (0, 0)
-        }
-        let result = Result()
-        let done = DispatchSemaphore(value: 0)
-        let probe = Thread {
-            result.pointers = (UInt(_cairn_thread_pointer()), UInt(_cairn_thread_pointer()))
-            done.signal()
-        }
-        probe.start()
-        done.wait()
-        let (other, otherAgain) = result.pointers
-        return other != 0 && other == otherAgain && other != first
-    }
-}
-
-// MARK: - 2. Optional existentials
-
-/// The probe of assumption 2. The functions below read the elements of
+/// The probe of assumption 1. The functions below read the elements of
 /// array and dictionary literals of statement arguments in place; they are
 /// only called on the literals that `StatementArguments` kept unconverted,
 /// which it only does when the probe succeeded.
@@ -136,7 +85,7 @@ enum LiteralValueLayout {
 }
 
 /// The type metadata word of an optional existential: zero for nil, and
-/// the type of the value otherwise (assumption 2).
+/// the type of the value otherwise (assumption 1).
 ///
 /// - Precondition: ``LiteralValueLayout/holds``. Reading the word spares
 ///   the runtime's generic copies of the optional (about a hundred
@@ -150,7 +99,7 @@ func literalTypeWord(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>)
 @inlinable @inline(__always)
 func typeWord(_ type: Any.Type) -> UInt {
     // A metatype of a concrete type is its metadata pointer (checked by the
-    // probe of assumption 2, LayoutProbeTests).
+    // probe of assumption 1, LayoutProbeTests).
     UInt(bitPattern: unsafeBitCast(type, to: UnsafeRawPointer.self))
 }
 
@@ -186,7 +135,7 @@ func databaseValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -
         return DatabaseValue(storage: .int64(Int64(UnsafeRawPointer(pointer).load(as: Int.self))))
     }
     // A non-nil optional existential is the existential itself (no tag:
-    // assumption 2). Only literals kept when the probe succeeded reach this
+    // assumption 1). Only literals kept when the probe succeeded reach this
     // point; StatementArgumentsTests and LayoutProbeTests run it under
     // AddressSanitizer in CI.
     return pointer.withMemoryRebound(to: (any DatabaseValueConvertible).self, capacity: 1) {
@@ -221,9 +170,9 @@ func literalBindsCopiedValue(at pointer: UnsafePointer<(any DatabaseValueConvert
     return word != 0 && word != typeWord(Int.self)
 }
 
-// MARK: - 3. String bits
+// MARK: - 2. String bits
 
-/// The probe of assumption 3.
+/// The probe of assumption 2.
 enum StringBits {
     /// Whether equal bits identify equal strings, as far as a probe can
     /// tell: a copy has the bits of its original, and different strings
@@ -259,10 +208,10 @@ func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasBi
     return UnsafeRawBufferPointer(start: lhs, count: size).elementsEqual(UnsafeRawBufferPointer(start: rhs, count: size))
 }
 
-// MARK: - 4. Coding key bits
+// MARK: - 3. Coding key bits
 
 /// The bits of coding keys, for the column plans of Decodable records
-/// (assumption 4).
+/// (assumption 3).
 enum CodingKeyBits {
     /// Whether keys of type `Key` can be compared by their bits: a trivial
     /// type of at most 8 bytes, when the probe succeeded.
@@ -303,16 +252,16 @@ enum CodingKeyBits {
     }()
 }
 
-// MARK: - 5. Marker existentials
+// MARK: - 4. Marker existentials
 
 /// The `userInfo` of a record type, for Foundation's JSON coders, whose
-/// `userInfo` values are `Sendable` (assumption 5). The coders that record
+/// `userInfo` values are `Sendable` (assumption 4). The coders that record
 /// types make are used by one encoding or decoding, on its thread.
 func sendableUserInfo(_ userInfo: [CodingUserInfoKey: Any]) -> [CodingUserInfoKey: any Sendable] {
     unsafeBitCast(userInfo, to: [CodingUserInfoKey: any Sendable].self)
 }
 
-/// The probe of assumption 5.
+/// The probe of assumption 4.
 enum MarkerExistentials {
     /// Whether `Any` and `any Sendable` share their representation.
     static let shareRepresentation: Bool = {
@@ -334,15 +283,13 @@ enum MarkerExistentials {
 /// exercise them. Not a public API.
 @_spi(Diagnostics)
 public enum LayoutProbes {
-    /// Probe 1: the thread pointer tells threads apart.
-    public static var threadPointer: Bool { ThreadIdentity.usesThreadPointer }
-    /// Probe 2: optional existentials have the expected layout.
+    /// Probe 1: optional existentials have the expected layout.
     public static var literalValues: Bool { LiteralValueLayout.holds }
-    /// Probe 3: equal string bits mean equal strings.
+    /// Probe 2: equal string bits mean equal strings.
     public static var stringBits: Bool { StringBits.identifyStrings }
-    /// Probe 4: the bits of coding keys identify them.
+    /// Probe 3: the bits of coding keys identify them.
     public static var codingKeyBits: Bool { CodingKeyBits.accepts(LayoutProbeKey.self) }
-    /// Probe 5: `Any` and `any Sendable` share their representation.
+    /// Probe 4: `Any` and `any Sendable` share their representation.
     public static var markerExistentials: Bool { MarkerExistentials.shareRepresentation }
 }
 

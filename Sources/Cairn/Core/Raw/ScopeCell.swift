@@ -2,11 +2,12 @@
 // public import is not re-exported to users (see CONTRIBUTING.md).
 public import CairnSQLiteShims
 
-/// Memory that tells whether a scope is still open: a database access, a
-/// hook callback, the decoding of a record, the encoding of a record.
+/// Memory that tells whether a scope is still open: a hook callback, the
+/// decoding of a record, the encoding of a record. (Database accesses are
+/// `DatabaseAccess` objects, which cursors and rows retain.)
 ///
-/// Some values that user code may keep after their scope ended (a cursor
-/// row, a transaction event, a keyed coding container) cannot hold a strong
+/// Some values that user code may keep after their scope ended (a
+/// transaction event, a keyed coding container) cannot hold a strong
 /// reference to what they read: it would cost atomic operations where speed
 /// matters, or make retain cycles. They hold a ``ScopeToken`` instead: the
 /// address of a cell and the generation the cell had when the value was
@@ -23,8 +24,7 @@ public import CairnSQLiteShims
 ///
 /// The generation is read and written with relaxed atomic operations (plain
 /// loads and stores on x86-64 and arm64), so that a value that was sent to
-/// another thread reads it without a data race. Values that are only valid
-/// on the thread of their scope also compare threads (see ``Row``).
+/// another thread reads it without a data race.
 @usableFromInline
 struct ScopeCell {
     /// Two words: the generation, then the address of the object of the

@@ -29,6 +29,16 @@ struct ThreadSlot<Object: AnyObject>: Sendable {
         pthread_getspecific(key).map { Unmanaged<Object>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// Calls `body` with the object of the innermost ``with(_:_:)`` running
+    /// on the current thread, if any, without retaining it: the slot holds
+    /// a strong reference for as long as `body` runs (the slot only changes
+    /// in `with(_:_:)`, on this thread).
+    @inline(__always)
+    func withCurrent<R>(_ body: (Object?) throws -> R) rethrows -> R {
+        guard let pointer = pthread_getspecific(key) else { return try body(nil) }
+        return try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0) }
+    }
+
     /// Runs `body` with `object` in the slot.
     func with<T>(_ object: Object, _ body: () throws -> T) rethrows -> T {
         let previous = pthread_getspecific(key)

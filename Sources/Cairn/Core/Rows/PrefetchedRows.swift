@@ -72,7 +72,7 @@ struct PrefetchedValues: @unchecked Sendable {
     /// - Parameter statement: A statement whose arguments are set.
     /// - Throws: A ``DatabaseError``.
     static func fetch(_ statement: Statement) throws -> PrefetchedValues {
-        var state = try DatabaseCursorState(statement: statement, arguments: nil)
+        var state = try DatabaseCursorState(statement: statement, arguments: nil, oneShot: true)
         defer { state.finish() }
         let columnCount = statement.uncheckedColumnCount
         let rowsPerChunk = rowsPerChunk(columnCount: columnCount)

@@ -62,7 +62,7 @@ extension Row {
         }
         // Without an adapter, the values of the first row are copied from
         // the statement: no cursor and no row view are built.
-        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments, oneShot: true)
         defer { state.finish() }
         guard try state.step() else { return nil }
         return Row(fetchedValuesOf: statement, sqliteStatement: state.sqliteStatement)

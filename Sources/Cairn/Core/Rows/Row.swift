@@ -1,7 +1,5 @@
 import Foundation
-// Public, not `internal`: @inlinable code of this file calls the helpers. A
-// public import is not re-exported to users (see CONTRIBUTING.md).
-public import CairnSQLiteShims
+internal import CairnSQLiteShims
 
 /// A database row: an ordered list of columns, each with a name and a value.
 ///
@@ -92,8 +90,8 @@ public final class Row: @unchecked Sendable {
     let adaptedSQLiteStatement: SQLiteStatement?
 
     /// For the row of a statement, or a row adapted from it: the access that
-    /// made the row, and the thread of that access. Nil for copied rows,
-    /// whose values are immutable.
+    /// made the row (see `DatabaseAccess.swift`). Nil for copied rows, whose
+    /// values are immutable.
     ///
     /// A statement row reads the statement in place, and SQLite's memory
     /// may only be read on the thread that uses the connection, during the
@@ -102,36 +100,7 @@ public final class Row: @unchecked Sendable {
     /// program with a clear message instead of reading memory that the
     /// connection changes or frees.
     @usableFromInline
-    let statementAccess: StatementAccess?
-
-    /// See ``statementAccess``.
-    @usableFromInline
-    struct StatementAccess {
-        /// The access that made the row.
-        @usableFromInline let token: ScopeToken
-        /// The thread pointer of the thread of the access, or `UInt.max`
-        /// when the platform gives no thread pointer (see
-        /// ``ThreadIdentity``): the check then takes its slow path.
-        @usableFromInline let threadPointer: UInt
-        /// The thread of the access, from `pthread_self()`, for the slow
-        /// path.
-        @usableFromInline let pthreadID: UInt
-
-        init(database: Database) {
-            token = database.accessCell.token
-            threadPointer = ThreadIdentity.usesThreadPointer ? UInt(_cairn_thread_pointer()) : UInt.max
-            pthreadID = ThreadIdentity.pthreadID()
-        }
-
-        /// Whether the current thread runs the access that made the row.
-        @inlinable @inline(__always)
-        var isValid: Bool {
-            if _fastPath(UInt(_cairn_thread_pointer()) == threadPointer) {
-                return token.isCurrent
-            }
-            return threadPointer == UInt.max && ThreadIdentity.pthreadID() == pthreadID && token.isCurrent
-        }
-    }
+    let statementAccess: DatabaseAccess?
 
     /// The rows prefetched for this row by `including(all:)`, keyed by
     /// association key, and those of its scopes (see ``prefetchedRows``).
@@ -219,7 +188,7 @@ public final class Row: @unchecked Sendable {
     /// - Precondition: the row is a statement row.
     var isBeingDecoded: Bool {
         // Callers test readsStatement first: statementAccess is not nil.
-        statementAccess.unsafelyUnwrapped.isValid && decodingDepth > 0
+        statementAccess.unsafelyUnwrapped.isCurrent && decodingDepth > 0
     }
 
     /// Called before a record is decoded from the row.
@@ -255,7 +224,7 @@ public final class Row: @unchecked Sendable {
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
         self.count = statement.uncheckedColumnCount
-        self.statementAccess = StatementAccess(database: statement.database)
+        self.statementAccess = statement.database.accessForNewCursor
         self.adaptedSQLiteStatement = nil
         self.isFetched = true
     }
@@ -554,7 +523,7 @@ public final class Row: @unchecked Sendable {
     func _checkStatementAccess() {
         // Only called where the row reads a statement (a `.statement`
         // storage, a raw statement, or a statement access): not nil.
-        if _slowPath(!statementAccess.unsafelyUnwrapped.isValid) {
+        if _slowPath(!statementAccess.unsafelyUnwrapped.isCurrent) {
             _statementAccessFailure()
         }
     }
@@ -569,16 +538,18 @@ public final class Row: @unchecked Sendable {
             + "inside the access, or fetch them with fetchAll.")
     }
 
-    // The standard `precondition` on purpose, here and in
-    // `RowValues.subscript`: its trap is cheaper than the out-of-line stop
-    // of `stopUnless` on this path, run for each value read by position
-    // (FetchBenchmark "1 positional": 2290 instructions per row with the
-    // trap, 2488 with `stopUnless`, 2515 with a call out of line). The
-    // message is lost in release builds, as for an index out of range of
-    // an array.
+    // A bare trap on purpose, here and in `RowValues.subscript`: it is
+    // cheaper than the out-of-line stop of `stopUnless` on this path, run
+    // for each value read by position (FetchBenchmark "1 positional": 2290
+    // instructions per row with the trap, 2488 with `stopUnless`, 2515 with
+    // a call out of line). Like an index out of range of an array, it
+    // stops without a message in optimized builds; debug builds say what
+    // went wrong first (`assert`), since a `precondition` message would be
+    // dropped from optimized builds anyway.
     @inlinable
     func checkIndex(_ index: Int) {
-        precondition(index >= 0 && index < count, "row index \(index) out of range (the row has \(count) column(s))")
+        assert(index >= 0 && index < count, "row index \(index) out of range (the row has \(count) column(s))")
+        precondition(index >= 0 && index < count)
     }
 
     // MARK: Data without copy

@@ -80,8 +80,9 @@ final class RowValues: ManagedBuffer<RowValuesHeader, DatabaseValue> {
     @inlinable
     subscript(index: Int) -> DatabaseValue {
         withUnsafeMutablePointers { header, elements in
-            // `precondition` on purpose: see `Row.checkIndex(_:)`.
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: header.pointee.count), "row value index out of range")
+            // A bare trap on purpose: see `Row.checkIndex(_:)`.
+            assert(UInt(bitPattern: index) < UInt(bitPattern: header.pointee.count), "row value index out of range")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: header.pointee.count))
             return elements[index]
         }
     }

@@ -220,7 +220,7 @@ public final class Statement {
     /// SQLite.
     @inline(__always)
     func preconditionInsideAccess() {
-        if _slowPath(!handles.isCurrentThreadInAccess) { Database.statementUsedOutsideAccess() }
+        if _slowPath(!DatabaseAccess.currentThreadRuns(handles)) { Database.statementUsedOutsideAccess() }
     }
 
     /// The names of the columns, in order.

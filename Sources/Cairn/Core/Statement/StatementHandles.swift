@@ -34,28 +34,27 @@ final class StatementHandles: @unchecked Sendable {
     }
 
     /// Unchecked Sendable: the state is only touched under its lock, and
-    /// ``words`` with atomic operations.
+    /// ``pendingHint`` with atomic operations.
     private let state = Locked(State())
 
-    /// Two words, read and written with relaxed atomic operations:
-    ///
-    /// 0. The thread that runs an access to the connection (see
-    ///    ``ThreadIdentity/pthreadID()``), or zero. A thread writes its own
-    ///    identifier when its access begins; an access that ends restores
-    ///    the identifier of the access it was nested in. A thread that
-    ///    reads its own identifier is running an access.
-    /// 1. Whether ``State/pending`` may hold handles: a hint that spares
-    ///    the lock to accesses when nothing waits (a handle appended just
-    ///    after an access read the hint waits for the next access).
-    private let words: UnsafeMutablePointer<UInt64>
+    /// Whether ``State/pending`` may hold handles, read and written with
+    /// relaxed atomic operations: a hint that spares the lock to accesses
+    /// when nothing waits (a handle appended just after an access read the
+    /// hint waits for the next access).
+    private let pendingHint: UnsafeMutablePointer<UInt64>
+
+    /// The thread-local slot of the current access (`DatabaseAccess.slot`),
+    /// copied here so that the checks of statements read it without the
+    /// lazy initialization of the constant.
+    let accessSlot = DatabaseAccess.slot
 
     init() {
-        words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2)
-        words.initialize(repeating: 0, count: 2)
+        pendingHint = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        pendingHint.initialize(to: 0)
     }
 
     deinit {
-        words.deallocate()
+        pendingHint.deallocate()
     }
 
     /// Registers the handle of a new statement. Called inside an access.
@@ -74,7 +73,7 @@ final class StatementHandles: @unchecked Sendable {
     ///
     /// The corresponding C function is `sqlite3_finalize`.
     func finalize(_ handle: SQLiteStatement) {
-        if _cairn_atomic_load_u64(words) == Self.currentThread {
+        if DatabaseAccess.currentThreadRuns(self) {
             // This thread runs an access to the connection.
             state.withLock { _ = $0.live.remove(handle) }
             sqlite3_finalize(handle)
@@ -88,41 +87,25 @@ final class StatementHandles: @unchecked Sendable {
                 sqlite3_finalize(handle)
             } else {
                 state.pending.append(handle)
-                _cairn_atomic_store_u64(words + 1, 1)
+                _cairn_atomic_store_u64(pendingHint, 1)
             }
         }
     }
 
-    /// Whether the current thread runs an access to the connection. Safe
-    /// to call from any thread.
+    /// Finalizes the statements released outside of an access, if the hint
+    /// says there may be some. Called when an access begins.
     @inline(__always)
-    var isCurrentThreadInAccess: Bool {
-        _cairn_atomic_load_u64(words) == Self.currentThread
-    }
-
-    /// Records the thread that runs an access to the connection, and
-    /// returns the previous one, for ``endAccess(restoring:)``.
-    @inline(__always)
-    func beginAccess() -> UInt64 {
-        let previous = _cairn_atomic_load_u64(words)
-        _cairn_atomic_store_u64(words, Self.currentThread)
-        if _cairn_atomic_load_u64(words + 1) != 0 {
+    func finalizePendingIfNeeded() {
+        if _cairn_atomic_load_u64(pendingHint) != 0 {
             finalizePending()
         }
-        return previous
-    }
-
-    /// Records the end of an access (see ``beginAccess()``).
-    @inline(__always)
-    func endAccess(restoring previous: UInt64) {
-        _cairn_atomic_store_u64(words, previous)
     }
 
     /// Finalizes the statements that were deinitialized outside of an
     /// access. Called inside an access.
     func finalizePending() {
         let pending = state.withLock { state in
-            _cairn_atomic_store_u64(words + 1, 0)
+            _cairn_atomic_store_u64(pendingHint, 0)
             defer { state.pending.removeAll() }
             return state.pending
         }
@@ -146,14 +129,10 @@ final class StatementHandles: @unchecked Sendable {
                 sqlite3_finalize(handle)
             }
             state.pending.removeAll()
-            _cairn_atomic_store_u64(words + 1, 0)
+            _cairn_atomic_store_u64(pendingHint, 0)
             state.isClosed = true
             close()
         }
     }
 
-    /// The identifier of the current thread, never zero.
-    private static var currentThread: UInt64 {
-        UInt64(ThreadIdentity.pthreadID())
-    }
 }

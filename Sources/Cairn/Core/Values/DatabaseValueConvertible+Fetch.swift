@@ -39,7 +39,7 @@ extension DatabaseValueConvertible {
     ///   not convert (such as NULL, when `Self` is not optional).
     @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
-        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments, oneShot: true)
         defer { state.finish() }
         let column = try RowLayout.firstBaseColumn(statement, adapter)
         var values: [Self] = []
@@ -62,7 +62,7 @@ extension DatabaseValueConvertible {
     ///   not convert.
     @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
-        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments, oneShot: true)
         defer { state.finish() }
         let column = try RowLayout.firstBaseColumn(statement, adapter)
         guard try state.step() else { return nil }
@@ -215,7 +215,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   not convert (such as NULL, when `Self` is not optional).
     @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
-        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments, oneShot: true)
         defer { state.finish() }
         let column = try RowLayout.firstBaseColumn(statement, adapter)
         var values: [Self] = []
@@ -238,7 +238,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ///   not convert.
     @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
-        var state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        var state = try DatabaseCursorState(statement: statement, arguments: arguments, oneShot: true)
         defer { state.finish() }
         let column = try RowLayout.firstBaseColumn(statement, adapter)
         guard try state.step() else { return nil }

@@ -4,6 +4,6 @@
 import Cairn
 
 let version = sqlite3_libversion_number()
-let pointer = _cairn_thread_pointer()
+let word = _cairn_atomic_load_u64(nil)
 let type = _cairn_column_numeric(nil, 0, nil, nil)
 let hub: _cairn_preupdate_hub? = nil

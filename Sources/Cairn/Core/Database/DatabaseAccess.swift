@@ -1,0 +1,226 @@
+import Foundation
+// Public, not `internal`: @inlinable code of this file reads the atomic word.
+// A public import is not re-exported to users (see CONTRIBUTING.md).
+public import CairnSQLiteShims
+
+// One value knows which access is running: `DatabaseAccess`.
+//
+// Each access to a connection (a closure of `read`, `write` or `inDatabase`,
+// an async access, the read of a pool's reader or of a snapshot, the setup of
+// a new connection) makes one `DatabaseAccess` object when it begins, and
+// finishes it when it ends. The object knows its connection, its group of
+// connections, its thread, the access it runs in (`enclosing`) and whether it
+// is open. While the access runs, a thread-local slot names it (see
+// `DatabaseAccess.slot`), and the connection names it in
+// `Database.currentAccess`.
+//
+// What the object answers:
+//
+// - "May this thread use the connection now?" (statements, the methods of
+//   `Database`, the finalization of statements released on any thread): the
+//   current thread's chain of accesses, from the slot through `enclosing`,
+//   holds an access to the connection made on this thread. Only
+//   thread-local state is read, so the question is safe on any thread.
+// - "Would this access wait for itself?" (the reentrancy checks of queues and
+//   pools): the chain holds an access to the connection, or to its group, on
+//   any thread (an enclosing access on another thread waits for this one).
+// - "Is the access that made this cursor or row still running, on this
+//   thread?" (`isCurrent`): cursors and cursor rows hold a strong reference
+//   to the access that made them, taken once when they are made. A cursor or
+//   a row kept after its access, or sent to another thread, finds its access
+//   finished, or on another thread, and stops the program with a clear
+//   message: it never reads a statement that another access runs, or that was
+//   finalized.
+//
+// An access object is never reused: a new access is a new object, so a value
+// that holds a finished access can never take it for the current one.
+
+/// One database access (see the comment at the top of this file).
+///
+/// Unchecked Sendable: rows, which are `Sendable`, hold their access. The
+/// open state (``openThread``) is read and written with atomic operations;
+/// ``enclosing`` is written by the thread of the access when it ends, and
+/// read by the threads of the chain, which the access runs in or which wait
+/// for it.
+@usableFromInline
+final class DatabaseAccess: @unchecked Sendable {
+    /// The connection, identified by its statement handles, which live as
+    /// long as the connection and its statements (the connection object
+    /// itself is not retained: values that outlive their access must not
+    /// keep the connection open).
+    let connection: StatementHandles
+
+    /// The group of connections of the access (an `AccessGroup` of the
+    /// access layer), compared by identity; nil for the setup of a
+    /// connection.
+    let group: AnyObject?
+
+    /// The thread that runs the access (see ``ThreadIdentity/pthreadID()``).
+    @usableFromInline let thread: UInt
+
+    /// The access that runs this one: an access to another connection, on
+    /// this thread or on a thread that waits for this access. Cleared when
+    /// the access finishes, so that values that outlive it do not keep the
+    /// chain alive.
+    private(set) var enclosing: DatabaseAccess?
+
+    /// One word, read and written with relaxed atomic operations (plain
+    /// loads and stores on x86-64 and arm64): ``thread`` while the access
+    /// is open, zero once it ended. Checking that an access is open and on
+    /// the current thread is then one comparison, and a thread that reads
+    /// it for a row it should not have makes no data race. Owned by the
+    /// access, freed with it.
+    @usableFromInline let openThread: UnsafeMutablePointer<UInt64>
+
+    /// Whether the access still runs.
+    var isOpen: Bool { _cairn_atomic_load_u64(openThread) != 0 }
+
+    /// Creates an open access on the current thread.
+    init(connection: StatementHandles, group: AnyObject?, enclosing: DatabaseAccess?) {
+        self.connection = connection
+        self.group = group
+        self.enclosing = enclosing
+        let thread = ThreadIdentity.pthreadID()
+        self.thread = thread
+        openThread = Self.makeOpenThread(thread)
+    }
+
+    /// Creates the access that goes on after a nested access on another
+    /// thread used the connection of `access` (see
+    /// ``suspendForNestedAccess()``): same connection, thread and chain.
+    private init(resuming access: DatabaseAccess) {
+        connection = access.connection
+        group = access.group
+        enclosing = access.enclosing
+        thread = access.thread
+        openThread = Self.makeOpenThread(access.thread)
+    }
+
+    private static func makeOpenThread(_ thread: UInt) -> UnsafeMutablePointer<UInt64> {
+        let word = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        word.initialize(to: UInt64(thread))
+        return word
+    }
+
+    deinit {
+        openThread.deallocate()
+    }
+
+    /// Whether the access is open and the current thread runs it.
+    @inlinable @inline(__always)
+    var isCurrent: Bool {
+        _cairn_atomic_load_u64(openThread) == UInt64(ThreadIdentity.pthreadID())
+    }
+
+    /// Ends the access. Called by the thread of the access, when it ends.
+    func finish() {
+        _cairn_atomic_store_u64(openThread, 0)
+        enclosing = nil
+    }
+
+    /// Ends the part of the access that ran before a nested access, on
+    /// another thread, began to use the same connection (an
+    /// `unsafeReentrantRead` from an access to another connection whose
+    /// queue runs on another thread). That nested access resets the
+    /// statements of the connection when it ends, so the cursors and rows
+    /// made so far end with it. Returns the access that goes on afterwards,
+    /// for the cursors and rows made after the nested access.
+    ///
+    /// Called by the nested access, while the thread of this access waits.
+    func suspendForNestedAccess() -> DatabaseAccess {
+        _cairn_atomic_store_u64(openThread, 0)
+        return DatabaseAccess(resuming: self)
+    }
+
+    // MARK: The chain of the current thread
+
+    /// The innermost access of the current thread. The slot holds a strong
+    /// reference while the access runs (see ``run(_:)``). Each
+    /// `StatementHandles` keeps a copy (`accessSlot`), so that the checks of
+    /// statements do not go through the lazy initialization of this
+    /// constant.
+    static let slot = ThreadSlot<DatabaseAccess>()
+
+    /// The innermost access that runs on the current thread, if any.
+    static var current: DatabaseAccess? { slot.current }
+
+    /// Runs `body` with this access as the innermost access of the current
+    /// thread.
+    func run<T>(_ body: () throws -> T) rethrows -> T {
+        try connection.accessSlot.with(self, body)
+    }
+
+    /// Whether the current thread may use `connection` now: its chain of
+    /// accesses holds an access to the connection made on this thread.
+    /// Safe to call from any thread.
+    @inline(__always)
+    static func currentThreadRuns(_ connection: StatementHandles) -> Bool {
+        connection.accessSlot.withCurrent { innermost in
+            guard let innermost else { return false }
+            // The innermost access is always one of this thread.
+            if innermost.connection === connection { return true }
+            return innermost.enclosingChainRuns(connection)
+        }
+    }
+
+    /// The innermost access of the current thread when it is an open access
+    /// to `connection` (the common case for a cursor made now), nil
+    /// otherwise.
+    @inline(__always)
+    static func innermostOpenAccess(to connection: StatementHandles) -> DatabaseAccess? {
+        connection.accessSlot.withCurrent { innermost in
+            guard let innermost, innermost.connection === connection, innermost.isOpen else { return nil }
+            return innermost
+        }
+    }
+
+    /// The slow path of ``currentThreadRuns(_:)``: the enclosing accesses.
+    private func enclosingChainRuns(_ connection: StatementHandles) -> Bool {
+        let thread = self.thread
+        var access = enclosing
+        while let current = access {
+            if current.connection === connection && current.thread == thread { return true }
+            access = current.enclosing
+        }
+        return false
+    }
+
+    /// Whether an access of the current thread's chain, on any thread,
+    /// satisfies `predicate`.
+    static func chainContains(where predicate: (DatabaseAccess) -> Bool) -> Bool {
+        var access = current
+        while let current = access {
+            if predicate(current) { return true }
+            access = current.enclosing
+        }
+        return false
+    }
+
+    /// Whether the current thread's chain holds an access to `connection`,
+    /// on any thread: a new access to the connection from here would wait
+    /// for itself.
+    static func chainContains(_ connection: StatementHandles) -> Bool {
+        chainContains { $0.connection === connection }
+    }
+
+    /// Whether the current thread's chain holds an access of `group`, on
+    /// any thread.
+    static func chainContains(group: AnyObject) -> Bool {
+        chainContains { $0.group === group }
+    }
+}
+
+/// The identifier of the current thread.
+@usableFromInline
+enum ThreadIdentity {
+    /// The identifier of the current thread, from `pthread_self()`: never
+    /// zero, and distinct from those of the other running threads.
+    @inlinable @inline(__always)
+    static func pthreadID() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+}
