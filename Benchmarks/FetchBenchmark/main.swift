@@ -176,7 +176,7 @@ do {
     }
 
     let workloads = [
-        Workload("1 positional", budget: 1.10, raw: rawSumOfAllColumns) {
+        Workload("1 positional", budget: 1.20, raw: rawSumOfAllColumns) {
             try dbQueue.read { db in
                 var sum = 0
                 let rows = try Row.fetchCursor(db, sql: selectAll)
@@ -206,7 +206,7 @@ do {
                 try totalSum(ItemRecord.fetchAll(db, sql: selectAll))
             }
         },
-        Workload("4 Decodable fetchAll", budget: 2.2, raw: rawArrayOfRecords) {
+        Workload("4 Decodable fetchAll", budget: 2.80, raw: rawArrayOfRecords) {
             try dbQueue.read { db in
                 try totalSum(DecodableItem.fetchAll(db))
             }
@@ -227,7 +227,7 @@ do {
             }
         },
         // What people write for a lookup: the SQL string at each call.
-        Workload("11 Row.fetchOne(sql:) by rowid", budget: 1.3, units: lookupIDs.count, raw: rawPointLookups) {
+        Workload("11 Row.fetchOne(sql:) by rowid", budget: 1.60, units: lookupIDs.count, raw: rawPointLookups) {
             try dbQueue.read { db in
                 var sum = 0
                 for id in lookupIDs {
@@ -241,7 +241,7 @@ do {
                 return sum
             }
         },
-        Workload("12 Record.fetchOne(key:)", budget: 1.5, units: lookupIDs.count, raw: rawPointLookups) {
+        Workload("12 Record.fetchOne(key:)", budget: 1.55, units: lookupIDs.count, raw: rawPointLookups) {
             try dbQueue.read { db in
                 var sum = 0
                 for id in lookupIDs {

@@ -127,11 +127,11 @@ func insertPositional(_ db: Database) throws {
 }
 
 let workloads = [
-    Workload("6 insert positional", budget: 1.30, raw: rawInsert, checksum: checksum(pathIndex:)) {
+    Workload("6 insert positional", budget: 1.55, raw: rawInsert, checksum: checksum(pathIndex:)) {
         // Like raw C, the statement is prepared once and reused.
         try cairnInsert(insertPositional)
     },
-    Workload("7 insert named", budget: 1.45, raw: rawInsert, checksum: checksum(pathIndex:)) {
+    Workload("7 insert named", budget: 1.80, raw: rawInsert, checksum: checksum(pathIndex:)) {
         try cairnInsert { db in
             let statement = try db.cachedStatement(sql: "INSERT INTO item VALUES (:i0,:i1,:i2,:i3,:i4,:i5,:i6,:i7,:i8,:i9)")
             for row in 0..<rows {
@@ -151,7 +151,7 @@ let workloads = [
         }
     },
     // What people write: the SQL string at each call, no statement kept.
-    Workload("10 execute(sql:) per row", budget: 1.50, raw: rawInsert, checksum: checksum(pathIndex:)) {
+    Workload("10 execute(sql:) per row", budget: 1.65, raw: rawInsert, checksum: checksum(pathIndex:)) {
         try cairnInsert { db in
             for row in 0..<rows {
                 try db.execute(sql: "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)", arguments: [

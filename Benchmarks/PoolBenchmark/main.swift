@@ -118,7 +118,7 @@ do {
     }
 
     let workloads = [1, 2].map { threads in
-        Workload("13 pool reads, \(threads) thread\(threads == 1 ? "" : "s")", budget: threads == 1 ? 1.15 : nil, raw: {
+        Workload("13 pool reads, \(threads) thread\(threads == 1 ? "" : "s")", budget: threads == 1 ? 1.25 : nil, raw: {
             try concurrently(threads: threads) { thread, index in try rawReaders.read(thread: thread, index: index) }
         }) {
             try concurrently(threads: threads) { _, index in try cairnRead(index: index) }

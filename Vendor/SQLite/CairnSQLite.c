@@ -10,6 +10,9 @@
 ** no-op). */
 #include "CairnShims.h"
 
+/* Declared in CairnShims.h: its address identifies the current thread. */
+_Thread_local char _cairn_thread_marker;
+
 /*
  * Fast column readers. They live in this translation unit, after the
  * amalgamation, so that they read the current row of a statement in one call,

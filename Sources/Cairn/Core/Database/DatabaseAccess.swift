@@ -55,7 +55,7 @@ final class DatabaseAccess: @unchecked Sendable {
     /// connection.
     let group: AnyObject?
 
-    /// The thread that runs the access (see ``ThreadIdentity/pthreadID()``).
+    /// The thread that runs the access (see ``ThreadIdentity/current()``).
     @usableFromInline let thread: UInt
 
     /// The access that runs this one: an access to another connection, on
@@ -80,7 +80,7 @@ final class DatabaseAccess: @unchecked Sendable {
         self.connection = connection
         self.group = group
         self.enclosing = enclosing
-        let thread = ThreadIdentity.pthreadID()
+        let thread = ThreadIdentity.current()
         self.thread = thread
         openThread = Self.makeOpenThread(thread)
     }
@@ -109,7 +109,7 @@ final class DatabaseAccess: @unchecked Sendable {
     /// Whether the access is open and the current thread runs it.
     @inlinable @inline(__always)
     var isCurrent: Bool {
-        _cairn_atomic_load_u64(openThread) == UInt64(ThreadIdentity.pthreadID())
+        _cairn_atomic_load_u64(openThread) == UInt64(ThreadIdentity.current())
     }
 
     /// Ends the access. Called by the thread of the access, when it ends.
@@ -213,14 +213,11 @@ final class DatabaseAccess: @unchecked Sendable {
 /// The identifier of the current thread.
 @usableFromInline
 enum ThreadIdentity {
-    /// The identifier of the current thread, from `pthread_self()`: never
-    /// zero, and distinct from those of the other running threads.
+    /// The identifier of the current thread: never zero, and distinct from
+    /// those of the other running threads (the address of a thread-local C
+    /// variable, see `_cairn_thread_identity` in `CairnShims.h`).
     @inlinable @inline(__always)
-    static func pthreadID() -> UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
+    static func current() -> UInt {
+        UInt(_cairn_thread_identity())
     }
 }
