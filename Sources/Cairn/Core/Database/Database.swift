@@ -469,81 +469,6 @@ public final class Database {
         return makeError(resultCode: ResultCode(rawValue: code), message: message, sql: sql, arguments: arguments)
     }
 
-    // MARK: Accesses
-
-    /// Runs `body` as a database access (see `DatabaseAccess.swift`):
-    /// statements and cursors check that they are used inside the access
-    /// that created them.
-    ///
-    /// A nested call, on a thread that runs an access to this connection
-    /// already (a reentrant access), runs `body` directly.
-    ///
-    /// - Parameters:
-    ///   - group: The group of connections of the connection, for the
-    ///     reentrancy checks of the access layer.
-    ///   - enclosing: The access that runs this one, if any: by default the
-    ///     innermost access of the current thread; the access layer gives
-    ///     the one of the thread that waits for this access.
-    func withAccess<T>(
-        group: AnyObject? = nil,
-        enclosing: DatabaseAccess? = DatabaseAccess.current,
-        _ body: () throws -> T) rethrows -> T
-    {
-        if isInsideAccess {
-            return try body()
-        }
-        let access = DatabaseAccess(connection: statementHandles, group: group, enclosing: enclosing)
-        // An open access of another thread, which waits for this one (see
-        // `DatabaseAccess.suspendForNestedAccess()`), or nil.
-        let waiting = currentAccess?.suspendForNestedAccess()
-        currentAccess = access
-        return try access.run {
-            // Finalizes the statements released on other threads.
-            statementHandles.finalizePendingIfNeeded()
-            if connectionResources != nil { runPendingReleases() }
-            defer {
-                resetBusyStatements()
-                if connectionResources != nil { runPendingReleases() }
-                // The access, or what a nested access on another thread
-                // left for it to go on with.
-                currentAccess?.finish()
-                access.finish()
-                currentAccess = waiting
-            }
-            return try body()
-        }
-    }
-
-    /// Whether the current thread is running an access to this connection.
-    /// Safe to call from any thread (the connection may have escaped its
-    /// access): only the current thread's chain of accesses is read.
-    var isInsideAccess: Bool {
-        DatabaseAccess.currentThreadRuns(statementHandles)
-    }
-
-    /// Whether the current thread's chain of accesses holds an access to
-    /// this connection, on this thread or on a thread that waits for the
-    /// current access: a new access to the connection would wait for
-    /// itself, and a reentrant access may use it (see
-    /// `DatabaseAccess.chainContains(_:)`).
-    var isInCurrentAccessChain: Bool {
-        DatabaseAccess.chainContains(statementHandles)
-    }
-
-    /// The open access to the connection, for a cursor or a row that is made
-    /// now: stops the program outside of an access.
-    @usableFromInline
-    var accessForNewCursor: DatabaseAccess {
-        if let access = DatabaseAccess.innermostOpenAccess(to: statementHandles) {
-            return access
-        }
-        // An access to another connection runs inside this one, or a nested
-        // access on another thread suspended it. The thread first:
-        // `currentAccess` is only read by the thread of the access.
-        guard isInsideAccess, let currentAccess else { Database.statementUsedOutsideAccess() }
-        return currentAccess
-    }
-
     /// Stops the program when the current thread is not running an access
     /// to this connection: SQLite's connections have no mutex (see
     /// `StatementHandles.swift`), and a connection used by two threads at
@@ -709,7 +634,7 @@ public final class Database {
 
     /// Resets the statements that a cursor left running, so that they do not
     /// hold a read transaction open after the access.
-    private func resetBusyStatements() {
+    func resetBusyStatements() {
         guard let sqliteConnection else { return }
         var statement = sqlite3_next_stmt(sqliteConnection, nil)
         while let current = statement {
