@@ -9,23 +9,3 @@ import Foundation
 final class AccessGroup: Sendable {
     init() { }
 }
-
-/// The marker that a connection's dispatch queue carries, so that code can
-/// tell whether it runs on that queue (`DispatchQueue.getSpecific`).
-final class QueueMarker: Sendable {
-    static let key = DispatchSpecificKey<QueueMarker>()
-
-    init() { }
-
-    /// Sets a new marker on a serial dispatch queue, and returns it.
-    static func mark(_ queue: DispatchQueue) -> QueueMarker {
-        let marker = QueueMarker()
-        queue.setSpecific(key: key, value: marker)
-        return marker
-    }
-
-    /// Whether the current code runs on the queue of this marker.
-    var isCurrent: Bool {
-        DispatchQueue.getSpecific(key: QueueMarker.key) === self
-    }
-}

@@ -16,9 +16,6 @@ final class SerializedDatabase: @unchecked Sendable {
     /// The queue that runs the accesses.
     let queue: DispatchQueue
 
-    /// Tells whether code runs on `queue`.
-    private let queueMarker: QueueMarker
-
     /// The group of connections this one belongs to.
     let accessGroup: AccessGroup
 
@@ -66,7 +63,6 @@ final class SerializedDatabase: @unchecked Sendable {
         // The readers of pools and snapshots are query-only: the other
         // connections write, and target the write target queue first.
         queue = configuration.makeConnectionQueue(label: label, writes: !configuration.isQueryOnly)
-        queueMarker = QueueMarker.mark(queue)
         suspensionObserver = configuration.observesSuspensionNotifications ? db.makeSuspensionObserver() : nil
         self.accessGroup = accessGroup
         interruptHandle = db.interruptHandle
@@ -161,6 +157,12 @@ final class SerializedDatabase: @unchecked Sendable {
     /// of a transaction that did not write: see
     /// `Database.checkCancellation(for:)`), and the method throws
     /// `CancellationError` when one of them failed.
+    ///
+    /// `@concurrent`: the method never runs on the caller's actor, so the
+    /// closure given to `withTaskExecutorPreference` is nonisolated, and
+    /// runs on the preferred executor, the queue. (A closure isolated to an
+    /// actor would run on the actor, beside the accesses of the queue.)
+    @concurrent
     func execute<T: Sendable>(_ block: @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
         let state = Locked(AsyncAccessState.pending)
@@ -208,15 +210,19 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Runs the closure of an async access in the current task, which runs
     /// on the queue (see ``execute(_:)``).
+    ///
+    /// The task runs on the queue because it prefers the queue's executor,
+    /// and the closure that calls this method is nonisolated (``execute(_:)``
+    /// is `@concurrent`): the language guarantees it, and libdispatch checks
+    /// it (`dispatch_assert_queue`, kept in optimized builds), since an
+    /// access that ran elsewhere would use the connection beside the
+    /// accesses of the queue.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
     private func runAsyncAccessInTask<T>(
         _ blockBox: UncheckedSendableBox<@Sendable (Database) throws -> T>,
         state: Locked<AsyncAccessState>) throws -> T
     {
-        guard queueMarker.isCurrent else {
-            // The task did not move to the queue: run there, and wait. This
-            // is not expected to happen; it keeps the access serialized.
-            return try queue.sync { try runAsyncAccess(blockBox, state: state).get() }
-        }
+        dispatchPrecondition(condition: .onQueue(queue))
         return try runAsyncAccess(blockBox, state: state).get()
     }
 

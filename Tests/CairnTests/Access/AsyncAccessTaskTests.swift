@@ -97,6 +97,51 @@ import Cairn
         #expect(seenBarrier == "barrier")
     }
 
+    // MARK: Where the closure runs
+
+    /// Async accesses awaited from the main actor run on the connection's
+    /// queue, not on the actor: one after the other, never on the main
+    /// thread, even when they overlap with synchronous accesses of other
+    /// threads.
+    @MainActor
+    @Test(arguments: WriterKind.allCases)
+    func accessesFromTheMainActorRunOnTheConnectionQueue(_ kind: WriterKind) async throws {
+        let directory = try TemporaryDirectory()
+        let writer = try kind.make(path: directory.filePath())
+        try await writer.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        // Counts the closures that run at once, and the most seen.
+        let running = Locked((now: 0, most: 0, onMainThread: 0))
+        let enter: @Sendable () -> Void = {
+            running.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+                if Thread.isMainThread { $0.onMainThread += 1 }
+            }
+        }
+        let leave: @Sendable () -> Void = { running.withLock { $0.now -= 1 } }
+        let finishSync = onDispatchThread {
+            for _ in 0..<50 {
+                try writer.write { db in
+                    enter()
+                    defer { leave() }
+                    try db.execute(sql: "INSERT INTO t VALUES (1)")
+                }
+            }
+        }
+        for _ in 0..<50 {
+            try await writer.write { db in
+                enter()
+                defer { leave() }
+                try db.execute(sql: "INSERT INTO t VALUES (2)")
+            }
+        }
+        try await finishSync()
+        let seen = running.withLock { $0 }
+        #expect(seen.most == 1)
+        #expect(seen.onMainThread == 0)
+        #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 100)
+    }
+
     // MARK: Cancellation during the access
 
     @Test(arguments: ReaderKind.allCases)
