@@ -286,13 +286,18 @@ extension Database {
     /// arguments are shared by all statements.
     ///
     /// Before anything runs, all statements are prepared and the arguments
-    /// are checked: syntax errors and arguments that do not fit throw, and
+    /// are checked: invalid SQL and arguments that do not fit throw, and
     /// nothing is executed. A statement that depends on the effects of an
     /// earlier statement of the same string cannot be prepared in advance
     /// (`DROP TABLE t; CREATE TABLE t …`, or an INSERT into a table created
     /// just before): statements are then prepared and run one after the
-    /// other, and an error in a later statement comes after earlier
-    /// statements ran (the enclosing `write` rolls them back).
+    /// other, inside a savepoint, so that an error (invalid SQL, wrong
+    /// arguments, a failed statement) still leaves the database as it was.
+    /// Statements that manage transactions (`BEGIN`, `COMMIT`, `SAVEPOINT`…),
+    /// and, outside of a transaction, those that behave otherwise inside one
+    /// (`ATTACH`, `DETACH`, `VACUUM`, pragmas), run outside of that
+    /// savepoint: an error after one of them comes after the statements
+    /// before it ran.
     ///
     /// - Parameters:
     ///   - sql: SQL statements.
@@ -308,71 +313,94 @@ extension Database {
             return
         }
 
-        // Phase 1: prepare everything and check the arguments, then run.
+        // Prepare everything and check the arguments, then run.
         var statements: [Statement] = []
-        var preparationFailed = false
         do {
             try forEachStatement(sql: sql) { statement in
                 statements.append(statement)
                 return true
             }
         } catch let error as PreparationError {
-            // A later statement may depend on the effects of an earlier one:
-            // "DROP TABLE t; CREATE TABLE t …" cannot prepare its CREATE
-            // while t exists, and "CREATE TABLE t …; INSERT INTO t …" cannot
-            // prepare its INSERT before t exists. Only syntax errors cannot
-            // come from such a dependency: they are thrown before anything
-            // runs.
-            let message = error.message ?? ""
-            let isSyntaxError = ["syntax error", "incomplete input", "unrecognized token"]
-                .contains { message.contains($0) }
-            guard error.statementIndex > 0, !isSyntaxError else { throw error.underlyingError }
-            preparationFailed = true
-        }
-
-        if !preparationFailed {
-            // All arguments are checked before any statement runs, so that
-            // wrong arguments never leave a partial write (where GRDB runs
-            // the statements until the arguments are missing, or checks the
-            // unused ones after all ran). The messages are GRDB's.
-            var remaining = arguments
-            var bindings: [[DatabaseValue]] = []
-            for statement in statements {
-                // A single statement reports its unused values itself.
-                try bindings.append(remaining.extractBindings(
-                    forStatement: statement, allowingRemainingValues: statements.count > 1))
-            }
-            if !remaining.values.isEmpty {
-                // Unused values: the message gives all the positional values,
-                // as GRDB does. SQL without any statement is not repeated.
-                throw makeError(
-                    resultCode: .SQLITE_MISUSE,
-                    message: "wrong number of statement arguments: \(arguments.values.count)",
-                    sql: statements.isEmpty ? nil : sql, arguments: arguments)
-            }
-            if statements.count == 1, let statement = statements.first, implicitStatementCache.capacity > 0 {
-                // A single statement: cached for the next execution of the
-                // same SQL. Strings of several statements are not cached.
-                statement.releasesArgumentsAfterUse = true
-                implicitStatementCache.insert(statement, sql: sql)
-                defer { statement.releaseArgumentsAfterImplicitUse() }
-                try statement.setBindings(bindings[0], arguments: arguments)
-                try statement.execute()
-                return
-            }
-            for (statement, statementBindings) in zip(statements, bindings) {
-                try statement.setBindings(statementBindings, arguments: arguments)
-                try statement.execute()
-            }
+            // The first statement cannot depend on another one. A later
+            // one may depend on the effects of an earlier one: "DROP TABLE
+            // t; CREATE TABLE t …" cannot prepare its CREATE while t
+            // exists, and "CREATE TABLE t …; INSERT INTO t …" cannot
+            // prepare its INSERT before t exists. SQLite does not tell
+            // such failures from invalid SQL (both are SQLITE_ERROR, with
+            // an error offset): the statements run one after the other,
+            // and an error undoes what ran (see executeSequentially).
+            guard error.statementIndex > 0 else { throw error.underlyingError }
+            try executeSequentially(sql: sql, arguments: arguments)
             return
         }
 
-        // Phase 2: a statement depends on the effects of an earlier one.
-        statements.removeAll()
+        // All arguments are checked before any statement runs, so that
+        // wrong arguments never leave a partial write (where GRDB runs the
+        // statements until the arguments are missing, or checks the unused
+        // ones after all ran). The messages are GRDB's.
+        var remaining = arguments
+        var bindings: [[DatabaseValue]] = []
+        for statement in statements {
+            // A single statement reports its unused values itself.
+            try bindings.append(remaining.extractBindings(
+                forStatement: statement, allowingRemainingValues: statements.count > 1))
+        }
+        if !remaining.values.isEmpty {
+            // Unused values: the message gives all the positional values,
+            // as GRDB does. SQL without any statement is not repeated.
+            throw wrongArgumentCountError(arguments, sql: statements.isEmpty ? nil : sql)
+        }
+        if statements.count == 1, let statement = statements.first, implicitStatementCache.capacity > 0 {
+            // A single statement: cached for the next execution of the
+            // same SQL. Strings of several statements are not cached.
+            statement.releasesArgumentsAfterUse = true
+            implicitStatementCache.insert(statement, sql: sql)
+            defer { statement.releaseArgumentsAfterImplicitUse() }
+            try statement.setBindings(bindings[0], arguments: arguments)
+            try statement.execute()
+            return
+        }
+        for (statement, statementBindings) in zip(statements, bindings) {
+            try statement.setBindings(statementBindings, arguments: arguments)
+            try statement.execute()
+        }
+    }
+
+    /// Prepares and runs the statements of `sql` one after the other, for
+    /// a string whose statements depend on the effects of earlier ones.
+    ///
+    /// The statements run inside a savepoint, so that an error (a
+    /// statement that cannot be prepared, even after the earlier ones ran;
+    /// arguments that do not fit; a failed statement) rolls back what the
+    /// earlier ones did. The savepoint is released before a statement that
+    /// depends on the transaction state (``Statement/dependsOnTransactionState``):
+    /// before any of them inside a transaction when it manages
+    /// transactions (a COMMIT would release the savepoint with the
+    /// transaction), and before all of them outside of a transaction (the
+    /// savepoint is the transaction then, where ATTACH or VACUUM fail). The
+    /// statements after it run without a savepoint. The statements of the
+    /// savepoint are not traced (see ``untraced(_:)``): the trace shows the
+    /// statements of the script.
+    private func executeSequentially(sql: String, arguments: StatementArguments) throws {
+        // A name that the savepoints of inSavepoint do not use at this
+        // depth.
+        let savepoint = "cairnExecute\(savepointDepth)"
+        let startedInTransaction = isInsideTransaction
+        var savepointIsOpen = false
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
         var remaining = arguments
         var lastStatement: Statement?
         do {
+            try untraced { try execute(sql: "SAVEPOINT \(savepoint)") }
+            savepointIsOpen = true
             try forEachStatement(sql: sql) { statement in
+                if savepointIsOpen && statement.dependsOnTransactionState
+                    && (statement.transactionEffect != nil || !startedInTransaction)
+                {
+                    try untraced { try execute(sql: "RELEASE SAVEPOINT \(savepoint)") }
+                    savepointIsOpen = false
+                }
                 let statementBindings = try remaining.extractBindings(
                     forStatement: statement, allowingRemainingValues: true)
                 try statement.setBindings(statementBindings, arguments: arguments)
@@ -380,15 +408,43 @@ extension Database {
                 lastStatement = statement
                 return true
             }
-        } catch let error as PreparationError {
-            throw error.underlyingError
+            if !remaining.values.isEmpty {
+                throw wrongArgumentCountError(arguments, sql: lastStatement?.sql ?? sql)
+            }
+            if savepointIsOpen {
+                // Outside of a transaction, this commits, and may fail (a
+                // deferred foreign key): the savepoint then stays open.
+                try untraced { try execute(sql: "RELEASE SAVEPOINT \(savepoint)") }
+                savepointIsOpen = false
+            }
+        } catch {
+            // Nothing to undo when the failure rolled back the whole
+            // transaction, savepoint included (SQLITE_FULL, a conflict
+            // resolved with ROLLBACK). The rollback runs even when the task
+            // of the access was cancelled.
+            if savepointIsOpen && isInsideTransaction {
+                ignoringAccessCancellation {
+                    untraced {
+                        try? execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \(savepoint)")
+                        try? execute(sql: "RELEASE SAVEPOINT \(savepoint)")
+                    }
+                }
+            }
+            if let error = error as? PreparationError {
+                throw error.underlyingError
+            }
+            throw error
         }
-        if !remaining.values.isEmpty {
-            throw makeError(
-                resultCode: .SQLITE_MISUSE,
-                message: "wrong number of statement arguments: \(arguments.values.count)",
-                sql: lastStatement?.sql ?? sql, arguments: arguments)
-        }
+    }
+
+    /// The error of arguments that hold more values than the statements
+    /// of `sql` use. The message gives all the positional values, as
+    /// GRDB's does.
+    private func wrongArgumentCountError(_ arguments: StatementArguments, sql: String?) -> DatabaseError {
+        makeError(
+            resultCode: .SQLITE_MISUSE,
+            message: "wrong number of statement arguments: \(arguments.values.count)",
+            sql: sql, arguments: arguments)
     }
 
     /// Executes SQL statements built with SQL interpolation: interpolated

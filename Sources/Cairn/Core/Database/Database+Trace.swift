@@ -118,6 +118,19 @@ extension Database {
         traceBox = box
     }
 
+    /// Runs `body` without reporting its statements to the trace function:
+    /// for the statements that Cairn runs on its own inside a method of
+    /// the user, such as the savepoint of a script in
+    /// ``execute(sql:arguments:)``, whose trace shows only the statements
+    /// of the script.
+    func untraced<T>(_ body: () throws -> T) rethrows -> T {
+        guard let traceBox else { return try body() }
+        let wasPaused = traceBox.isPaused
+        traceBox.isPaused = true
+        defer { traceBox.isPaused = wasPaused }
+        return try body()
+    }
+
     // MARK: Error log
 
     /// A function that receives the messages of SQLite's error log.
@@ -170,6 +183,10 @@ extension Database {
 final class TraceBox: CCallbackContext {
     let trace: (Database.TraceEvent) -> Void
     let publicStatementArguments: Bool
+    /// Whether the events are not reported now (see
+    /// ``Database/untraced(_:)``). Only the thread of the current access
+    /// reads and writes it.
+    var isPaused = false
 
     init(trace: @escaping (Database.TraceEvent) -> Void, publicStatementArguments: Bool) {
         self.trace = trace

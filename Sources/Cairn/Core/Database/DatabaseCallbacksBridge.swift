@@ -6,6 +6,7 @@
 let traceCallback: @convention(c) (UInt32, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CInt = { mask, context, p, x in
     guard let context, let p else { return 0 }
     let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
+    if box.isPaused { return 0 }
     let sqliteStatement = OpaquePointer(p)
 
     func makeStatement(sql rawSQL: String) -> Database.TraceEvent.Statement {

@@ -17,6 +17,7 @@ let authorizerCallback: @convention(c) (
 { context, action, argument1, argument2, _, _ in
     guard let context else { return SQLITE_OK }
     let analysis = Unmanaged<StatementAnalysis>.fromOpaque(context).takeUnretainedValue()
+    analysis.authorizationCount += 1
     switch action {
     case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
          SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
@@ -24,6 +25,9 @@ let authorizerCallback: @convention(c) (
          SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
          SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE, SQLITE_ATTACH, SQLITE_DETACH:
         analysis.changesSchema = true
+        if action == SQLITE_ATTACH || action == SQLITE_DETACH {
+            analysis.changesConnectionState = true
+        }
         // DROP TABLE and DROP VIEW check SQLITE_DELETE on the dropped
         // table or view next (see below).
         if action == SQLITE_DROP_TABLE || action == SQLITE_DROP_TEMP_TABLE || action == SQLITE_DROP_VTABLE
@@ -31,6 +35,8 @@ let authorizerCallback: @convention(c) (
         {
             analysis.dropsTable = true
         }
+    case SQLITE_PRAGMA:
+        analysis.changesConnectionState = true
     case SQLITE_SELECT:
         analysis.selectCount += 1
     case SQLITE_READ:

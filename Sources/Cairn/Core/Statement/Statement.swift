@@ -145,6 +145,14 @@ public final class Statement {
     /// execution: cheaper to test than ``transactionEffect``.
     let endsTransaction: Bool
 
+    /// Whether the statement manages transactions (BEGIN, COMMIT, ROLLBACK,
+    /// SAVEPOINT, RELEASE), or behaves otherwise inside a transaction than
+    /// outside (ATTACH, DETACH, pragmas, VACUUM), as SQLite's authorizer
+    /// reported it when the statement was prepared: the sequential run of
+    /// ``Database/execute(sql:arguments:)`` does not wrap it in a
+    /// savepoint.
+    let dependsOnTransactionState: Bool
+
     /// The statement handles of the connection (see
     /// `Database.statementHandles`), kept alive by the statement, which may
     /// outlive its connection: it finalizes the statement on a thread that
@@ -161,6 +169,7 @@ public final class Statement {
         self.isSingleSelect = analysis.selectCount == 1
         self.databaseEventKinds = analysis.eventKinds
         self.transactionEffect = analysis.transactionEffect
+        self.dependsOnTransactionState = analysis.dependsOnTransactionState
         switch analysis.transactionEffect {
         case .commitTransaction?, .rollbackTransaction?, .releaseSavepoint?:
             self.endsTransaction = true

@@ -40,9 +40,26 @@ final class StatementAnalysis: CCallbackContext {
     /// The number of SELECT the statement runs: its own, and those of its
     /// subqueries, compound members, common table expressions and views.
     var selectCount = 0
+    /// Whether the statement attaches or detaches a database, or runs a
+    /// pragma: statements that behave otherwise, or fail, inside a
+    /// transaction.
+    var changesConnectionState = false
+    /// The number of calls of the authorizer for the statement. None for
+    /// VACUUM, which SQLite does not authorize, and which fails inside a
+    /// transaction.
+    var authorizationCount = 0
+
+    /// Whether the statement manages transactions, or behaves otherwise
+    /// inside a transaction than outside (see
+    /// ``Statement/dependsOnTransactionState``).
+    var dependsOnTransactionState: Bool {
+        transactionEffect != nil || changesConnectionState || authorizationCount == 0
+    }
 
     func reset() {
         changesSchema = false
+        changesConnectionState = false
+        authorizationCount = 0
         selectCount = 0
         dropsTable = false
         isRollback = false

@@ -208,6 +208,75 @@ import Cairn
         try dbQueue.read { db throws in #expect(try db.tableExists("t")) }
     }
 
+    /// A script whose statements depend on earlier ones runs them one after
+    /// the other in a savepoint: whatever fails (invalid SQL, a missing
+    /// table, a constraint, arguments), nothing of the script remains.
+    @Test(arguments: [
+        "CREATE TABLE u(a); INSERT INTO u(a) VALUES (1); SELEC 1",
+        "CREATE TABLE u(a); INSERT INTO u(a) VALUES (1); INSERT INTO missing VALUES (1)",
+        "CREATE TABLE u(a); INSERT INTO u(a) VALUES (1); CREATE TABLE (",
+        "CREATE TABLE u(a UNIQUE); INSERT INTO u(a) VALUES (1); INSERT INTO u(a) VALUES (1)",
+        "CREATE TABLE u(a); INSERT INTO u(a) VALUES (1); INSERT INTO u(a) VALUES (?)",
+    ])
+    func failedDependentScriptsLeaveNothing(sql: String) throws {
+        let dbQueue = try DatabaseQueue()
+        // Outside of a transaction.
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.inDatabase { db throws in try db.execute(sql: sql) }
+        }
+        try dbQueue.inDatabase { db throws in
+            #expect(try !db.tableExists("u"))
+            #expect(!db.isInsideTransaction)
+        }
+        // Inside a transaction that goes on after the error.
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE kept(a)")
+            #expect(throws: DatabaseError.self) { try db.execute(sql: sql) }
+            #expect(try !db.tableExists("u"))
+            try db.execute(sql: "INSERT INTO kept(a) VALUES (1)")
+        }
+        try dbQueue.read { db throws in
+            #expect(try !db.tableExists("u"))
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kept") == 1)
+        }
+    }
+
+    /// Statements that manage transactions, or that cannot run inside one,
+    /// still run in a dependent script; an error after one of them comes
+    /// after what ran before it, as documented.
+    @Test func dependentScriptsWithStatementsThatNeedNoTransaction() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: """
+                ATTACH DATABASE ':memory:' AS aux;
+                CREATE TABLE aux.t(a);
+                INSERT INTO aux.t(a) VALUES (1)
+                """)
+            #expect(try Int.fetchOne(db, sql: "SELECT a FROM aux.t") == 1)
+            try db.execute(sql: "CREATE TABLE v(a); INSERT INTO v(a) VALUES (1); VACUUM")
+            try db.execute(sql: "BEGIN; CREATE TABLE w(a); INSERT INTO w(a) VALUES (1); COMMIT")
+            #expect(!db.isInsideTransaction)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM v") == 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM w") == 1)
+
+            // The pragma runs outside of the savepoint: the table created
+            // before it stays.
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "CREATE TABLE x(a); INSERT INTO x VALUES (1); PRAGMA user_version = 5; SELEC")
+            }
+            #expect(try db.tableExists("x"))
+            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 5)
+            #expect(!db.isInsideTransaction)
+        }
+        try dbQueue.write { db throws in
+            // Inside a transaction, a COMMIT of the script ends it; the block
+            // then has no transaction to commit.
+            try db.execute(sql: "CREATE TABLE y(a); INSERT INTO y(a) VALUES (1); COMMIT")
+        }
+        try dbQueue.read { db throws in #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM y") == 1) }
+    }
+
     @Test func unknownTableAndColumn() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in

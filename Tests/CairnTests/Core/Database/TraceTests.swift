@@ -123,6 +123,9 @@ import Cairn
             }
             try db.execute(sql: "CREATE TABLE t(a);\n  INSERT INTO t (a) VALUES (?) ;\n", arguments: [1])
         }
+        // The INSERT needs the table of the CREATE: the statements run one
+        // after the other, inside a savepoint (see `Database.execute(sql:)`)
+        // that the trace does not show.
         let traced = events.withLock { $0 }
         #expect(traced.map(\.sql) == ["CREATE TABLE t(a)", "INSERT INTO t (a) VALUES (?)"])
         #expect(traced.map(\.expanded) == ["CREATE TABLE t(a)", "INSERT INTO t (a) VALUES (1)"])
