@@ -377,7 +377,7 @@ extension Row {
     /// A lookup by primary key in a loop (`Player.fetchOne(db, key: id)`)
     /// then allocates no row. Reusing the row within one access is what a
     /// cursor does at each step: the row is a view on the statement, with
-    /// the same columns (see ``Statement/reusableRow``), and the thread
+    /// the same columns (see ``StatementCache/Entry/reusableRow``), and the thread
     /// and access it checks before each read do not change.
     ///
     /// With an adapter, a new adapted row (see
@@ -397,18 +397,21 @@ extension Row {
     /// See ``reusableRow(of:adapter:)``.
     @usableFromInline
     static func reusableRow(of statement: Statement) -> Row {
+        guard let entry = statement.cacheEntry else {
+            let row = Row(statement: statement)
+            row.cachesDecoding = true
+            return row
+        }
         // Nothing else holds the kept row (`isKnownUniquelyReferenced` is
         // false for nil), and it was made by this access, on this thread.
-        if isKnownUniquelyReferenced(&statement.reusableRow), let row = statement.reusableRow,
+        if isKnownUniquelyReferenced(&entry.reusableRow), let row = entry.reusableRow,
            row.statementAccess?.isCurrent == true, row.count == statement.uncheckedColumnCount
         {
             return row
         }
         let row = Row(statement: statement)
         row.cachesDecoding = true
-        if statement.isInConnectionCache {
-            statement.reusableRow = row
-        }
+        entry.reusableRow = row
         return row
     }
 }

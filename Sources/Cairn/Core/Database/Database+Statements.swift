@@ -60,27 +60,7 @@ extension Database {
     /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
     ///   several statements.
     public func cachedStatement(sql: String) throws -> Statement {
-        try cachedStatement(sql: sql, in: &statementCache)
-    }
-
-    /// Returns the statement of a cache, preparing and caching it the first
-    /// time; a new statement when the cached one is running (iterated by a
-    /// cursor, or executing).
-    private func cachedStatement(sql: String, in cache: inout StatementCache) throws -> Statement {
-        preconditionInsideAccess()
-        if let statement = cache.statement(sql: sql) {
-            if statement.isIteratedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
-                return try makeStatement(sql: sql)
-            }
-            if statement.schemaGeneration == schemaCache.generation {
-                return statement
-            }
-            // Prepared before a schema change: prepared again below, so that
-            // its columns are those of the current schema.
-        }
-        let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
-        cache.insert(statement, sql: sql)
-        return statement
+        try cachedStatement(sql: sql, kind: .explicit)
     }
 
     /// Returns a cached prepared statement built with SQL interpolation; its
@@ -112,7 +92,7 @@ extension Database {
     /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
     ///   several statements.
     func internalCachedStatement(sql: String) throws -> Statement {
-        try cachedStatement(sql: sql, in: &internalStatementCache)
+        try cachedStatement(sql: sql, kind: .internal)
     }
 
     /// Removes the cached statements, so that they are finalized.
@@ -125,9 +105,6 @@ extension Database {
     /// connection closes or is deinitialized (nobody else uses it then).
     func removeCachedStatements() {
         statementCache.removeAll()
-        implicitStatementCache.removeAll()
-        internalStatementCache.removeAll()
-        for index in transactionStatements.indices { transactionStatements[index] = nil }
         recordCaches = nil
     }
 
@@ -350,11 +327,9 @@ extension Database {
             // as GRDB does. SQL without any statement is not repeated.
             throw wrongArgumentCountError(arguments, sql: statements.isEmpty ? nil : sql)
         }
-        if statements.count == 1, let statement = statements.first, implicitStatementCache.capacity > 0 {
+        if statements.count == 1, let statement = statements.first, cache(statement, sql: sql, kind: .implicit) {
             // A single statement: cached for the next execution of the
             // same SQL. Strings of several statements are not cached.
-            statement.releasesArgumentsAfterUse = true
-            implicitStatementCache.insert(statement, sql: sql)
             defer { statement.releaseArgumentsAfterImplicitUse() }
             try statement.setBindings(bindings[0], arguments: arguments)
             try statement.execute()

@@ -144,24 +144,14 @@ extension Database {
         }
     }
 
-    /// The statement of `which`, prepared once per connection: transactions
-    /// start and end without looking up a statement by its SQL.
-    ///
-    /// A running one (a COMMIT whose commit hook commits again) is not
-    /// reused: a new statement is prepared for the nested call.
+    /// The statement of `which`, from the connection's cache of internal
+    /// statements (see ``cachedStatement(sql:kind:)``): a running one (a
+    /// COMMIT whose commit hook commits again) is not reused, a new
+    /// statement is prepared for the nested call.
     ///
     /// - Throws: A ``DatabaseError`` if the statement cannot be prepared.
     func transactionStatement(_ which: TransactionStatement) throws -> Statement {
-        if let statement = transactionStatements[which.rawValue],
-           !statement.isIteratedByCursor, sqlite3_stmt_busy(statement.sqliteStatement) == 0
-        {
-            return statement
-        }
-        let statement = try makeStatement(sql: which.sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
-        if transactionStatements[which.rawValue] == nil {
-            transactionStatements[which.rawValue] = statement
-        }
-        return statement
+        try cachedStatement(sql: which.sql, kind: .internal)
     }
 
     /// The kind of the transactions that do not say theirs: deferred where

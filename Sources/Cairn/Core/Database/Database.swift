@@ -46,11 +46,14 @@ public final class Database {
     /// A description of the connection, from ``Configuration/label``.
     public let description: String
 
-    /// The prepared statements of ``cachedStatement(sql:)``.
+    /// The prepared statements that the connection keeps: those of
+    /// ``cachedStatement(sql:)``, those that Cairn prepares for SQL strings,
+    /// and those of Cairn's own work (see ``StatementCache``).
     ///
     /// Only the thread of the current access touches the connection's
-    /// state: dynamic exclusivity checks are not needed.
-    @exclusivity(unchecked) var statementCache = StatementCache(capacity: .max)
+    /// state: dynamic exclusivity checks are not needed. No access to the
+    /// cache stays open while SQLite runs.
+    @exclusivity(unchecked) var statementCache: StatementCache
 
     /// The SQLite handles of the live ``Statement`` objects of the
     /// connection, so that ``checkClosable()`` tells the statements of the
@@ -59,18 +62,6 @@ public final class Database {
     /// statements released on a thread that could not finalize them (see
     /// `StatementHandles.swift`).
     let statementHandles = StatementHandles()
-
-    /// The bounded cache of the statements that Cairn prepares for SQL
-    /// strings (see ``implicitStatement(sql:)``).
-    @exclusivity(unchecked) var implicitStatementCache: StatementCache
-
-    /// The statements of BEGIN, COMMIT and ROLLBACK, indexed by
-    /// `TransactionStatement` (see ``transactionStatement(_:)``).
-    var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
-
-    /// The prepared statements of ``internalCachedStatement(sql:)``, which
-    /// users do not reach.
-    var internalStatementCache = StatementCache(capacity: .max)
 
     /// The error thrown by a Swift callback (an SQL function, for instance)
     /// during the current statement, rethrown when the statement fails.
@@ -203,7 +194,7 @@ public final class Database {
         self.path = path
         self.description = description
         self.configuration = configuration
-        self.implicitStatementCache = StatementCache(capacity: configuration.implicitStatementCacheCapacity)
+        self.statementCache = StatementCache(implicitCapacity: configuration.implicitStatementCacheCapacity)
 
         var flags = configuration.readonly && !configuration.opensReadWriteForCopy
             ? SQLITE_OPEN_READONLY

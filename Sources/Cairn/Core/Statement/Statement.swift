@@ -77,34 +77,14 @@ public final class Statement {
     /// ``releaseArgumentsAfterImplicitUse()`` clears the bindings.
     @exclusivity(unchecked) private var mayHoldCopiedValues = false
 
-    /// When the implicit statement cache last returned the statement.
-    @exclusivity(unchecked) var lastCacheUse: UInt64 = 0
-
-    /// Whether the statement is in one of the connection's statement
-    /// caches, which may then keep a row of it in ``reusableRow``.
+    /// The entry of the statement in its connection's cache (which may keep
+    /// a row of the statement, see ``StatementCache/Entry/reusableRow``);
+    /// nil when the statement is not cached.
     ///
-    /// Unchecked exclusivity: written by ``StatementCache`` and read by the
-    /// fetches of records, both during an access of the connection, on its
-    /// thread, or when the connection is closed or deinitialized, when no
-    /// access runs.
-    @exclusivity(unchecked) var isInConnectionCache = false
-
-    /// The row of the last fetch of one record from the statement, kept
-    /// for the next one (see ``Row/reusableRow(of:)``).
-    ///
-    /// The row holds the statement, and the statement the row: only the
-    /// statements of the connection's caches keep one, and
-    /// ``StatementCache`` drops it when the statement leaves the cache, so
-    /// that both can be freed. The row is dropped too when the columns of
-    /// the statement change (see ``columnsChangedByReprepare()``).
-    ///
-    /// Unchecked exclusivity, as ``isInConnectionCache``. The slot holds a
-    /// strong reference, and a reused row reads the statement only after
-    /// its access check passes, as a cursor row does: no legal program can
-    /// make it read a finalized statement or another thread's connection
-    /// (`ReusedRecordRowTests`, run under AddressSanitizer and
-    /// ThreadSanitizer in CI).
-    @usableFromInline @exclusivity(unchecked) var reusableRow: Row?
+    /// Set and cleared by ``StatementCache``, and read by the fetches of
+    /// records, during an access of the connection, on its thread, or when
+    /// the connection is closed or deinitialized, when no access runs.
+    var cacheEntry: StatementCache.Entry?
 
     /// The cache of column indexes, keyed by the names that were looked up.
     ///
@@ -275,7 +255,7 @@ public final class Statement {
         // lookups its column names.
         let changed = names.count != knownColumnCount || (cachedColumnNames.map { $0 != names } ?? false)
         guard changed else { return false }
-        reusableRow = nil
+        cacheEntry?.reusableRow = nil
         knownColumnCount = names.count
         cachedColumnNames = names
         columnIndexCache.removeAll()

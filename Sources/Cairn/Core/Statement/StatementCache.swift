@@ -1,135 +1,282 @@
 import CairnSQLite
 
-/// A cache of prepared statements keyed by their SQL: the bounded cache of
-/// the statements that Cairn prepares for SQL strings
-/// (``Database/execute(sql:arguments:)``, `fetchOne(db, sql:)`, SQL and
-/// query interface requests), and the unbounded caches of
-/// ``Database/cachedStatement(sql:)`` and of Cairn's internal statements.
-/// When a bounded cache is full, the least recently used statement leaves
-/// it.
+/// The prepared statements that a connection keeps, keyed by their SQL and
+/// by who asked for them (see ``Kind``): one cache, with one way of looking
+/// a statement up (``Database/cachedStatement(sql:kind:)``).
 ///
-/// The capacity of the bounded cache is
-/// ``Configuration/implicitStatementCacheCapacity``; zero turns it off. The
-/// other caches have a capacity of `Int.max`. A lookup compares the SQL
-/// with the last statement returned (immediate for the same string), and
+/// The implicit statements (those that Cairn prepares for SQL strings) are
+/// bounded by ``Configuration/implicitStatementCacheCapacity`` (zero turns
+/// their caching off): when they are as many, the least recently used one
+/// leaves the cache. The other kinds are not bounded. A lookup compares the
+/// SQL with the last entry returned (immediate for the same string), and
 /// hashes it otherwise; the eviction scans the entries, and only happens
 /// when a statement is prepared, which costs far more.
 ///
 /// The cache is used on the thread of the current access only, as the rest
-/// of the connection's state.
+/// of the connection's state, and no access to it stays open across a call
+/// into SQLite: statements are prepared between a lookup and an insertion.
 struct StatementCache {
-    private var entries: [String: Statement] = [:]
-    /// The entry returned last: a loop that runs the same SQL string finds
-    /// it by comparing strings, which is immediate for the same literal,
-    /// without hashing the SQL.
-    private var mostRecent: (sql: String, statement: Statement)?
+    /// Who asked for a statement: statements of the same SQL but of
+    /// different kinds are different entries.
+    enum Kind: UInt8 {
+        /// ``Database/cachedStatement(sql:)``: the statements of the user,
+        /// which keep their arguments.
+        case explicit
+        /// The statements that Cairn prepares for SQL strings
+        /// (``Database/execute(sql:arguments:)``, `fetchOne(db, sql:)`, SQL
+        /// and query interface requests): bounded, and they release their
+        /// arguments after each use.
+        case implicit
+        /// The statements of Cairn's own work (transactions, inserts of
+        /// records, schema version): Cairn may leave their arguments
+        /// undefined.
+        case `internal`
+    }
+
+    /// A cached statement, and what the cache keeps beside it.
+    ///
+    /// The statement refers to its entry (``Statement/cacheEntry``) while it
+    /// is in the cache; the entry may keep a row of the statement, which
+    /// refers to the statement. ``StatementCache`` breaks both cycles when
+    /// the entry leaves the cache.
+    final class Entry {
+        let statement: Statement
+        let kind: Kind
+        /// When the cache last returned the statement (see
+        /// ``StatementCache/recent``).
+        var lastUse: UInt64 = 0
+        /// The row of the last fetch of one record from the statement, kept
+        /// for the next one (see ``Row/reusableRow(of:)``). Dropped when the
+        /// columns of the statement change (see
+        /// ``Statement/columnsChangedByReprepare()``).
+        var reusableRow: Row?
+
+        init(statement: Statement, kind: Kind) {
+            self.statement = statement
+            self.kind = kind
+        }
+    }
+
+    private struct Key: Hashable {
+        var sql: String
+        var kind: Kind
+    }
+
+    /// A recently returned entry, with its key.
+    private struct Recent {
+        var sql: String
+        var kind: Kind
+        var entry: Entry
+    }
+
+    private var entries: [Key: Entry] = [:]
+    /// The entries returned last, the newest first, at most
+    /// ``recentCount``: a loop that runs a few SQL strings (a transaction's
+    /// BEGIN, a query and its COMMIT) finds them by comparing strings,
+    /// which is immediate for the same literal, without hashing the SQL.
+    /// The ``Entry/lastUse`` of an entry is set when it leaves this list:
+    /// the recent entries are never the least recently used ones.
+    private var recent: [Recent] = []
+    private static let recentCount = 4
     /// Counts the uses, to tell the least recently used entry.
     private var clock: UInt64 = 0
-    let capacity: Int
+    /// The number of implicit entries.
+    private var implicitCount = 0
+    /// The maximum number of implicit entries.
+    let implicitCapacity: Int
 
-    init(capacity: Int) {
-        self.capacity = max(0, capacity)
+    init(implicitCapacity: Int) {
+        self.implicitCapacity = max(0, implicitCapacity)
+        recent.reserveCapacity(Self.recentCount)
     }
 
-    /// The cached statement of `sql`, marked as used.
+    /// Whether statements of `kind` are cached.
+    func caches(_ kind: Kind) -> Bool {
+        kind != .implicit || implicitCapacity > 0
+    }
+
+    /// The cached statement of `sql` and `kind`, marked as used.
     @inline(__always)
-    mutating func statement(sql: String) -> Statement? {
-        if let mostRecent, mostRecent.sql == sql {
+    mutating func statement(sql: String, kind: Kind) -> Statement? {
+        for index in recent.indices where recent[index].kind == kind && recent[index].sql == sql {
+            return recent[index].entry.statement
+        }
+        return lookUp(sql: sql, kind: kind)
+    }
+
+    /// The slow path of ``statement(sql:kind:)``: a hashed lookup.
+    private mutating func lookUp(sql: String, kind: Kind) -> Statement? {
+        guard let entry = entries[Key(sql: sql, kind: kind)] else { return nil }
+        makeRecent(entry, sql: sql, kind: kind)
+        return entry.statement
+    }
+
+    private mutating func makeRecent(_ entry: Entry, sql: String, kind: Kind) {
+        if recent.count == Self.recentCount {
             clock &+= 1
-            mostRecent.statement.lastCacheUse = clock
-            return mostRecent.statement
+            recent.removeLast().entry.lastUse = clock
         }
-        guard let statement = entries[sql] else { return nil }
-        clock &+= 1
-        statement.lastCacheUse = clock
-        mostRecent = (sql, statement)
-        return statement
+        recent.insert(Recent(sql: sql, kind: kind, entry: entry), at: 0)
     }
 
-    /// Caches a statement, in place of the former statement of the same SQL;
-    /// evicts the least recently used statement when the cache is full.
-    mutating func insert(_ statement: Statement, sql: String) {
-        guard capacity > 0 else { return }
-        if entries.count >= capacity && entries[sql] == nil {
-            if let oldest = entries.min(by: { $0.value.lastCacheUse < $1.value.lastCacheUse })?.key {
-                entries.removeValue(forKey: oldest)?.didLeaveConnectionCache()
+    private mutating func forgetRecent(_ entry: Entry) {
+        recent.removeAll { $0.entry === entry }
+    }
+
+    /// Caches a statement, in place of the former statement of the same SQL
+    /// and kind; evicts the least recently used implicit statement when
+    /// there are as many as the capacity.
+    ///
+    /// - Precondition: ``caches(_:)`` is true for `kind`, and the statement
+    ///   is in no cache.
+    mutating func insert(_ statement: Statement, sql: String, kind: Kind) {
+        let key = Key(sql: sql, kind: kind)
+        let replaced = entries[key]
+        if kind == .implicit && replaced == nil {
+            if implicitCount >= implicitCapacity, let oldest = leastRecentlyUsedImplicitKey() {
+                remove(oldest)
             }
+            implicitCount += 1
         }
-        clock &+= 1
-        statement.lastCacheUse = clock
-        if let replaced = entries.updateValue(statement, forKey: sql), replaced !== statement {
-            replaced.didLeaveConnectionCache()
+        let entry = Entry(statement: statement, kind: kind)
+        if let replaced {
+            forgetRecent(replaced)
+            Self.didLeave(replaced)
         }
-        statement.isInConnectionCache = true
-        mostRecent = (sql, statement)
+        entries[key] = entry
+        statement.cacheEntry = entry
+        makeRecent(entry, sql: sql, kind: kind)
     }
 
+    /// Removes every statement.
     mutating func removeAll() {
-        for statement in entries.values {
-            statement.didLeaveConnectionCache()
+        for entry in entries.values {
+            Self.didLeave(entry)
         }
         entries.removeAll()
-        mostRecent = nil
+        recent.removeAll(keepingCapacity: true)
+        implicitCount = 0
     }
-}
 
-extension Statement {
-    /// Called when the statement leaves a cache of its connection: it keeps
-    /// no row any longer (see ``reusableRow``).
-    func didLeaveConnectionCache() {
-        isInConnectionCache = false
-        reusableRow = nil
+    /// The implicit entry used least recently: one of the recent entries,
+    /// whose ``Entry/lastUse`` is not current, only when all implicit
+    /// entries are recent.
+    private func leastRecentlyUsedImplicitKey() -> Key? {
+        var oldest: (key: Key, lastUse: UInt64)?
+        for (key, entry) in entries where key.kind == .implicit && !recent.contains(where: { $0.entry === entry }) {
+            if oldest.map({ entry.lastUse < $0.lastUse }) ?? true {
+                oldest = (key, entry.lastUse)
+            }
+        }
+        if let oldest { return oldest.key }
+        // The oldest of the recent entries.
+        return recent.last { $0.kind == .implicit }.map { Key(sql: $0.sql, kind: $0.kind) }
+    }
+
+    private mutating func remove(_ key: Key) {
+        guard let entry = entries.removeValue(forKey: key) else { return }
+        if key.kind == .implicit { implicitCount -= 1 }
+        forgetRecent(entry)
+        Self.didLeave(entry)
+    }
+
+    /// Breaks the cycles of an entry that leaves the cache.
+    private static func didLeave(_ entry: Entry) {
+        entry.reusableRow = nil
+        if entry.statement.cacheEntry === entry {
+            entry.statement.cacheEntry = nil
+        }
     }
 }
 
 extension Database {
-    /// The cached statement of `sql`, if it can be used now: not running,
-    /// and prepared with the current schema.
+    /// The statement of `sql` from the connection's cache, for `kind`,
+    /// preparing and caching it the first time.
+    ///
+    /// A cached statement is never given to two users at once: when the
+    /// cached one is running (a cursor iterates it, or a Swift function
+    /// called by it runs the same SQL), a new statement is prepared, and not
+    /// cached. A statement prepared before a schema change is prepared
+    /// again, so that what Cairn read from it (columns, region, effects) is
+    /// current. Implicit statements release their arguments after each use
+    /// (``Statement/releaseArgumentsAfterImplicitUse()``), so that the cache
+    /// does not keep large values alive.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    @inline(__always)
+    func cachedStatement(sql: String, kind: StatementCache.Kind) throws -> Statement {
+        preconditionInsideAccess()
+        if let statement = statementCache.statement(sql: sql, kind: kind), !statement.isRunning,
+           statement.schemaGeneration == schemaCache.generation
+        {
+            return statement
+        }
+        return try prepareCachedStatement(sql: sql, kind: kind)
+    }
+
+    /// The slow path of ``cachedStatement(sql:kind:)``: the cached
+    /// statement is missing, running, or prepared before a schema change.
+    @inline(never)
+    private func prepareCachedStatement(sql: String, kind: StatementCache.Kind) throws -> Statement {
+        if let statement = statementCache.statement(sql: sql, kind: kind), statement.isRunning {
+            // Not cached: the cached one serves again once it is done.
+            return try makeStatement(sql: sql)
+        }
+        // Missing, or prepared before a schema change.
+        guard statementCache.caches(kind) else {
+            return try makeStatement(sql: sql)
+        }
+        // No access to the cache is open while SQLite prepares: the
+        // preparation may call back into Swift (the authorizer, the
+        // initializers of FTS5 tokenizers).
+        let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        cache(statement, sql: sql, kind: kind)
+        return statement
+    }
+
+    /// Caches a statement just prepared for `sql`, when statements of
+    /// `kind` are cached; returns whether it was cached.
+    @discardableResult
+    func cache(_ statement: Statement, sql: String, kind: StatementCache.Kind) -> Bool {
+        guard statementCache.caches(kind) else { return false }
+        if kind == .implicit {
+            statement.releasesArgumentsAfterUse = true
+        }
+        statementCache.insert(statement, sql: sql, kind: kind)
+        return true
+    }
+
+    /// The cached implicit statement of `sql`, if it can be used now: not
+    /// running, and prepared with the current schema. Nil otherwise: then
+    /// nothing is prepared.
     @inline(__always)
     func reusableImplicitStatement(sql: String) -> Statement? {
         // The cache is the connection's: only its access thread touches it.
         preconditionInsideAccess()
-        guard let statement = implicitStatementCache.statement(sql: sql),
-              !statement.isIteratedByCursor,
-              sqlite3_stmt_busy(statement.sqliteStatement) == 0,
+        guard let statement = statementCache.statement(sql: sql, kind: .implicit),
+              !statement.isRunning,
               statement.schemaGeneration == schemaCache.generation
         else { return nil }
         return statement
     }
 
     /// Returns a statement for `sql` from the bounded cache of statements
-    /// that Cairn prepares on its own, preparing and caching it the first
-    /// time (see ``StatementCache``).
-    ///
-    /// A cached statement is never given to two users at once: when the
-    /// cached one is running (a cursor iterates it, or a Swift function
-    /// called by it runs the same SQL), a new statement is prepared, and not
-    /// cached. A statement prepared before a schema change is prepared again.
-    /// Statements of this cache release their arguments after each use
-    /// (``Statement/releaseArgumentsAfterImplicitUse()``), so that the cache
-    /// does not keep large values alive.
+    /// that Cairn prepares on its own (see ``cachedStatement(sql:kind:)``).
     ///
     /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
     ///   several statements.
     @usableFromInline
     func implicitStatement(sql: String) throws -> Statement {
-        preconditionInsideAccess()
-        if let statement = implicitStatementCache.statement(sql: sql) {
-            if statement.isIteratedByCursor || sqlite3_stmt_busy(statement.sqliteStatement) != 0 {
-                return try makeStatement(sql: sql)
-            }
-            if statement.schemaGeneration == schemaCache.generation {
-                return statement
-            }
-            // Prepared before a schema change: prepared again below, so that
-            // what Cairn read from it (columns, region, effects) is current.
-        }
-        guard implicitStatementCache.capacity > 0 else {
-            return try makeStatement(sql: sql)
-        }
-        let statement = try makeStatement(sql: sql, prepareFlags: UInt32(SQLITE_PREPARE_PERSISTENT))
-        statement.releasesArgumentsAfterUse = true
-        implicitStatementCache.insert(statement, sql: sql)
-        return statement
+        try cachedStatement(sql: sql, kind: .implicit)
+    }
+}
+
+extension Statement {
+    /// Whether the statement runs now: a cursor iterates it, or it is
+    /// executing (a Swift function that it calls runs SQL). A cache then
+    /// gives a new statement rather than this one.
+    var isRunning: Bool {
+        isIteratedByCursor || sqlite3_stmt_busy(sqliteStatement) != 0
     }
 }

@@ -59,6 +59,31 @@ import Cairn
         }
     }
 
+    /// The statements of `cachedStatement(sql:)` share the connection's
+    /// cache with the implicit ones, as entries of their own: the bound of
+    /// the implicit statements never evicts them, and the same SQL gives
+    /// two statements, one that keeps its arguments and one that releases
+    /// them.
+    @Test func explicitStatementsAreNotEvictedNorShared() throws {
+        let dbQueue = try makeQueue(capacity: 2)
+        try dbQueue.inDatabase { db throws in
+            let explicit = try db.cachedStatement(sql: "SELECT ?")
+            try explicit.setArguments([42])
+            for value in 0..<10 {
+                _ = try Int.fetchOne(db, sql: "SELECT \(value)")
+                _ = try Int.fetchOne(db, sql: "SELECT ?", arguments: [value])
+            }
+            #expect(try db.cachedStatement(sql: "SELECT ?") === explicit)
+            #expect(explicit.arguments == [42])
+            #expect(try Int.fetchOne(explicit) == 42)
+            let selects = preparedSQL(db).filter { $0.hasPrefix("SELECT ") }
+            // The explicit one, and the two most recent implicit ones.
+            #expect(selects.sorted() == ["SELECT 9", "SELECT ?", "SELECT ?"])
+            db.clearStatementCache()
+            #expect(try db.cachedStatement(sql: "SELECT ?") !== explicit)
+        }
+    }
+
     /// A statement that is running is never given to another user: a cursor
     /// that iterates the SQL, and a function that runs the same SQL while
     /// the statement runs, get statements of their own.
