@@ -359,11 +359,11 @@ extension Database {
     private func executeSequentially(sql: String, arguments: StatementArguments) throws {
         // A name that the savepoints of inSavepoint do not use at this
         // depth.
-        let savepoint = "cairnExecute\(savepointDepth)"
+        let savepoint = "cairnExecute\(transaction.savepointDepth)"
         let startedInTransaction = isInsideTransaction
         var savepointIsOpen = false
-        savepointDepth += 1
-        defer { savepointDepth -= 1 }
+        transaction.savepointDepth += 1
+        defer { transaction.savepointDepth -= 1 }
         var remaining = arguments
         var lastStatement: Statement?
         do {

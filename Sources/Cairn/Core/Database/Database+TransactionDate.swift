@@ -66,12 +66,12 @@ extension Database {
     public var transactionDate: Date {
         get throws {
             guard isInsideTransaction else {
-                currentTransactionDate = nil
+                transaction.date = nil
                 return try configuration.transactionClock.now(self)
             }
-            if let currentTransactionDate { return currentTransactionDate }
+            if let date = transaction.date { return date }
             let date = try configuration.transactionClock.now(self)
-            currentTransactionDate = date
+            transaction.date = date
             return date
         }
     }
@@ -81,8 +81,8 @@ extension Database {
     /// new date.
     @inline(__always)
     func forgetTransactionDateIfTransactionEnded() {
-        if _slowPath(currentTransactionDate != nil) && !isInsideTransaction {
-            currentTransactionDate = nil
+        if _slowPath(transaction.date != nil) && !isInsideTransaction {
+            transaction.date = nil
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Database {
     /// The kinds of SQLite transactions.
     ///
@@ -90,10 +92,10 @@ extension Database {
             try inTransaction(nil, operations)
             return
         }
-        let name = "cairn\(savepointDepth)"
+        let name = "cairn\(transaction.savepointDepth)"
         try execute(sql: "SAVEPOINT \(name)")
-        savepointDepth += 1
-        defer { savepointDepth -= 1 }
+        transaction.savepointDepth += 1
+        defer { transaction.savepointDepth -= 1 }
         let completion: TransactionCompletion
         do {
             completion = try operations()
@@ -184,9 +186,9 @@ extension Database {
     /// on its way: SQLite may have rolled back already (after SQLITE_FULL,
     /// for instance), and a failure of the rollback would hide the error.
     func rollbackIgnoringErrors() {
-        let wasAborted = transactionWasAborted
-        ownsTransaction = false
-        transactionWasAborted = false
+        let wasAborted = transaction.wasAborted
+        transaction.isOwnedByBlock = false
+        transaction.wasAborted = false
         if isInsideTransaction && !wasAborted {
             rollbackAfterInterrupts()
         }
@@ -226,21 +228,21 @@ extension Database {
 
     /// Begins a transaction that a block owns: if SQLite or the user ends
     /// it before the block does, the statements of the block throw
-    /// `SQLITE_ABORT` until it ends (see ``transactionWasAborted``).
+    /// `SQLITE_ABORT` until it ends (see ``transaction.wasAborted``).
     func beginOwnedTransaction(_ kind: TransactionKind?) throws {
         try beginTransaction(kind)
-        ownsTransaction = true
-        transactionWasAborted = false
+        transaction.isOwnedByBlock = true
+        transaction.wasAborted = false
     }
 
     /// Commits the transaction of a block, or throws `SQLITE_ABORT` when
     /// it was aborted; rolls back when the commit fails.
     func commitOwnedTransaction() throws {
-        if transactionWasAborted {
+        if transaction.wasAborted {
             rollbackIgnoringErrors()
             throw abortedTransactionError(sql: "COMMIT TRANSACTION", arguments: nil)
         }
-        ownsTransaction = false
+        transaction.isOwnedByBlock = false
         guard isInsideTransaction else { return }
         do {
             try commit()
@@ -253,10 +255,37 @@ extension Database {
     /// Rolls back the transaction of a block; does nothing when it was
     /// aborted (already rolled back).
     func rollbackOwnedTransaction() throws {
-        let wasAborted = transactionWasAborted
-        ownsTransaction = false
-        transactionWasAborted = false
+        let wasAborted = transaction.wasAborted
+        transaction.isOwnedByBlock = false
+        transaction.wasAborted = false
         if wasAborted || !isInsideTransaction { return }
         try rollback()
     }
+}
+
+/// The transaction of a connection, as Cairn's blocks know it: what SQLite
+/// does not tell (`sqlite3_get_autocommit` and `sqlite3_txn_state` tell
+/// whether a transaction is open).
+@usableFromInline
+struct TransactionState {
+    /// Whether the current transaction was begun by a transaction block of
+    /// Cairn (`inTransaction`, `write`, an isolated read), which alone may
+    /// end it.
+    var isOwnedByBlock = false
+
+    /// Whether SQLite, or a statement of the user, ended the transaction
+    /// that a block owns (an interrupt, `SQLITE_FULL`, a conflict resolved
+    /// with ROLLBACK, an explicit `ROLLBACK`…): until the block ends,
+    /// statements throw `SQLITE_ABORT` instead of running outside of the
+    /// transaction the user believes in.
+    @usableFromInline var wasAborted = false
+
+    /// The depth of the savepoints that Cairn opened (``Database/inSavepoint(_:)``,
+    /// the sequential run of ``Database/execute(sql:arguments:)``), which
+    /// names the next one.
+    var savepointDepth = 0
+
+    /// The ``Database/transactionDate`` of the current transaction, once
+    /// read; nil outside of transactions (see `Database+TransactionDate.swift`).
+    var date: Date?
 }

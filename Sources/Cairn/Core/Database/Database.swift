@@ -88,20 +88,13 @@ public final class Database {
     /// The depth of nested read-only accesses.
     var readOnlyDepth = 0
 
-    /// The depth of nested savepoints.
-    var savepointDepth = 0
-
-    /// Whether the current transaction was begun by a transaction block
-    /// of Cairn (`inTransaction`, `write`, an isolated read), which alone
-    /// may end it.
-    var ownsTransaction = false
-
-    /// Whether SQLite, or a statement of the user, ended the transaction
-    /// that a block of Cairn owns (an interrupt, `SQLITE_FULL`, a conflict
-    /// resolved with ROLLBACK, an explicit `ROLLBACK`…): until the block
-    /// ends, statements throw `SQLITE_ABORT` instead of running outside of
-    /// the transaction the user believes in.
-    @usableFromInline @exclusivity(unchecked) var transactionWasAborted = false
+    /// The transaction of the connection, as Cairn's blocks know it (see
+    /// ``TransactionState``).
+    ///
+    /// Unchecked exclusivity: statements read it at each execution, and
+    /// only the thread of the current access touches it; no access to it
+    /// stays open while SQLite or code of the user runs.
+    @usableFromInline @exclusivity(unchecked) var transaction = TransactionState()
 
     /// While an async access runs: whether its task was cancelled. Once it
     /// returns true, the statements that start throw `SQLITE_INTERRUPT`
@@ -112,11 +105,6 @@ public final class Database {
     /// the task touches the lock-protected state the closure reads, never
     /// this property); `AsyncAccessTaskTests` run under the sanitizers.
     @exclusivity(unchecked) var accessCancellation: (@Sendable () -> Bool)?
-
-    /// The ``transactionDate`` of the current transaction, once read; nil
-    /// outside of transactions (see `Database+TransactionDate.swift`). Only
-    /// the thread of the current access touches it.
-    var currentTransactionDate: Date?
 
     /// Primary keys and other schema information, until the schema changes.
     let schemaCache = SchemaCache()
@@ -498,7 +486,7 @@ public final class Database {
         guard !isClosed else {
             throw DatabaseError.connectionIsClosed(sql: statement.sql)
         }
-        if _slowPath(transactionWasAborted) {
+        if _slowPath(transaction.wasAborted) {
             try checkAbortedTransaction(for: statement)
         }
         if _slowPath(accessCancellation != nil) {
@@ -523,7 +511,7 @@ public final class Database {
         guard !isClosed else {
             throw DatabaseError.connectionIsClosed()
         }
-        if transactionWasAborted {
+        if transaction.wasAborted {
             throw abortedTransactionError(sql: nil, arguments: nil)
         }
         if let accessCancellation, accessCancellation() {
@@ -588,8 +576,8 @@ public final class Database {
     private func checkAbortedTransaction(for statement: Statement) throws {
         switch statement.transactionEffect {
         case .beginTransaction:
-            transactionWasAborted = false
-            ownsTransaction = false
+            transaction.wasAborted = false
+            transaction.isOwnedByBlock = false
         case .rollbackTransaction:
             break
         default:
@@ -607,10 +595,10 @@ public final class Database {
     /// that a block owns.
     @inline(__always)
     private func noteTransactionEnd() {
-        if _slowPath(ownsTransaction) && !transactionWasAborted,
+        if _slowPath(transaction.isOwnedByBlock) && !transaction.wasAborted,
            let sqliteConnection, sqlite3_get_autocommit(sqliteConnection) != 0
         {
-            transactionWasAborted = true
+            transaction.wasAborted = true
         }
     }
 
@@ -664,8 +652,8 @@ public final class Database {
             case .commitTransaction, .releaseSavepoint:
                 // A COMMIT of the user: the changes are kept, and the block
                 // has no transaction to end any longer.
-                if ownsTransaction && !isInsideTransaction {
-                    ownsTransaction = false
+                if transaction.isOwnedByBlock && !isInsideTransaction {
+                    transaction.isOwnedByBlock = false
                 }
             default:
                 break
