@@ -240,16 +240,14 @@ final class SerializedDatabase: @unchecked Sendable {
         }
         guard shouldRun else { return .failure(CancellationError()) }
         let result = Result {
-            try db.withAccess(group: accessGroup) {
-                let previousCancellation = db.accessCancellation
-                db.accessCancellation = {
-                    state.withLock { state in
-                        if case .cancelled = state { return true }
-                        return false
-                    }
+            // The statements of the access check the cancellation.
+            try db.withAccess(group: accessGroup, cancellation: {
+                state.withLock { state in
+                    if case .cancelled = state { return true }
+                    return false
                 }
-                defer { db.accessCancellation = previousCancellation }
-                return try block(db)
+            }) {
+                try block(db)
             }
         }
         let wasCancelled = state.withLock { state -> Bool in

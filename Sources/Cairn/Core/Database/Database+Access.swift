@@ -122,15 +122,19 @@ extension Database {
     ///   - enclosing: The access that runs this one, if any: by default the
     ///     innermost access of the current thread; the access layer gives
     ///     the one of the thread that waits for this access.
+    ///   - cancellation: For an async access, whether its task was
+    ///     cancelled (see ``DatabaseAccess/cancellation``).
     func withAccess<T>(
         group: AnyObject? = nil,
         enclosing: DatabaseAccess? = DatabaseAccess.current,
+        cancellation: (@Sendable () -> Bool)? = nil,
         _ body: () throws -> T) rethrows -> T
     {
         if isInsideAccess {
             return try body()
         }
-        let access = DatabaseAccess(connection: statementHandles, group: group, enclosing: enclosing)
+        let access = DatabaseAccess(
+            connection: statementHandles, group: group, enclosing: enclosing, cancellation: cancellation)
         // An open access of another thread, which waits for this one (see
         // `DatabaseAccess.suspendForNestedAccess()`), or nil.
         let waiting = currentAccess?.suspendForNestedAccess()

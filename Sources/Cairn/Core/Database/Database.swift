@@ -96,16 +96,6 @@ public final class Database {
     /// stays open while SQLite or code of the user runs.
     @usableFromInline @exclusivity(unchecked) var transaction = TransactionState()
 
-    /// While an async access runs: whether its task was cancelled. Once it
-    /// returns true, the statements that start throw `SQLITE_INTERRUPT`
-    /// (see ``checkCancellation(for:)``), so that the access ends with a
-    /// `CancellationError`. Nil outside of async accesses. Unchecked
-    /// exclusivity, as the other state of the connection: only the thread of
-    /// the current access sets and reads it (the cancellation handler of
-    /// the task touches the lock-protected state the closure reads, never
-    /// this property); `AsyncAccessTaskTests` run under the sanitizers.
-    @exclusivity(unchecked) var accessCancellation: (@Sendable () -> Bool)?
-
     /// Primary keys and other schema information, until the schema changes.
     let schemaCache = SchemaCache()
 
@@ -482,14 +472,17 @@ public final class Database {
     func checkValidAccess(for statement: Statement) throws {
         // First: the state of the connection is only read by the thread of
         // its access.
-        if _slowPath(!isInsideAccess) { Database.statementUsedOutsideAccess() }
+        let isCancellable = DatabaseAccess.withCurrentThreadAccess(to: statementHandles) { access in
+            guard let access else { Database.statementUsedOutsideAccess() }
+            return access.cancellation != nil
+        }
         guard !isClosed else {
             throw DatabaseError.connectionIsClosed(sql: statement.sql)
         }
         if _slowPath(transaction.wasAborted) {
             try checkAbortedTransaction(for: statement)
         }
-        if _slowPath(accessCancellation != nil) {
+        if _slowPath(isCancellable) {
             try checkCancellation(for: statement)
         }
         if _slowPath(configuration.observesSuspensionNotifications) {
@@ -514,7 +507,7 @@ public final class Database {
         if transaction.wasAborted {
             throw abortedTransactionError(sql: nil, arguments: nil)
         }
-        if let accessCancellation, accessCancellation() {
+        if isAccessCancelled {
             throw makeError(
                 resultCode: .SQLITE_INTERRUPT,
                 message: "interrupted: the task of the access was cancelled before \(description)",
@@ -543,7 +536,7 @@ public final class Database {
     /// read): a cancelled write is rolled back, a completed read is not
     /// lost.
     private func checkCancellation(for statement: Statement) throws {
-        guard let accessCancellation, accessCancellation() else { return }
+        guard isAccessCancelled else { return }
         switch statement.transactionEffect {
         case .rollbackTransaction, .rollbackSavepoint:
             return
@@ -559,13 +552,20 @@ public final class Database {
             sql: statement.sql, arguments: statement.arguments)
     }
 
+    /// Whether the task of the current async access was cancelled (see
+    /// ``DatabaseAccess/cancellation``): false outside of async accesses,
+    /// and inside ``ignoringAccessCancellation(_:)``.
+    var isAccessCancelled: Bool {
+        DatabaseAccess.withCurrentThreadAccess(to: statementHandles) { $0?.isCancelled ?? false }
+    }
+
     /// Runs `body` without the cancellation of the current async access:
     /// for the statements that restore the state of the connection.
     func ignoringAccessCancellation<T>(_ body: () throws -> T) rethrows -> T {
-        let cancellation = accessCancellation
-        accessCancellation = nil
-        defer { accessCancellation = cancellation }
-        return try body()
+        guard let access = DatabaseAccess.withCurrentThreadAccess(to: statementHandles, { $0 }) else {
+            return try body()
+        }
+        return try access.ignoringCancellation(body)
     }
 
     /// Throws `SQLITE_ABORT` for a statement that would run after the

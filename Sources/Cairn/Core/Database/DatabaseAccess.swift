@@ -75,11 +75,43 @@ final class DatabaseAccess: @unchecked Sendable {
     /// Whether the access still runs.
     var isOpen: Bool { _cairn_atomic_load_u64(openThread) != 0 }
 
+    /// For an async access: whether its task was cancelled. Once it returns
+    /// true, the statements that start throw `SQLITE_INTERRUPT` (see
+    /// `Database.checkValidAccess(for:)`), so that the access ends with a
+    /// `CancellationError`. Nil for the other accesses.
+    let cancellation: (@Sendable () -> Bool)?
+
+    /// The depth of the calls that run statements of Cairn that restore the
+    /// state of the connection, and ignore ``cancellation`` (see
+    /// `Database.ignoringAccessCancellation(_:)`). Only the thread of the
+    /// access reads and writes it.
+    private var cancellationIgnoreDepth = 0
+
+    /// Whether the task of the access was cancelled, and the statements
+    /// that start now should throw.
+    var isCancelled: Bool {
+        guard let cancellation, cancellationIgnoreDepth == 0 else { return false }
+        return cancellation()
+    }
+
+    /// Runs `body` with ``cancellation`` ignored.
+    func ignoringCancellation<T>(_ body: () throws -> T) rethrows -> T {
+        cancellationIgnoreDepth += 1
+        defer { cancellationIgnoreDepth -= 1 }
+        return try body()
+    }
+
     /// Creates an open access on the current thread.
-    init(connection: StatementHandles, group: AnyObject?, enclosing: DatabaseAccess?) {
+    init(
+        connection: StatementHandles,
+        group: AnyObject?,
+        enclosing: DatabaseAccess?,
+        cancellation: (@Sendable () -> Bool)? = nil)
+    {
         self.connection = connection
         self.group = group
         self.enclosing = enclosing
+        self.cancellation = cancellation
         let thread = ThreadIdentity.current()
         self.thread = thread
         openThread = Self.makeOpenThread(thread)
@@ -92,6 +124,7 @@ final class DatabaseAccess: @unchecked Sendable {
         connection = access.connection
         group = access.group
         enclosing = access.enclosing
+        cancellation = access.cancellation
         thread = access.thread
         openThread = Self.makeOpenThread(access.thread)
     }
@@ -155,11 +188,22 @@ final class DatabaseAccess: @unchecked Sendable {
     /// Safe to call from any thread.
     @inline(__always)
     static func currentThreadRuns(_ connection: StatementHandles) -> Bool {
-        connection.accessSlot.withCurrent { innermost in
-            guard let innermost else { return false }
+        withCurrentThreadAccess(to: connection) { $0 != nil }
+    }
+
+    /// Calls `body` with the access to `connection` that the current
+    /// thread runs (the innermost one of its chain made on this thread), or
+    /// nil. Safe to call from any thread.
+    @inline(__always)
+    static func withCurrentThreadAccess<R>(
+        to connection: StatementHandles,
+        _ body: (DatabaseAccess?) throws -> R) rethrows -> R
+    {
+        try connection.accessSlot.withCurrent { innermost in
+            guard let innermost else { return try body(nil) }
             // The innermost access is always one of this thread.
-            if innermost.connection === connection { return true }
-            return innermost.enclosingChainRuns(connection)
+            if innermost.connection === connection { return try body(innermost) }
+            return try body(innermost.enclosingAccess(to: connection))
         }
     }
 
@@ -174,15 +218,16 @@ final class DatabaseAccess: @unchecked Sendable {
         }
     }
 
-    /// The slow path of ``currentThreadRuns(_:)``: the enclosing accesses.
-    private func enclosingChainRuns(_ connection: StatementHandles) -> Bool {
+    /// The slow path of ``withCurrentThreadAccess(to:_:)``: the enclosing
+    /// accesses.
+    private func enclosingAccess(to connection: StatementHandles) -> DatabaseAccess? {
         let thread = self.thread
         var access = enclosing
         while let current = access {
-            if current.connection === connection && current.thread == thread { return true }
+            if current.connection === connection && current.thread == thread { return current }
             access = current.enclosing
         }
-        return false
+        return nil
     }
 
     /// Whether an access of the current thread's chain, on any thread,
