@@ -13,7 +13,7 @@
 class StatementHooks {
     /// Whether the hooks want to hear about statements: while it is false,
     /// statements skip them.
-    @exclusivity(unchecked) final var isActive = false
+    final var isActive = false
 
     init() { }
 

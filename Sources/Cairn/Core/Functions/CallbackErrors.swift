@@ -36,9 +36,10 @@ final class CallbackErrorStash {
         case asIsRollingBack
     }
 
-    /// Unchecked exclusivity: callbacks run on the thread of the statement
-    /// that calls them, and every statement reads the error.
-    @exclusivity(unchecked) private(set) var error: (any Error)?
+    /// Callbacks run on the thread of the statement that calls them, and
+    /// every statement forgets the error before it runs (checked
+    /// exclusivity costs nothing measurable there: InsertBenchmark "6").
+    private(set) var error: (any Error)?
 
     /// How to throw ``error``.
     private(set) var disposition = Disposition.described
