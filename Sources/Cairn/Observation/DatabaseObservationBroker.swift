@@ -477,13 +477,14 @@ extension Database {
     /// The broker of the transaction observers of the connection, created
     /// at the first use, and kept in the connection's statement hooks.
     var observationBroker: DatabaseObservationBroker {
-        if let statementHooks {
+        if let statementHooks = state.statementHooks {
             // Only this property sets the hooks, to a broker (see the
-            // invariant of `statementHooks`): the cast is checked anyway.
+            // invariant of `ConnectionState.statementHooks`): the cast is
+            // checked anyway.
             return statementHooks as! DatabaseObservationBroker
         }
         let broker = DatabaseObservationBroker(callbackErrors: callbackErrors)
-        statementHooks = broker
+        state.statementHooks = broker
         return broker
     }
 }

@@ -9,17 +9,17 @@ extension Database {
     /// Runs `body`, and returns its result with the region that the
     /// statements it ran read.
     func recordingSelectedRegion<T>(_ body: () throws -> T) rethrows -> (T, DatabaseRegion) {
-        let outer = recordedRegion
-        recordedRegion = DatabaseRegion()
+        let outer = state.recordedRegion
+        state.recordedRegion = DatabaseRegion()
         defer {
             if let outer {
-                recordedRegion = outer.union(recordedRegion ?? DatabaseRegion())
+                state.recordedRegion = outer.union(state.recordedRegion ?? DatabaseRegion())
             } else {
-                recordedRegion = nil
+                state.recordedRegion = nil
             }
         }
         let result = try body()
-        return (result, recordedRegion ?? DatabaseRegion())
+        return (result, state.recordedRegion ?? DatabaseRegion())
     }
 }
 

@@ -23,8 +23,8 @@ extension Database {
     ///   prepared, for instance).
     public func registerAccess(to region: @autoclosure () -> some DatabaseRegionConvertible) throws {
         preconditionInsideAccess()
-        guard recordedRegion != nil else { return }
+        guard state.recordedRegion != nil else { return }
         let region = try region().databaseRegion(self)
-        recordedRegion?.formUnion(region)
+        state.recordedRegion?.formUnion(region)
     }
 }

@@ -104,7 +104,7 @@ extension Database {
     /// Removes the cached statements, inside an access or when the
     /// connection closes or is deinitialized (nobody else uses it then).
     func removeCachedStatements() {
-        statementCache.removeAll()
+        state.statementCache.removeAll()
         recordCaches = nil
     }
 
@@ -359,11 +359,11 @@ extension Database {
     private func executeSequentially(sql: String, arguments: StatementArguments) throws {
         // A name that the savepoints of inSavepoint do not use at this
         // depth.
-        let savepoint = "cairnExecute\(transaction.savepointDepth)"
+        let savepoint = "cairnExecute\(state.transaction.savepointDepth)"
         let startedInTransaction = isInsideTransaction
         var savepointIsOpen = false
-        transaction.savepointDepth += 1
-        defer { transaction.savepointDepth -= 1 }
+        state.transaction.savepointDepth += 1
+        defer { state.transaction.savepointDepth -= 1 }
         var remaining = arguments
         var lastStatement: Statement?
         do {

@@ -66,12 +66,12 @@ extension Database {
     public var transactionDate: Date {
         get throws {
             guard isInsideTransaction else {
-                transaction.date = nil
+                state.transaction.date = nil
                 return try configuration.transactionClock.now(self)
             }
-            if let date = transaction.date { return date }
+            if let date = state.transaction.date { return date }
             let date = try configuration.transactionClock.now(self)
-            transaction.date = date
+            state.transaction.date = date
             return date
         }
     }
@@ -81,8 +81,8 @@ extension Database {
     /// new date.
     @inline(__always)
     func forgetTransactionDateIfTransactionEnded() {
-        if _slowPath(transaction.date != nil) && !isInsideTransaction {
-            transaction.date = nil
+        if _slowPath(state.transaction.date != nil) && !isInsideTransaction {
+            state.transaction.date = nil
         }
     }
 }

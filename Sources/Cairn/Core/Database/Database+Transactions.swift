@@ -92,10 +92,10 @@ extension Database {
             try inTransaction(nil, operations)
             return
         }
-        let name = "cairn\(transaction.savepointDepth)"
+        let name = "cairn\(state.transaction.savepointDepth)"
         try execute(sql: "SAVEPOINT \(name)")
-        transaction.savepointDepth += 1
-        defer { transaction.savepointDepth -= 1 }
+        state.transaction.savepointDepth += 1
+        defer { state.transaction.savepointDepth -= 1 }
         let completion: TransactionCompletion
         do {
             completion = try operations()
@@ -186,9 +186,9 @@ extension Database {
     /// on its way: SQLite may have rolled back already (after SQLITE_FULL,
     /// for instance), and a failure of the rollback would hide the error.
     func rollbackIgnoringErrors() {
-        let wasAborted = transaction.wasAborted
-        transaction.isOwnedByBlock = false
-        transaction.wasAborted = false
+        let wasAborted = state.transaction.wasAborted
+        state.transaction.isOwnedByBlock = false
+        state.transaction.wasAborted = false
         if isInsideTransaction && !wasAborted {
             rollbackAfterInterrupts()
         }
@@ -228,21 +228,21 @@ extension Database {
 
     /// Begins a transaction that a block owns: if SQLite or the user ends
     /// it before the block does, the statements of the block throw
-    /// `SQLITE_ABORT` until it ends (see ``transaction.wasAborted``).
+    /// `SQLITE_ABORT` until it ends (see ``state.transaction.wasAborted``).
     func beginOwnedTransaction(_ kind: TransactionKind?) throws {
         try beginTransaction(kind)
-        transaction.isOwnedByBlock = true
-        transaction.wasAborted = false
+        state.transaction.isOwnedByBlock = true
+        state.transaction.wasAborted = false
     }
 
     /// Commits the transaction of a block, or throws `SQLITE_ABORT` when
     /// it was aborted; rolls back when the commit fails.
     func commitOwnedTransaction() throws {
-        if transaction.wasAborted {
+        if state.transaction.wasAborted {
             rollbackIgnoringErrors()
             throw abortedTransactionError(sql: "COMMIT TRANSACTION", arguments: nil)
         }
-        transaction.isOwnedByBlock = false
+        state.transaction.isOwnedByBlock = false
         guard isInsideTransaction else { return }
         do {
             try commit()
@@ -255,9 +255,9 @@ extension Database {
     /// Rolls back the transaction of a block; does nothing when it was
     /// aborted (already rolled back).
     func rollbackOwnedTransaction() throws {
-        let wasAborted = transaction.wasAborted
-        transaction.isOwnedByBlock = false
-        transaction.wasAborted = false
+        let wasAborted = state.transaction.wasAborted
+        state.transaction.isOwnedByBlock = false
+        state.transaction.wasAborted = false
         if wasAborted || !isInsideTransaction { return }
         try rollback()
     }

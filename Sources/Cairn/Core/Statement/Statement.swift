@@ -557,7 +557,7 @@ public final class Statement {
     /// The corresponding C function is `sqlite3_step`.
     public func execute(arguments: StatementArguments? = nil) throws {
         let database = try reset(withArguments: arguments)
-        if _slowPath(database.transaction.wasAborted) && transactionEffect == .rollbackTransaction {
+        if _slowPath(database.state.transaction.wasAborted) && transactionEffect == .rollbackTransaction {
             // The transaction is already rolled back: ROLLBACK does nothing
             // (SQLite would fail with "no transaction is active").
             return

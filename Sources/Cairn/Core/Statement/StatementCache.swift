@@ -207,7 +207,7 @@ extension Database {
     @inline(__always)
     func cachedStatement(sql: String, kind: StatementCache.Kind) throws -> Statement {
         preconditionInsideAccess()
-        if let statement = statementCache.statement(sql: sql, kind: kind), !statement.isRunning,
+        if let statement = state.statementCache.statement(sql: sql, kind: kind), !statement.isRunning,
            statement.schemaGeneration == schemaCache.generation
         {
             return statement
@@ -219,12 +219,12 @@ extension Database {
     /// statement is missing, running, or prepared before a schema change.
     @inline(never)
     private func prepareCachedStatement(sql: String, kind: StatementCache.Kind) throws -> Statement {
-        if let statement = statementCache.statement(sql: sql, kind: kind), statement.isRunning {
+        if let statement = state.statementCache.statement(sql: sql, kind: kind), statement.isRunning {
             // Not cached: the cached one serves again once it is done.
             return try makeStatement(sql: sql)
         }
         // Missing, or prepared before a schema change.
-        guard statementCache.caches(kind) else {
+        guard state.statementCache.caches(kind) else {
             return try makeStatement(sql: sql)
         }
         // No access to the cache is open while SQLite prepares: the
@@ -239,11 +239,11 @@ extension Database {
     /// `kind` are cached; returns whether it was cached.
     @discardableResult
     func cache(_ statement: Statement, sql: String, kind: StatementCache.Kind) -> Bool {
-        guard statementCache.caches(kind) else { return false }
+        guard state.statementCache.caches(kind) else { return false }
         if kind == .implicit {
             statement.releasesArgumentsAfterUse = true
         }
-        statementCache.insert(statement, sql: sql, kind: kind)
+        state.statementCache.insert(statement, sql: sql, kind: kind)
         return true
     }
 
@@ -254,7 +254,7 @@ extension Database {
     func reusableImplicitStatement(sql: String) -> Statement? {
         // The cache is the connection's: only its access thread touches it.
         preconditionInsideAccess()
-        guard let statement = statementCache.statement(sql: sql, kind: .implicit),
+        guard let statement = state.statementCache.statement(sql: sql, kind: .implicit),
               !statement.isRunning,
               statement.schemaGeneration == schemaCache.generation
         else { return nil }

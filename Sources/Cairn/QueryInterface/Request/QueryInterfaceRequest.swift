@@ -120,7 +120,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// See ``FetchRequest/makePreparedRequest(_:forSingleResult:)``.
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
         // The fetches of observations track the rows the filter identifies.
-        try makePreparedRequest(db, forSingleResult: singleResult, tracksRows: db.recordedRegion != nil)
+        try makePreparedRequest(db, forSingleResult: singleResult, tracksRows: db.state.recordedRegion != nil)
     }
 
     /// The region that the request reads: the tables and columns its

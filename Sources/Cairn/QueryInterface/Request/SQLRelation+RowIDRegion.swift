@@ -176,9 +176,9 @@ extension Database {
         try checkSchemaCacheVersion()
         let key = tableName.lowercased()
         if let names = schemaCache.rowIDNames[key] { return names }
-        let outerRegion = recordedRegion
-        recordedRegion = nil
-        defer { recordedRegion = outerRegion }
+        let outerRegion = state.recordedRegion
+        state.recordedRegion = nil
+        defer { state.recordedRegion = outerRegion }
         let names = try uncachedRowIDNames(ofTable: tableName)
         schemaCache.rowIDNames[key] = names
         return names

@@ -451,7 +451,7 @@ extension TableRecord {
     static func primaryKeyLookup(_ db: Database, key: some DatabaseValueConvertible) throws -> (Statement, DatabaseValue)? {
         // The fetches of observations go through `filter(key:)`, whose
         // region is the row of the key.
-        guard db.recordedRegion == nil else { return nil }
+        guard db.state.recordedRegion == nil else { return nil }
         let keyValue = RecordKeyValue(key)
         guard keyValue.strategyValue == nil, !keyValue.databaseValue.isNull else { return nil }
         guard selectsAllColumns(databaseSelection) else { return nil }
