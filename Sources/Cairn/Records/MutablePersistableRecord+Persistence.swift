@@ -164,14 +164,14 @@ extension MutablePersistableRecord {
                 let statement = try db.internalCachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
                 insert = CachedInsertStatement(
                     recordType: recordType, tableName: tableName, resolution: resolution, columns: container.columnTemplate,
-                    statement: statement, schemaGeneration: db.schemaCache.generation &- 1)
+                    statement: statement, schemaGeneration: db.state.schemaCache.generation &- 1)
                 db.insertStatementCache.statements[ObjectIdentifier(recordType)] = insert
             }
             // Read from the schema cache once per schema generation.
-            if insert.schemaGeneration != db.schemaCache.generation {
+            if insert.schemaGeneration != db.state.schemaCache.generation {
                 let primaryKeyRowIDColumn = try db.primaryKey(tableName).rowIDColumn
                 insert.rowIDColumn = primaryKeyRowIDColumn == "rowid" ? nil : primaryKeyRowIDColumn
-                insert.schemaGeneration = db.schemaCache.generation
+                insert.schemaGeneration = db.state.schemaCache.generation
             }
             rowIDColumn = insert.rowIDColumn
             // The container has no recycled value left: its value storage

@@ -127,7 +127,7 @@ extension Database {
         }
         // The savepoint of the changeset is released or rolled back: a
         // failure may have rolled back the transaction of a block too.
-        schemaCache.clear()
+        state.schemaCache.clear()
         let callbackFailure = callbackErrors.take()
         let changedRegion = code == SQLITE_OK && totalChangesCount != changesBefore
             ? tableNames.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) }

@@ -108,12 +108,12 @@ extension Database {
         } catch {
             // Leaves the destination as it was.
             sqlite3_backup_finish(backup)
-            destination.schemaCache.clear()
+            destination.state.schemaCache.clear()
             throw error
         }
         let code = sqlite3_backup_finish(backup)
         // The destination has a new schema.
-        destination.schemaCache.clear()
+        destination.state.schemaCache.clear()
         guard code == SQLITE_OK else {
             throw destination.lastError(code: code)
         }

@@ -17,7 +17,7 @@ extension Database {
         defer {
             // Cannot fail: the option exists, since it was just set.
             try? check(dbConfig: SQLITE_DBCONFIG_RESET_DATABASE, 0)
-            schemaCache.clear()
+            state.schemaCache.clear()
         }
         try execute(sql: "VACUUM")
     }

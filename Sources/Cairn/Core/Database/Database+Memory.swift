@@ -20,7 +20,7 @@ extension Database {
         preconditionInsideAccess()
         guard let sqliteConnection else { return }
         removeCachedStatements()
-        schemaCache.clear()
+        state.schemaCache.clear()
         sqlite3_db_release_memory(sqliteConnection)
     }
 }

@@ -36,9 +36,9 @@ extension Database {
     func isCachedView(_ name: String) throws -> Bool {
         try checkSchemaCacheVersion()
         let key = name.lowercased()
-        if let isView = schemaCache.isView[key] { return isView }
+        if let isView = state.schemaCache.isView[key] { return isView }
         let isView = try viewExists(name)
-        schemaCache.isView[key] = isView
+        state.schemaCache.isView[key] = isView
         return isView
     }
 
@@ -160,9 +160,9 @@ extension Database {
     func selectedColumnNames(in tableName: String) throws -> [String] {
         try checkSchemaCacheVersion()
         let key = tableName.lowercased()
-        if let names = schemaCache.selectedColumnNames[key] { return names }
+        if let names = state.schemaCache.selectedColumnNames[key] { return names }
         let names = try columns(in: tableName).map(\.name)
-        schemaCache.selectedColumnNames[key] = names
+        state.schemaCache.selectedColumnNames[key] = names
         return names
     }
 
@@ -172,9 +172,9 @@ extension Database {
     func cachedForeignKeys(on tableName: String) throws -> [ForeignKeyInfo] {
         try checkSchemaCacheVersion()
         let key = tableName.lowercased()
-        if let foreignKeys = schemaCache.foreignKeys[key] { return foreignKeys }
+        if let foreignKeys = state.schemaCache.foreignKeys[key] { return foreignKeys }
         let foreignKeys = try self.foreignKeys(on: tableName)
-        schemaCache.foreignKeys[key] = foreignKeys
+        state.schemaCache.foreignKeys[key] = foreignKeys
         return foreignKeys
     }
 
@@ -196,11 +196,11 @@ extension Database {
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
         try checkSchemaCacheVersion()
         let cacheKey = (schemaName?.lowercased() ?? "") + "." + tableName.lowercased()
-        if let primaryKey = schemaCache.primaryKeys[cacheKey] {
+        if let primaryKey = state.schemaCache.primaryKeys[cacheKey] {
             return primaryKey
         }
         let primaryKey = try uncachedPrimaryKey(tableName, in: schemaName)
-        schemaCache.primaryKeys[cacheKey] = primaryKey
+        state.schemaCache.primaryKeys[cacheKey] = primaryKey
         return primaryKey
     }
 

@@ -10,9 +10,10 @@ import Foundation
 // by other connections are detected with the schema version, at the start
 // of the reads of pool readers.
 
-/// The schema information of a connection.
-final class SchemaCache {
-    @exclusivity(unchecked) var primaryKeys: [String: PrimaryKeyInfo] = [:]
+/// The schema information of a connection, part of its
+/// ``ConnectionState``: only the thread of the current access touches it.
+struct SchemaCache {
+    var primaryKeys: [String: PrimaryKeyInfo] = [:]
     /// The columns that `table.*` selects, by lowercased table name:
     /// joined requests split their rows with their number.
     var selectedColumnNames: [String: [String]] = [:]
@@ -28,16 +29,11 @@ final class SchemaCache {
     /// The SQL of the lookup of a row by primary key, keyed by table name
     /// as written; nil for a primary key of several columns (see
     /// `Database.primaryKeyLookupSQL(_:)`).
-    ///
-    /// Unchecked exclusivity, as `primaryKeys`: the schema cache is used on
-    /// the thread of its connection's access only, and no lookup calls code
-    /// that could reach the dictionary while it is accessed.
-    @exclusivity(unchecked) var primaryKeyLookupSQL: [String: String?] = [:]
+    var primaryKeyLookupSQL: [String: String?] = [:]
     /// The last entry of `primaryKeyLookupSQL` that was read: a loop of
     /// lookups in one table finds it by comparing the table name, which is
-    /// immediate for the same string, without hashing it. Unchecked
-    /// exclusivity, as `primaryKeyLookupSQL`.
-    @exclusivity(unchecked) var lastPrimaryKeyLookup: (tableName: String, sql: String?)?
+    /// immediate for the same string, without hashing it.
+    var lastPrimaryKeyLookup: (tableName: String, sql: String?)?
     /// The schema version the cache was filled with, when checked.
     var schemaVersion: Int?
     /// Whether the schema version must be checked before the cache is used.
@@ -46,7 +42,7 @@ final class SchemaCache {
     /// cache is valid as long as the generation does not change.
     private(set) var generation: UInt64 = 0
 
-    func clear() {
+    mutating func clear() {
         primaryKeys.removeAll()
         selectedColumnNames.removeAll()
         foreignKeys.removeAll()
@@ -63,7 +59,7 @@ extension Database {
     /// Clears the schema cache. Call it after the schema was changed in a way
     /// Cairn cannot notice (by another process, for instance).
     public func clearSchemaCache() {
-        schemaCache.clear()
+        state.schemaCache.clear()
     }
 
     /// Tells that another connection may have changed the schema: the cache
@@ -71,18 +67,18 @@ extension Database {
     /// transaction, so that the version matches what the read sees). Reads
     /// that do not use the cache pay nothing.
     func clearSchemaCacheIfNeeded() {
-        schemaCache.needsVersionCheck = true
+        state.schemaCache.needsVersionCheck = true
     }
 
     /// Clears the schema cache if another connection changed the schema
     /// since the cache was filled, when a check is due.
     func checkSchemaCacheVersion() throws {
-        guard schemaCache.needsVersionCheck else { return }
+        guard state.schemaCache.needsVersionCheck else { return }
         let version = try Int.fetchOne(cachedStatement(sql: "PRAGMA schema_version")) ?? 0
-        if schemaCache.schemaVersion != version {
-            schemaCache.clear()
-            schemaCache.schemaVersion = version
+        if state.schemaCache.schemaVersion != version {
+            state.schemaCache.clear()
+            state.schemaCache.schemaVersion = version
         }
-        schemaCache.needsVersionCheck = false
+        state.schemaCache.needsVersionCheck = false
     }
 }

@@ -60,10 +60,10 @@ extension Database {
         preconditionInsideAccess()
         let previous = schemaSourceOverride
         schemaSourceOverride = SchemaSourceOverride(schemaSource: schemaSource)
-        schemaCache.clear()
+        state.schemaCache.clear()
         defer {
             schemaSourceOverride = previous
-            schemaCache.clear()
+            state.schemaCache.clear()
         }
         return try block()
     }

@@ -192,7 +192,7 @@ extension Database {
         if isInsideTransaction && !wasAborted {
             rollbackAfterInterrupts()
         }
-        schemaCache.clear()
+        state.schemaCache.clear()
     }
 
     /// The number of times ``rollbackAfterInterrupts()`` tries to roll back.

@@ -37,8 +37,8 @@ public final class Database {
 
     /// The state that the statements of the connection read and change as
     /// they are prepared and run: the SQLite handle, the statement cache,
-    /// the transaction, the hooks of the layers above Core, and the region
-    /// that an observation records (see ``ConnectionState``).
+    /// the transaction, the schema cache, the hooks of the layers above
+    /// Core, and the region that an observation records (see ``ConnectionState``).
     ///
     /// Unchecked exclusivity, for the one value that every statement reads:
     /// checked accesses cost 250 instructions per statement of
@@ -92,9 +92,6 @@ public final class Database {
 
     /// The depth of nested read-only accesses.
     var readOnlyDepth = 0
-
-    /// Primary keys and other schema information, until the schema changes.
-    let schemaCache = SchemaCache()
 
     /// The schema source of the running ``withSchemaSource(_:execute:)``,
     /// which replaces the one of the configuration (see
@@ -625,7 +622,7 @@ public final class Database {
     @usableFromInline
     func statementDidExecute(_ statement: Statement) throws {
         if statement.invalidatesSchemaCache {
-            schemaCache.clear()
+            state.schemaCache.clear()
         }
         if _slowPath(statement.endsTransaction), let effect = statement.transactionEffect {
             forgetTransactionDateIfTransactionEnded()
@@ -658,7 +655,7 @@ public final class Database {
         forgetTransactionDateIfTransactionEnded()
         // The failure may have rolled back a transaction that changed the
         // schema.
-        schemaCache.clear()
+        state.schemaCache.clear()
         // Taken before the hooks run: observers told of the rollback may
         // run statements, which forget stale callback errors.
         let callbackFailure = callbackErrors.take()
@@ -701,7 +698,7 @@ extension Database {
             // own: a block that owns the transaction sees it aborted.
             if let statement, !statement.databaseEventKinds.isEmpty, isInsideTransaction {
                 try? rollback()
-                schemaCache.clear()
+                state.schemaCache.clear()
             }
             return callbackError
         }
@@ -736,6 +733,9 @@ struct ConnectionState {
     /// The region read by the statements of the current observation fetch;
     /// nil when no fetch records its region.
     var recordedRegion: DatabaseRegion?
+
+    /// Primary keys and other schema information, until the schema changes.
+    var schemaCache = SchemaCache()
 
     init(statementCache: StatementCache) {
         self.statementCache = statementCache

@@ -143,7 +143,7 @@ public final class Statement {
         self.database = database
         self.handles = database.statementHandles
         handles.insert(sqliteStatement)
-        self.schemaGeneration = database.schemaCache.generation
+        self.schemaGeneration = database.state.schemaCache.generation
         self.invalidatesSchemaCache = analysis.changesSchema || analysis.isRollback
         self.databaseRegion = analysis.readRegion
         self.isSingleSelect = analysis.selectCount == 1

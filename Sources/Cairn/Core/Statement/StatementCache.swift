@@ -208,7 +208,7 @@ extension Database {
     func cachedStatement(sql: String, kind: StatementCache.Kind) throws -> Statement {
         preconditionInsideAccess()
         if let statement = state.statementCache.statement(sql: sql, kind: kind), !statement.isRunning,
-           statement.schemaGeneration == schemaCache.generation
+           statement.schemaGeneration == state.schemaCache.generation
         {
             return statement
         }
@@ -256,7 +256,7 @@ extension Database {
         preconditionInsideAccess()
         guard let statement = state.statementCache.statement(sql: sql, kind: .implicit),
               !statement.isRunning,
-              statement.schemaGeneration == schemaCache.generation
+              statement.schemaGeneration == state.schemaCache.generation
         else { return nil }
         return statement
     }

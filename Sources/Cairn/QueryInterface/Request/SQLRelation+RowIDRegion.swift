@@ -175,12 +175,12 @@ extension Database {
     func rowIDNames(ofTable tableName: String) throws -> Set<String> {
         try checkSchemaCacheVersion()
         let key = tableName.lowercased()
-        if let names = schemaCache.rowIDNames[key] { return names }
+        if let names = state.schemaCache.rowIDNames[key] { return names }
         let outerRegion = state.recordedRegion
         state.recordedRegion = nil
         defer { state.recordedRegion = outerRegion }
         let names = try uncachedRowIDNames(ofTable: tableName)
-        schemaCache.rowIDNames[key] = names
+        state.schemaCache.rowIDNames[key] = names
         return names
     }
 

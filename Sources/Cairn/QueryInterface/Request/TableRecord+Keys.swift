@@ -469,11 +469,11 @@ extension Database {
     /// - Throws: A ``DatabaseError`` when the table does not exist.
     func primaryKeyLookupSQL(_ tableName: String) throws -> String? {
         try checkSchemaCacheVersion()
-        if let last = schemaCache.lastPrimaryKeyLookup, last.tableName == tableName {
+        if let last = state.schemaCache.lastPrimaryKeyLookup, last.tableName == tableName {
             return last.sql
         }
-        if let sql = schemaCache.primaryKeyLookupSQL[tableName] {
-            schemaCache.lastPrimaryKeyLookup = (tableName, sql)
+        if let sql = state.schemaCache.primaryKeyLookupSQL[tableName] {
+            state.schemaCache.lastPrimaryKeyLookup = (tableName, sql)
             return sql
         }
         let primaryKey = try primaryKey(tableName)
@@ -481,8 +481,8 @@ extension Database {
         if primaryKey.columns.count == 1, let column = primaryKey.columns.first {
             sql = "SELECT * FROM " + tableName.quotedDatabaseIdentifier + " WHERE " + column.quotedDatabaseIdentifier + " = ?"
         }
-        schemaCache.primaryKeyLookupSQL[tableName] = .some(sql)
-        schemaCache.lastPrimaryKeyLookup = (tableName, sql)
+        state.schemaCache.primaryKeyLookupSQL[tableName] = .some(sql)
+        state.schemaCache.lastPrimaryKeyLookup = (tableName, sql)
         return sql
     }
 }
