@@ -77,32 +77,51 @@ final class DecodingPlan {
         var columnIndex: Int
     }
 
-    /// The reads of a record, in order.
-    @exclusivity(unchecked) var entries: [Entry] = []
-    /// The position of the next read of the current record.
-    @exclusivity(unchecked) var position = 0
+    /// The reads of a record, in order, and the position of the next read
+    /// of the current record.
+    ///
+    /// Unchecked exclusivity: a plan is used by the decoding of one record
+    /// at a time, on the thread of its row, and its methods call nothing
+    /// that could reach the plan again. Checked accesses cost 900
+    /// instructions per row of FetchBenchmark "4 Decodable fetchCursor"
+    /// (5039 -> 5941).
+    @exclusivity(unchecked) private var reads = Reads()
+
+    private struct Reads {
+        var entries: [Entry] = []
+        var position = 0
+    }
+
+    /// Starts the reads of a new record.
+    @inline(__always)
+    func rewind() {
+        reads.position = 0
+    }
 
     /// The column index of the next read, if the plan has this key at the
     /// current position; the position then moves to the next read.
     @inline(__always)
     func columnIndex(forKeyBits keyBits: UInt64) -> Int? {
-        let position = self.position
-        return entries.withUnsafeBufferPointer { entries in
+        let position = reads.position
+        // The position moves after the read of the entries ends: the two
+        // accesses to `reads` do not overlap.
+        let index = reads.entries.withUnsafeBufferPointer { entries -> Int? in
             guard position < entries.count, entries[position].keyBits == keyBits else { return nil }
-            self.position = position &+ 1
             return entries[position].columnIndex
         }
+        if index != nil { reads.position = position &+ 1 }
+        return index
     }
 
     /// Records the column index of a key at the current position, and
     /// moves to the next read.
     func record(keyBits: UInt64, columnIndex: Int) {
         let entry = Entry(keyBits: keyBits, columnIndex: columnIndex)
-        if position < entries.count {
-            entries[position] = entry
+        if reads.position < reads.entries.count {
+            reads.entries[reads.position] = entry
         } else {
-            entries.append(entry)
+            reads.entries.append(entry)
         }
-        position += 1
+        reads.position += 1
     }
 }

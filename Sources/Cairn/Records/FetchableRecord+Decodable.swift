@@ -72,7 +72,7 @@ struct RecordDecoder: Decoder {
             }
             if let cached {
                 // A new record: its reads start at the beginning of the plan.
-                cached.plan?.position = 0
+                cached.plan?.rewind()
                 return cached.container(as: KeyedDecodingContainer<Key>.self)
             }
         }
