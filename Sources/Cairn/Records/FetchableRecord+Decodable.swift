@@ -62,7 +62,7 @@ struct RecordDecoder: Decoder {
         let recordTypeID = ObjectIdentifier(recordType)
         let keyTypeID = ObjectIdentifier(Key.self)
         if row.cachesDecoding {
-            let cached = row.decodingCaches.withUnsafeBufferPointer { caches -> CachedKeyedContainer? in
+            let cached = row.state.decodingCaches.withUnsafeBufferPointer { caches -> CachedKeyedContainer? in
                 for cache in caches where cache.keyType == keyTypeID && cache.recordType == recordTypeID {
                     // Only the record decoder adds caches (see
                     // `Row.decodingCaches`).
@@ -82,7 +82,7 @@ struct RecordDecoder: Decoder {
         } else {
             usesDefaultKeys = false
         }
-        guard row.cachesDecoding && row.decodingCaches.count < Row.maximumDecodingCacheCount else {
+        guard row.cachesDecoding && row.state.decodingCaches.count < Row.maximumDecodingCacheCount else {
             return KeyedDecodingContainer(KeyedContainer<Key>(
                 rowToken: row.decodingToken, recordType: recordType, usesDefaultKeys: usesDefaultKeys, plan: nil))
         }
@@ -92,7 +92,7 @@ struct RecordDecoder: Decoder {
         let container = KeyedDecodingContainer(KeyedContainer<Key>(
             rowToken: row.decodingToken, recordType: recordType, usesDefaultKeys: usesDefaultKeys,
             plan: plan.map(Unmanaged.passUnretained)))
-        row.decodingCaches.append(CachedKeyedContainer(container, keyType: Key.self, recordType: recordTypeID, plan: plan))
+        row.state.decodingCaches.append(CachedKeyedContainer(container, keyType: Key.self, recordType: recordTypeID, plan: plan))
         return container
     }
 

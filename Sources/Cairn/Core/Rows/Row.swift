@@ -77,11 +77,26 @@ public final class Row: @unchecked Sendable {
     /// A ``Record`` created from a fetched row remembers it, to tell which
     /// of its columns changed since (see ``Record/hasDatabaseChanges``).
     ///
-    /// Unchecked exclusivity: only written by the code that has just made
-    /// or fetched the row, before the row is returned to anyone (no other
-    /// thread can see it yet); read-only afterwards, so concurrent reads of
-    /// a row shared between tasks never meet a write.
-    @exclusivity(unchecked) public internal(set) var isFetched: Bool
+    /// Only written by the code that has just made or fetched the row,
+    /// before the row is returned to anyone (no other thread can see it
+    /// yet); read-only afterwards, so concurrent reads of a row shared
+    /// between tasks never meet a write.
+    public internal(set) var isFetched: Bool {
+        get { state.isFetched }
+        set { state.isFetched = newValue }
+    }
+
+    /// What the row remembers beside its values: whether it was fetched,
+    /// and, for a cursor row, what its decoders and scopes cached (see
+    /// ``RowState``).
+    ///
+    /// Unchecked exclusivity: the decoding state changes only on statement
+    /// rows, on the thread of their access (each read checks it), and a
+    /// copied row is written only before anyone else sees it. Checked, it
+    /// costs 1229 instructions per row of FetchBenchmark "4 Decodable
+    /// fetchCursor" (5038 -> 6267) and 78 of AssociationBenchmark "15"
+    /// (3294 -> 3372).
+    @usableFromInline @exclusivity(unchecked) var state: RowState
 
     /// For a row adapted from a cursor row: the raw statement of its base,
     /// which the subscripts read directly (see `Row+Decoding.swift`). Nil
@@ -115,25 +130,8 @@ public final class Row: @unchecked Sendable {
     /// must not retain the row: the cache lives as long as the row.
     var cachesDecoding = false
 
-    /// What decoders cached for this row, when ``cachesDecoding`` is on:
-    /// one keyed container per record type and coding key type, at most
-    /// ``maximumDecodingCacheCount``.
-    ///
-    /// Entries are never replaced: they live as long as the row, because
-    /// the containers refer to their ``DecodingPlan`` without retaining it,
-    /// and a container may still be in use (a record that decodes another
-    /// record from the same row, inside its own `init(from:)`).
-    ///
-    /// Unchecked exclusivity: a row is used by one thread at a time, and
-    /// the lookup calls nothing that could access the caches again.
-    ///
-    /// Opaque to Core: only the record decoder
-    /// (`Records/FetchableRecord+Decodable.swift`) appends to it, its
-    /// `CachedKeyedContainer`s, which it finds by their identifiers and
-    /// reads back with a checked cast.
-    @exclusivity(unchecked) var decodingCaches: [RowDecodingCache] = []
 
-    /// The maximum number of ``decodingCaches``: beyond, records decode
+    /// The maximum number of ``RowState/decodingCaches``: beyond, records decode
     /// without a cache.
     static let maximumDecodingCacheCount = 8
 
@@ -172,10 +170,10 @@ public final class Row: @unchecked Sendable {
     /// decodings included. A decoder or a container that a record kept after
     /// its `init(from:)` returned reads the row only while a decoding runs
     /// (the statement has moved on otherwise). Always zero for copied rows.
-    ///
-    /// Unchecked exclusivity: only the thread of the access of the row
-    /// changes it (see ``decodingCell``), twice per record.
-    @usableFromInline @exclusivity(unchecked) var decodingDepth = 0
+    /// Only the thread of the access of the row changes it (see
+    /// ``decodingCell``), twice per record.
+    @inlinable
+    var decodingDepth: Int { state.decodingDepth }
 
     /// Whether the values of the row are read from a running statement
     /// (cursor rows, and rows adapted from them), rather than copied.
@@ -199,7 +197,7 @@ public final class Row: @unchecked Sendable {
     func _beginDecoding() {
         if statementAccess != nil {
             _checkStatementAccess()
-            decodingDepth &+= 1
+            state.decodingDepth &+= 1
         }
     }
 
@@ -207,7 +205,7 @@ public final class Row: @unchecked Sendable {
     @inlinable @inline(__always)
     func _endDecoding() {
         if statementAccess != nil {
-            decodingDepth &-= 1
+            state.decodingDepth &-= 1
         }
     }
 
@@ -226,7 +224,7 @@ public final class Row: @unchecked Sendable {
         self.count = statement.uncheckedColumnCount
         self.statementAccess = statement.database.accessForNewCursor
         self.adaptedSQLiteStatement = nil
-        self.isFetched = true
+        self.state = RowState(isFetched: true)
     }
 
     /// Creates a fetched row from the values of the current row of a
@@ -254,7 +252,7 @@ public final class Row: @unchecked Sendable {
         self.count = values.count
         self.statementAccess = nil
         self.adaptedSQLiteStatement = nil
-        self.isFetched = false
+        self.state = RowState(isFetched: false)
     }
 
     /// Creates a view on one prefetched row, whose values start at `offset`
@@ -271,7 +269,7 @@ public final class Row: @unchecked Sendable {
         self.count = columnNames.count
         self.statementAccess = nil
         self.adaptedSQLiteStatement = nil
-        self.isFetched = true
+        self.state = RowState(isFetched: true)
     }
 
     /// Creates a row that presents a base row through a layout.
@@ -285,20 +283,12 @@ public final class Row: @unchecked Sendable {
         // An adapted cursor row reads the statement through its base.
         self.statementAccess = base.statementAccess
         self.adaptedSQLiteStatement = base.sqliteStatement
-        self.isFetched = base.isFetched
+        self.state = RowState(isFetched: base.isFetched)
     }
 
-    /// The scope rows of a cursor row, made once: the cursor reuses the row
-    /// and its scopes at each step. Only the thread of the access of the
-    /// row touches it (a cursor row is not used elsewhere: see
-    /// ``_checkStatementAccess()``).
-    ///
-    /// A short array searched in order, not a dictionary: a row has few
-    /// scopes, and comparing a few short names costs less than hashing one.
-    @exclusivity(unchecked) var cachedScopeRows: [(name: String, row: Row)] = []
 
     /// For a cursor row, its scope of this name if it was already made
-    /// (see ``cachedScopeRows``); nil otherwise.
+    /// (see ``RowState/cachedScopeRows``); nil otherwise.
     ///
     /// - Precondition: a cursor row is used inside the access that fetched
     ///   it, on its thread.
@@ -310,7 +300,7 @@ public final class Row: @unchecked Sendable {
 
     /// The cached scope row of a name, or nil.
     func cachedScopeRow(named name: String) -> Row? {
-        for entry in cachedScopeRows where entry.name == name {
+        for entry in state.cachedScopeRows where entry.name == name {
             return entry.row
         }
         return nil
@@ -753,7 +743,7 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
 }
 
 /// An object that a decoder of a layer above Core keeps on a row, from one
-/// step of a cursor to the next (see ``Row/decodingCaches``): the record
+/// step of a cursor to the next (see ``RowState/decodingCaches``): the record
 /// decoder's keyed containers subclass it. Lookups compare its identifiers
 /// without a cast.
 class RowDecodingCache {
@@ -765,5 +755,43 @@ class RowDecodingCache {
     init(keyType: ObjectIdentifier, recordType: ObjectIdentifier) {
         self.keyType = keyType
         self.recordType = recordType
+    }
+}
+
+/// What a row remembers beside its values (see ``Row/state``).
+@usableFromInline
+struct RowState {
+    /// See ``Row/isFetched``.
+    var isFetched: Bool
+
+    /// What decoders cached for this row, when ``Row/cachesDecoding`` is on:
+    /// one keyed container per record type and coding key type, at most
+    /// ``Row/maximumDecodingCacheCount``.
+    ///
+    /// Entries are never replaced: they live as long as the row, because
+    /// the containers refer to their ``DecodingPlan`` without retaining it,
+    /// and a container may still be in use (a record that decodes another
+    /// record from the same row, inside its own `init(from:)`).
+    ///
+    /// Opaque to Core: only the record decoder
+    /// (`Records/FetchableRecord+Decodable.swift`) appends to it, its
+    /// `CachedKeyedContainer`s, which it finds by their identifiers and
+    /// reads back with a checked cast.
+    var decodingCaches: [RowDecodingCache] = []
+
+    /// See ``Row/decodingDepth``.
+    @usableFromInline var decodingDepth = 0
+
+    /// The scope rows of a cursor row, made once: the cursor reuses the row
+    /// and its scopes at each step. Only the thread of the access of the
+    /// row touches it (a cursor row is not used elsewhere: see
+    /// ``Row/_checkStatementAccess()``).
+    ///
+    /// A short array searched in order, not a dictionary: a row has few
+    /// scopes, and comparing a few short names costs less than hashing one.
+    var cachedScopeRows: [(name: String, row: Row)] = []
+
+    init(isFetched: Bool) {
+        self.isFetched = isFetched
     }
 }

@@ -310,7 +310,7 @@ extension Row {
                 row._checkStatementAccess()
                 let scopeRow = Row(base: base, layout: scope)
                 scopeRow.cachesDecoding = row.cachesDecoding
-                row.cachedScopeRows.append((name, scopeRow))
+                row.state.cachedScopeRows.append((name, scopeRow))
                 return scopeRow
             }
             let scopeRow = Row(base: base, layout: scope)
