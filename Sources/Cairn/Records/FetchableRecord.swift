@@ -246,20 +246,16 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     /// The elements of the cursor: records.
     public typealias Element = Record
 
-    @exclusivity(unchecked) @usableFromInline var state: DatabaseCursorState
+    @usableFromInline let storage: DatabaseCursorStorage
     @usableFromInline let row: Row
 
     /// The statement that the cursor iterates.
-    public var statement: Statement { state.statement }
+    public var statement: Statement { storage.state.statement }
 
     @usableFromInline
     init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
-        state = try DatabaseCursorState(statement: statement, arguments: arguments)
+        storage = DatabaseCursorStorage(try DatabaseCursorState(statement: statement, arguments: arguments))
         row = try Row.cursorRow(statement: statement, adapter: adapter)
-    }
-
-    deinit {
-        state.finish()
     }
 
     /// Returns the next record, or nil when there is no more row.
@@ -268,7 +264,7 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     ///   of ``FetchableRecord/init(row:)``.
     @inlinable
     public func next() throws -> Record? {
-        guard try state.step() else { return nil }
+        guard try storage.state.step() else { return nil }
         return try Record(row: row)
     }
 }
