@@ -31,8 +31,6 @@ public final class Database {
     ///     let changes = sqlite3_total_changes(db.sqliteConnection)
     /// }
     /// ```
-    ///
-    /// The handle is part of the connection's ``state``.
     public var sqliteConnection: SQLiteConnection? { state.sqliteConnection }
 
     /// The state that the statements of the connection read and change as

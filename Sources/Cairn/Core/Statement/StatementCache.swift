@@ -8,9 +8,9 @@ import CairnSQLite
 /// bounded by ``Configuration/implicitStatementCacheCapacity`` (zero turns
 /// their caching off): when they are as many, the least recently used one
 /// leaves the cache. The other kinds are not bounded. A lookup compares the
-/// SQL with the last entry returned (immediate for the same string), and
-/// hashes it otherwise; the eviction scans the entries, and only happens
-/// when a statement is prepared, which costs far more.
+/// SQL with the few entries returned last (immediate for the same string),
+/// and hashes it otherwise; the eviction scans the entries, and only
+/// happens when a statement is prepared, which costs far more.
 ///
 /// The cache is used on the thread of the current access only, as the rest
 /// of the connection's state, and no access to it stays open across a call
