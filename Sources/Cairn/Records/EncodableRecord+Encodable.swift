@@ -71,7 +71,8 @@ final class RecordEncoder: Encoder {
     let usesDefaultKeys: Bool
 
     // The encoder is used by one encoding, on one thread: dynamic
-    // exclusivity checks are not needed.
+    // exclusivity checks are not needed. Checked, the container costs 1342
+    // instructions per row of InsertBenchmark "9" (8829 -> 10171).
     @exclusivity(unchecked) var container = PersistenceContainer(reservingCapacity: 0)
     var error: (any Error)?
 
