@@ -233,6 +233,10 @@ final class DatabaseCursorStorage {
     init(_ state: DatabaseCursorState) {
         self.state = state
     }
+
+    deinit {
+        state.finish()
+    }
 }
 
 // MARK: - RowCursor

@@ -68,6 +68,42 @@ import Cairn
         }
     }
 
+    /// A cursor dropped before its end releases its statement at once, in
+    /// the access: the statement is not busy, and the cache gives it again
+    /// (a statement that a cursor still iterates is not reused). For the
+    /// four kinds of cursors.
+    @Test func cursorDroppedBeforeItsEndReleasesItsStatementAtOnce() throws {
+        struct Wrapped: DatabaseValueConvertible {
+            var value: Int
+            var databaseValue: DatabaseValue { value.databaseValue }
+            static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped? {
+                Int.fromDatabaseValue(dbValue).map(Wrapped.init)
+            }
+        }
+        struct Item: FetchableRecord {
+            var a: Int
+            init(row: Row) { a = row["a"] }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (2)")
+            let statement = try db.cachedStatement(sql: "SELECT a FROM t")
+            let steps: [() throws -> Void] = [
+                { _ = try Row.fetchCursor(statement).next() },
+                { _ = try Int.fetchCursor(statement).next() },
+                { _ = try Wrapped.fetchCursor(statement).next() },
+                { _ = try Item.fetchCursor(statement).next() },
+            ]
+            for step in steps {
+                // The cursor steps once, and is dropped when the closure
+                // returns.
+                try step()
+                #expect(sqlite3_stmt_busy(statement.sqliteStatement) == 0)
+                #expect(try db.cachedStatement(sql: "SELECT a FROM t") === statement)
+            }
+        }
+    }
+
     @Test func cursorErrors() throws {
         try dbQueue.inDatabase { db throws in
             try db.execute(sql: "CREATE TABLE t(a INT CHECK (a < 3))")
