@@ -104,7 +104,8 @@ extension Database {
     /// Removes the cached statements, inside an access or when the
     /// connection closes or is deinitialized (nobody else uses it then).
     func removeCachedStatements() {
-        state.statementCache.removeAll()
+        let left = state.statementCache.removeAll()
+        StatementCache.release(left)
         recordCaches = nil
     }
 

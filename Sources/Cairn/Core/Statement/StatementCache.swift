@@ -37,11 +37,10 @@ struct StatementCache {
     ///
     /// The statement refers to its entry (``Statement/cacheEntry``) while it
     /// is in the cache; the entry may keep a row of the statement, which
-    /// refers to the statement. ``StatementCache`` breaks both cycles when
-    /// the entry leaves the cache.
+    /// refers to the statement. ``release(_:)`` breaks both cycles when the
+    /// entry has left the cache.
     final class Entry {
         let statement: Statement
-        let kind: Kind
         /// When the cache last returned the statement (see
         /// ``StatementCache/recent``).
         var lastUse: UInt64 = 0
@@ -51,9 +50,8 @@ struct StatementCache {
         /// ``Statement/columnsChangedByReprepare()``).
         var reusableRow: Row?
 
-        init(statement: Statement, kind: Kind) {
+        init(statement: Statement) {
             self.statement = statement
-            self.kind = kind
         }
     }
 
@@ -64,8 +62,7 @@ struct StatementCache {
 
     /// A recently returned entry, with its key.
     private struct Recent {
-        var sql: String
-        var kind: Kind
+        var key: Key
         var entry: Entry
     }
 
@@ -98,7 +95,7 @@ struct StatementCache {
     /// The cached statement of `sql` and `kind`, marked as used.
     @inline(__always)
     mutating func statement(sql: String, kind: Kind) -> Statement? {
-        for index in recent.indices where recent[index].kind == kind && recent[index].sql == sql {
+        for index in recent.indices where recent[index].key.kind == kind && recent[index].key.sql == sql {
             return recent[index].entry.statement
         }
         return lookUp(sql: sql, kind: kind)
@@ -106,17 +103,18 @@ struct StatementCache {
 
     /// The slow path of ``statement(sql:kind:)``: a hashed lookup.
     private mutating func lookUp(sql: String, kind: Kind) -> Statement? {
-        guard let entry = entries[Key(sql: sql, kind: kind)] else { return nil }
-        makeRecent(entry, sql: sql, kind: kind)
+        let key = Key(sql: sql, kind: kind)
+        guard let entry = entries[key] else { return nil }
+        makeRecent(entry, key: key)
         return entry.statement
     }
 
-    private mutating func makeRecent(_ entry: Entry, sql: String, kind: Kind) {
+    private mutating func makeRecent(_ entry: Entry, key: Key) {
         if recent.count == Self.recentCount {
             clock &+= 1
             recent.removeLast().entry.lastUse = clock
         }
-        recent.insert(Recent(sql: sql, kind: kind, entry: entry), at: 0)
+        recent.insert(Recent(key: key, entry: entry), at: 0)
     }
 
     private mutating func forgetRecent(_ entry: Entry) {
@@ -129,33 +127,55 @@ struct StatementCache {
     ///
     /// - Precondition: ``caches(_:)`` is true for `kind`, and the statement
     ///   is in no cache.
-    mutating func insert(_ statement: Statement, sql: String, kind: Kind) {
+    /// - Returns: The entries that left the cache, for ``release(_:)``
+    ///   once the mutation of the cache has ended.
+    mutating func insert(_ statement: Statement, sql: String, kind: Kind) -> [Entry] {
         let key = Key(sql: sql, kind: kind)
-        let replaced = entries[key]
-        if kind == .implicit && replaced == nil {
-            if implicitCount >= implicitCapacity, let oldest = leastRecentlyUsedImplicitKey() {
-                remove(oldest)
+        var left: [Entry] = []
+        if let replaced = entries[key] {
+            forgetRecent(replaced)
+            left.append(replaced)
+        } else if kind == .implicit {
+            if implicitCount >= implicitCapacity, let oldest = leastRecentlyUsedImplicitKey(),
+               let evicted = entries.removeValue(forKey: oldest)
+            {
+                implicitCount -= 1
+                forgetRecent(evicted)
+                left.append(evicted)
             }
             implicitCount += 1
         }
-        let entry = Entry(statement: statement, kind: kind)
-        if let replaced {
-            forgetRecent(replaced)
-            Self.didLeave(replaced)
-        }
+        let entry = Entry(statement: statement)
         entries[key] = entry
         statement.cacheEntry = entry
-        makeRecent(entry, sql: sql, kind: kind)
+        makeRecent(entry, key: key)
+        return left
     }
 
     /// Removes every statement.
-    mutating func removeAll() {
-        for entry in entries.values {
-            Self.didLeave(entry)
-        }
+    ///
+    /// - Returns: The entries that left the cache, for ``release(_:)``
+    ///   once the mutation of the cache has ended.
+    mutating func removeAll() -> [Entry] {
+        let left = Array(entries.values)
         entries.removeAll()
         recent.removeAll(keepingCapacity: true)
         implicitCount = 0
+        return left
+    }
+
+    /// Breaks the cycles of entries that left the cache: they keep no row,
+    /// and their statements no entry. Called after the mutation of the
+    /// cache has ended, since dropping a row or a statement may finalize
+    /// a statement, and SQLite may then call the trace function of the
+    /// user.
+    static func release(_ entries: [Entry]) {
+        for entry in entries {
+            entry.reusableRow = nil
+            if entry.statement.cacheEntry === entry {
+                entry.statement.cacheEntry = nil
+            }
+        }
     }
 
     /// The implicit entry used least recently: one of the recent entries,
@@ -170,22 +190,7 @@ struct StatementCache {
         }
         if let oldest { return oldest.key }
         // The oldest of the recent entries.
-        return recent.last { $0.kind == .implicit }.map { Key(sql: $0.sql, kind: $0.kind) }
-    }
-
-    private mutating func remove(_ key: Key) {
-        guard let entry = entries.removeValue(forKey: key) else { return }
-        if key.kind == .implicit { implicitCount -= 1 }
-        forgetRecent(entry)
-        Self.didLeave(entry)
-    }
-
-    /// Breaks the cycles of an entry that leaves the cache.
-    private static func didLeave(_ entry: Entry) {
-        entry.reusableRow = nil
-        if entry.statement.cacheEntry === entry {
-            entry.statement.cacheEntry = nil
-        }
+        return recent.last { $0.key.kind == .implicit }?.key
     }
 }
 
@@ -243,7 +248,8 @@ extension Database {
         if kind == .implicit {
             statement.releasesArgumentsAfterUse = true
         }
-        state.statementCache.insert(statement, sql: sql, kind: kind)
+        let left = state.statementCache.insert(statement, sql: sql, kind: kind)
+        StatementCache.release(left)
         return true
     }
 
