@@ -13,6 +13,10 @@
 /* Declared in CairnShims.h: its address identifies the current thread. */
 _Thread_local char _cairn_thread_marker;
 
+/* Declared in CairnShims.h: the coders' slots. */
+_Thread_local void *_cairn_decoding_row;
+_Thread_local void *_cairn_encoding_encoder;
+
 /*
  * Fast column readers. They live in this translation unit, after the
  * amalgamation, so that they read the current row of a statement in one call,

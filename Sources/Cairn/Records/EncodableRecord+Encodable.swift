@@ -47,7 +47,8 @@ func encodeRecord(
         encoder.error = nil
         encoder.isInUse = false
     }
-    try withExtendedLifetime(encoder) {
+    // The containers find the encoder in the encoding slot of the thread.
+    try CodingSlot.encodingEncoder.with(encoder) {
         try encode(encoder)
     }
     if let error = encoder.error {
@@ -63,7 +64,7 @@ func encodeRecord(
 /// A record may keep the encoder, or a container, after its `encode(to:)`
 /// returned (Swift allows it): they then throw an `EncodingError`, and never
 /// write into memory that was freed.
-final class RecordEncoder: Encoder {
+final class RecordEncoder: Encoder, EncodingSlotObject {
     /// The type of the encoded record, which gives the strategies.
     let recordType: any EncodableRecord.Type
 
@@ -80,13 +81,13 @@ final class RecordEncoder: Encoder {
     /// encoding at a time, and containers kept after their encoding throw.
     var isInUse = false
 
-    /// The scope cell whose object is the encoder: keyed containers reach
-    /// the encoder through its token, rather than retaining it (the
-    /// container that a reusable encoder keeps would be a retain cycle, and
-    /// a reference would cost two atomic operations each time the standard
-    /// library copies the container). The token stops matching when the
-    /// encoder is deinitialized.
-    private var cell: ScopeCell?
+    /// The serial number of the encoder: keyed containers hold it, and find
+    /// the encoder in the encoding slot of the thread while it encodes (see
+    /// ``CodingSlot``), rather than retaining it (the container that a
+    /// reusable encoder keeps would be a retain cycle, and a reference would
+    /// cost two atomic operations each time the standard library copies the
+    /// container).
+    let serial = CodingSerial.next()
 
     /// Whether the encoder serves several encodings, one after the other,
     /// and keeps its keyed container for the next.
@@ -126,27 +127,46 @@ final class RecordEncoder: Encoder {
             usesDefaultKeys = false
         }
         isReusable = reusable
-        cell = ScopeCell.make(object: self)
     }
 
-    deinit {
-        cell?.release()
+    /// The slot of the encoder that encodes on the current thread.
+    @inline(__always)
+    static var slot: CodingSlot<RecordEncoder> { .encodingEncoder }
+
+    /// Runs `body` with the encoder of `serial`, when it encodes on the
+    /// current thread; runs `none` otherwise (a container kept after its
+    /// encoding).
+    @inline(__always)
+    static func withEncoder<T>(
+        serial: UInt64,
+        none: () throws -> T,
+        _ body: (RecordEncoder) throws -> T) rethrows -> T
+    {
+        try slot.withCurrent(none: none) { encoder in
+            guard encoder.serial == serial, encoder.isInUse else { return try none() }
+            return try body(encoder)
+        }
+    }
+
+    /// The encoder of `serial`, retained, when it encodes on the current
+    /// thread.
+    static func liveEncoder(serial: UInt64) -> RecordEncoder? {
+        withEncoder(serial: serial, none: { nil }, { $0 })
     }
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let token = cell.unsafelyUnwrapped.token
         guard isReusable else {
-            return KeyedEncodingContainer(KeyedContainer<Key>(encoderToken: token))
+            return KeyedEncodingContainer(KeyedContainer<Key>(encoderSerial: serial))
         }
         // A reusable encoder gives the container of its previous encoding:
         // building one costs metadata lookups and an allocation.
         if let cachedContainer, cachedContainer.matches(keyType: Key.self, recordType: ObjectIdentifier(recordType)) {
             return cachedContainer.container(as: KeyedEncodingContainer<Key>.self)
         }
-        let container = KeyedEncodingContainer(KeyedContainer<Key>(encoderToken: token))
+        let container = KeyedEncodingContainer(KeyedContainer<Key>(encoderSerial: serial))
         cachedContainer = CachedKeyedContainer(container, keyType: Key.self, recordType: ObjectIdentifier(recordType))
         return container
     }
@@ -159,7 +179,7 @@ final class RecordEncoder: Encoder {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        RecordSingleValueContainer(encoderToken: cell.unsafelyUnwrapped.token)
+        RecordSingleValueContainer(encoderSerial: serial)
     }
 
     /// Records the error of a record encoded as a single value that is not
@@ -177,15 +197,13 @@ final class RecordEncoder: Encoder {
     /// record, and its properties encoded by key otherwise. A database
     /// value, or nil, has no column and fails.
     struct RecordSingleValueContainer: SingleValueEncodingContainer {
-        /// The token of the encoder's cell (see ``RecordEncoder/cell``).
-        let encoderToken: ScopeToken
+        /// The serial number of the encoder (see ``RecordEncoder/serial``).
+        let encoderSerial: UInt64
         var codingPath: [any CodingKey] { [] }
 
         /// The encoder, retained, when an encoding uses it.
         private func liveEncoder(_ value: Any) throws -> RecordEncoder {
-            guard let encoder = encoderToken.objectIfCurrent(as: RecordEncoder.self)?.takeUnretainedValue(),
-                  encoder.isInUse
-            else {
+            guard let encoder = RecordEncoder.liveEncoder(serial: encoderSerial) else {
                 throw RecordEncoder.usedAfterEncoding(value, codingPath: [])
             }
             return encoder
@@ -223,34 +241,26 @@ final class RecordEncoder: Encoder {
     /// A keyed container: plain bits, which the standard library copies
     /// for each encoded property at no cost.
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        /// The token of the encoder's cell (see ``RecordEncoder/cell``).
-        let encoderToken: ScopeToken
+        /// The serial number of the encoder (see ``RecordEncoder/serial``).
+        let encoderSerial: UInt64
         var codingPath: [any CodingKey] { [] }
 
-        /// Runs `body` with the encoder, when an encoding uses it.
-        ///
-        /// The encoder is alive while the token matches. It is only used on
-        /// the thread of the encoding: containers are not `Sendable`.
+        /// Runs `body` with the encoder, when it encodes on the current
+        /// thread (see ``RecordEncoder/withEncoder(serial:none:_:)``).
         ///
         /// - Throws: An `EncodingError` when the container was kept after
         ///   the `encode(to:)` of its record returned.
         @inline(__always)
         func withEncoder<T>(_ value: @autoclosure () -> Any, _ key: Key, _ body: (RecordEncoder) throws -> T) throws -> T {
-            guard let encoder = encoderToken.objectIfCurrent(as: RecordEncoder.self) else {
-                throw RecordEncoder.usedAfterEncoding(value(), codingPath: [key])
-            }
-            return try encoder._withUnsafeGuaranteedRef { encoder in
-                guard encoder.isInUse else { throw RecordEncoder.usedAfterEncoding(value(), codingPath: [key]) }
-                return try body(encoder)
-            }
+            try RecordEncoder.withEncoder(
+                serial: encoderSerial,
+                none: { throw RecordEncoder.usedAfterEncoding(value(), codingPath: [key]) },
+                body)
         }
 
         /// The encoder, retained, when an encoding uses it; nil otherwise.
         var liveEncoder: RecordEncoder? {
-            guard let encoder = encoderToken.objectIfCurrent(as: RecordEncoder.self)?.takeUnretainedValue(),
-                  encoder.isInUse
-            else { return nil }
-            return encoder
+            RecordEncoder.liveEncoder(serial: encoderSerial)
         }
 
         @inline(__always)

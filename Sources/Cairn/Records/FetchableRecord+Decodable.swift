@@ -14,8 +14,8 @@ extension FetchableRecord where Self: Decodable {
     ///   decoded.
     @inlinable
     public init(row: Row) throws {
-        row._beginDecoding()
-        defer { row._endDecoding() }
+        let scope = row._beginDecoding()
+        defer { row._endDecoding(scope) }
         try self.init(from: RecordDecoder(row: row, recordType: Self.self))
     }
 }
@@ -61,7 +61,10 @@ struct RecordDecoder: Decoder {
         // the runtime metadata lookups, and an allocation.
         let recordTypeID = ObjectIdentifier(recordType)
         let keyTypeID = ObjectIdentifier(Key.self)
-        if row.cachesDecoding {
+        // Containers that hold no reference find their row in the decoding
+        // slot of the thread: only while the row is there.
+        let cachesDecoding = row.cachesDecoding && Row.decodingSlot.holds(row)
+        if cachesDecoding {
             let cached = row.state.decodingCaches.withUnsafeBufferPointer { caches -> CachedKeyedContainer? in
                 for cache in caches where cache.keyType == keyTypeID && cache.recordType == recordTypeID {
                     // Only the record decoder adds caches (see
@@ -72,7 +75,9 @@ struct RecordDecoder: Decoder {
             }
             if let cached {
                 // A new record: its reads start at the beginning of the plan.
-                cached.plan?.rewind()
+                if cached.planIndex != nil {
+                    row.rewindDecodingPlan()
+                }
                 return cached.container(as: KeyedDecodingContainer<Key>.self)
             }
         }
@@ -82,17 +87,19 @@ struct RecordDecoder: Decoder {
         } else {
             usesDefaultKeys = false
         }
-        guard row.cachesDecoding && row.state.decodingCaches.count < Row.maximumDecodingCacheCount else {
-            return KeyedDecodingContainer(KeyedContainer<Key>(
-                rowToken: row.decodingToken, recordType: recordType, usesDefaultKeys: usesDefaultKeys, plan: nil))
+        guard cachesDecoding && row.state.decodingCaches.count < Row.maximumDecodingCacheCount else {
+            return KeyedDecodingContainer(RetainingKeyedContainer<Key>(
+                row: row, recordType: recordType, usesDefaultKeys: usesDefaultKeys))
         }
         // The rows of a cursor read columns of the statement by index: a
         // plan remembers the index of each key.
-        let plan = row.sqliteStatement != nil && CodingKeyBits.accepts(Key.self) ? DecodingPlan() : nil
+        let planIndex = row.sqliteStatement != nil && CodingKeyBits.accepts(Key.self) ? row.addDecodingPlan() : nil
+        row.rewindDecodingPlan()
         let container = KeyedDecodingContainer(KeyedContainer<Key>(
-            rowToken: row.decodingToken, recordType: recordType, usesDefaultKeys: usesDefaultKeys,
-            plan: plan.map(Unmanaged.passUnretained)))
-        row.state.decodingCaches.append(CachedKeyedContainer(container, keyType: Key.self, recordType: recordTypeID, plan: plan))
+            rowSerial: row.decodingSerial, recordType: recordType, usesDefaultKeys: usesDefaultKeys,
+            planIndex: planIndex ?? -1))
+        row.state.decodingCaches.append(CachedKeyedContainer(
+            container, keyType: Key.self, recordType: recordTypeID, planIndex: planIndex))
         return container
     }
 
@@ -117,46 +124,43 @@ struct RecordDecoder: Decoder {
                 + "changes at each step, and a record cannot keep its decoder or its containers"))
     }
 
-    // MARK: Keyed container
+    // MARK: Keyed containers
 
-    /// A keyed container: plain bits, which the standard library copies
-    /// for each decoded property at no cost (a reference would cost two
-    /// atomic operations per copy).
+    /// The keyed container of a record decoded from a cursor row, which
+    /// the row caches from one step to the next: plain bits, which the
+    /// standard library copies for each decoded property at no cost (a
+    /// reference would cost two atomic operations per copy, and the row,
+    /// which holds the container, would be a retain cycle).
+    ///
+    /// It finds its row in the decoding slot of the thread (see
+    /// ``CodingSlot``), where `Row._beginDecoding()` puts the row for the time
+    /// of a record's `init(from:)`: a container kept after its record was
+    /// decoded finds another row or none, and throws.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        /// The token of the row's decoding cell (see `Row.decodingToken`):
-        /// the container does not retain the row (the row caches the
-        /// containers of cursors, which would be a retain cycle), and the
-        /// token stops matching when the row is deinitialized.
-        let rowToken: ScopeToken
+        /// The serial number of the row (see `Row.decodingSerial`), or zero
+        /// for the inner container of a ``RetainingKeyedContainer``, which
+        /// reads the row of the slot, whatever it is (the retaining
+        /// container has just put its row there).
+        let rowSerial: UInt64
+        /// The type of the decoded record, which gives the strategies.
         let recordType: any FetchableRecord.Type
         /// Whether column names are the coding keys (the default strategy).
         let usesDefaultKeys: Bool
-        /// The column plan of the cursor, not retained: the decoding cache
-        /// of the row, which holds this container, holds the plan. Only
-        /// read after ``withRow(forKey:_:)`` found the row alive. Nil when
-        /// the row is not a cursor row, or when the plan does not accept the
-        /// coding keys (see ``DecodingPlan`` and `CodingKeyBits`).
-        let plan: Unmanaged<DecodingPlan>?
-        var codingPath: [any CodingKey] { [] }
+        /// The index of the column plan in the row's `decodingPlans`, or -1
+        /// when the row does not read a statement, or when the plan does
+        /// not accept the coding keys (see ``DecodingPlan`` and
+        /// `CodingKeyBits`).
+        let planIndex: Int
 
         /// Runs `body` with the row, when the container may read it: the
-        /// row is alive, and a decoding runs when the row reads a statement.
-        ///
-        /// The row is alive while the token matches. It is only used on
-        /// the thread that decodes it: containers are not `Sendable`.
+        /// row of the decoding slot, when it is the container's.
         ///
         /// - Throws: A `DecodingError` when the container was kept after the
-        ///   `init(from:)` of its record returned, and its row is gone or has
-        ///   moved on.
+        ///   `init(from:)` of its record returned.
         @inline(__always)
         func withRow<T>(forKey key: Key, _ body: (Row) throws -> T) throws -> T {
-            guard let row = rowToken.objectIfCurrent(as: Row.self) else {
-                throw RecordDecoder.usedAfterDecoding(codingPath: [key])
-            }
-            return try row._withUnsafeGuaranteedRef { row in
-                // Only a statement row has a decoding depth; containers are
-                // not Sendable: this runs on the thread that decodes the row.
-                if _slowPath(row.readsStatement && row.decodingDepth == 0) {
+            try Row.decodingSlot.withCurrent(none: { throw RecordDecoder.usedAfterDecoding(codingPath: [key]) }) { row in
+                guard row.state.decodingSerial == rowSerial || rowSerial == 0 else {
                     throw RecordDecoder.usedAfterDecoding(codingPath: [key])
                 }
                 return try body(row)
@@ -166,27 +170,29 @@ struct RecordDecoder: Decoder {
         /// The row, retained, when the container may read it (see
         /// ``withRow(forKey:_:)``).
         func row(codingPath: [any CodingKey]) throws -> Row {
-            guard let row = rowToken.objectIfCurrent(as: Row.self)?.takeUnretainedValue(),
-                  !(row.readsStatement && row.decodingDepth == 0)
+            guard let row = Row.decodingSlot.current,
+                  row.state.decodingSerial == rowSerial || rowSerial == 0
             else {
                 throw RecordDecoder.usedAfterDecoding(codingPath: codingPath)
             }
             return row
         }
 
+        var codingPath: [any CodingKey] { [] }
+
         /// Reads a column of a statement row directly, without retaining
         /// the row.
         @inline(__always)
         func decodeColumn<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value {
             try withRow(forKey: key) { row in
-                if let plan {
+                let planIndex = self.planIndex
+                if planIndex >= 0 {
                     let keyBits = CodingKeyBits.bits(of: key)
-                    let index = try plan._withUnsafeGuaranteedRef { plan in
-                        if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
-                        let index = try columnIndex(key, in: row)
-                        plan.record(keyBits: keyBits, columnIndex: index)
-                        return index
+                    if let index = row.plannedColumnIndex(plan: planIndex, keyBits: keyBits) {
+                        return try row.decodeColumn(atIndex: index)
                     }
+                    let index = try columnIndex(key, in: row)
+                    row.recordPlannedColumn(plan: planIndex, keyBits: keyBits, columnIndex: index)
                     return try row.decodeColumn(atIndex: index)
                 }
                 return try row.decodeColumn(column(key, in: row))
@@ -201,16 +207,18 @@ struct RecordDecoder: Decoder {
         @inline(__always)
         func decodeColumnIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> Value? {
             try withRow(forKey: key) { row in
-                if let plan {
+                let planIndex = self.planIndex
+                if planIndex >= 0 {
                     let keyBits = CodingKeyBits.bits(of: key)
-                    let index = plan._withUnsafeGuaranteedRef { plan -> Int? in
-                        if let index = plan.columnIndex(forKeyBits: keyBits) { return index }
+                    let index: Int
+                    if let planned = row.plannedColumnIndex(plan: planIndex, keyBits: keyBits) {
+                        index = planned
+                    } else {
                         // A missing column is looked up again at each row.
-                        guard let index = row.index(forColumn: column(key, in: row)) else { return nil }
-                        plan.record(keyBits: keyBits, columnIndex: index)
-                        return index
+                        guard let found = row.index(forColumn: column(key, in: row)) else { return nil }
+                        row.recordPlannedColumn(plan: planIndex, keyBits: keyBits, columnIndex: found)
+                        index = found
                     }
-                    guard let index else { return nil }
                     // Cursor rows of a column plan have a raw statement.
                     if sqlite3_column_type(row.sqliteStatement.unsafelyUnwrapped, CInt(index)) == SQLITE_NULL {
                         return nil
@@ -354,7 +362,7 @@ struct RecordDecoder: Decoder {
                 }
                 // A value that reads a single value is not decoded from the
                 // first column of the row: its column is missing.
-                return try T(from: BaseRowDecoder(decoder: RecordDecoder(row: row, recordType: recordType), missingColumn: columnName))
+                return try T(from: RecordDecoder.BaseRowDecoder(decoder: RecordDecoder(row: row, recordType: recordType), missingColumn: columnName))
             } catch let error as RowDecodingError {
                 // The row has scopes: say which, when the key matches none.
                 let scopes = row.scopesTree.names
@@ -446,6 +454,91 @@ struct RecordDecoder: Decoder {
         }
     }
 
+    /// The keyed container of a record decoded from a row that does not
+    /// cache its containers (a copied row, mostly): it retains the row, and
+    /// keeps working after the record was decoded, unless the row reads a
+    /// statement that has moved on. Each call puts the row in the decoding
+    /// slot of the thread, for the inner container, which reads the row of
+    /// the slot whatever its serial number (rows that do not cache
+    /// containers are read by several threads at once, and have none).
+    ///
+    /// Each call costs two atomic operations (the retain and release of the
+    /// slot), and each copy by the standard library two more: rows that are
+    /// decoded many times cache their containers instead.
+    struct RetainingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let row: Row
+        /// A container that reads the row of the slot (serial number zero).
+        private let inner: KeyedContainer<Key>
+
+        init(row: Row, recordType: any FetchableRecord.Type, usesDefaultKeys: Bool) {
+            self.row = row
+            self.inner = KeyedContainer(rowSerial: 0, recordType: recordType, usesDefaultKeys: usesDefaultKeys, planIndex: -1)
+        }
+
+        var codingPath: [any CodingKey] { [] }
+
+        /// Runs `body` with the inner container, with the row in the
+        /// decoding slot.
+        ///
+        /// - Throws: A `DecodingError` when the row reads a statement and no
+        ///   record is being decoded from it any longer.
+        @inline(__always)
+        private func run<T>(_ codingPath: @autoclosure () -> [any CodingKey], _ body: (KeyedContainer<Key>) throws -> T) throws -> T {
+            // Only a statement row has a decoding depth; containers are not
+            // Sendable: this runs on the thread that decodes the row.
+            if _slowPath(row.readsStatement && row.decodingDepth == 0) {
+                throw RecordDecoder.usedAfterDecoding(codingPath: codingPath())
+            }
+            return try Row.decodingSlot.with(row) { try body(inner) }
+        }
+
+        var allKeys: [Key] { (try? run([]) { $0.allKeys }) ?? [] }
+        func contains(_ key: Key) -> Bool { (try? run([key]) { $0.contains(key) }) ?? false }
+        func decodeNil(forKey key: Key) throws -> Bool { try run([key]) { try $0.decodeNil(forKey: key) } }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try run([key]) { try $0.decode(type, forKey: key) } }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try run([key]) { try $0.decodeIfPresent(type, forKey: key) } }
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+            try inner.nestedContainer(keyedBy: type, forKey: key)
+        }
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            try inner.nestedUnkeyedContainer(forKey: key)
+        }
+        func superDecoder() throws -> any Decoder { try run([]) { _ in RecordDecoder(row: row, recordType: inner.recordType) } }
+        func superDecoder(forKey key: Key) throws -> any Decoder {
+            try run([key]) { _ in RecordDecoder(row: row, recordType: inner.recordType) }
+        }
+    }
+}
+
+extension RecordDecoder {
     // MARK: Records of joined requests
 
     /// Decodes a record from a row: with `init(row:)` for a
@@ -455,8 +548,8 @@ struct RecordDecoder: Decoder {
             // The cast succeeds: the record is a T.
             return try fetchable.init(row: row) as! T
         }
-        row._beginDecoding()
-        defer { row._endDecoding() }
+        let scope = row._beginDecoding()
+        defer { row._endDecoding(scope) }
         return try T(from: RecordDecoder(row: row, recordType: recordType))
     }
 

@@ -30,8 +30,8 @@ public final class FetchableRecordDecoder {
     /// - Throws: A ``RowDecodingError`` that names the column that cannot be
     ///   decoded, or the error of the record's `init(from:)`.
     public func decode<T: FetchableRecord & Decodable>(_ type: T.Type, from row: Row) throws -> T {
-        row._beginDecoding()
-        defer { row._endDecoding() }
+        let scope = row._beginDecoding()
+        defer { row._endDecoding(scope) }
         return try T(from: RecordDecoder(row: row, recordType: T.self))
     }
 }

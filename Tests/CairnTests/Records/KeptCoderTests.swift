@@ -43,6 +43,25 @@ import Cairn
         }
     }
 
+    /// A container kept by another record, for ``KeptContainerUser``.
+    final class ContainerBox: @unchecked Sendable {
+        var kept: KeyedDecodingContainer<ContainerKeeper.CodingKeys>?
+    }
+
+    /// A record whose `init(from:)` also tries the container that another
+    /// record kept.
+    struct KeptContainerUser: Decodable, FetchableRecord {
+        static let box = ContainerBox()
+        var name: String
+        var keptResult: Result<String, any Error>
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: ContainerKeeper.CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            let kept = try #require(Self.box.kept)
+            keptResult = Result { try kept.decode(String.self, forKey: .name) }
+        }
+    }
+
     func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db throws in
@@ -120,6 +139,23 @@ import Cairn
         }
     }
 
+    /// Containers of cursor rows hold no reference: they find the row being
+    /// decoded on their thread. A kept one does not read the row of
+    /// another cursor that is being decoded.
+    @Test func containerKeptFromACursorRowThrowsDuringTheDecodingOfAnotherRow() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let keepers = try ContainerKeeper.fetchCursor(db, sql: "SELECT * FROM keeper WHERE id = 1")
+            let keeper = try #require(try keepers.next())
+            KeptContainerUser.box.kept = keeper.kept
+            defer { KeptContainerUser.box.kept = nil }
+            let users = try KeptContainerUser.fetchAll(db, sql: "SELECT * FROM keeper WHERE id = 2")
+            #expect(users.count == 1)
+            #expect(users.first?.name == "Barbara")
+            #expect(performing: { try users.first?.keptResult.get() }, throws: isUsedAfterDecoding)
+        }
+    }
+
     @Test func containerKeptFromACopiedRowKeepsWorking() throws {
         let row: Row = ["id": 3, "name": "Craig", "score": nil]
         let keeper = try ContainerKeeper(row: row)
@@ -129,8 +165,9 @@ import Cairn
     }
 
     /// Copied rows are Sendable: several threads decode one at once (the
-    /// thread sanitizer lane of CI checks that they do not race), and the
-    /// containers kept from it throw once the row is gone.
+    /// thread sanitizer lane of CI checks that they do not race), and a
+    /// container kept from it retains it: it keeps working when the other
+    /// references to the row are gone.
     @Test func copiedRowDecodedByManyThreadsAtOnce() async throws {
         var keeper: ContainerKeeper?
         do {
@@ -149,9 +186,10 @@ import Cairn
             // The row is alive: the kept container keeps working.
             #expect(try keeper?.kept.decode(Int.self, forKey: .score) == 10)
         }
-        // The row is gone: it throws.
+        // The container holds the last reference to the row.
         let kept = try #require(keeper).kept
-        #expect(performing: { try kept.decode(Int.self, forKey: .score) }, throws: isUsedAfterDecoding)
+        #expect(try kept.decode(Int.self, forKey: .score) == 10)
+        #expect(try kept.decode(String.self, forKey: .name) == "Arthur")
     }
 
     @Test func singleValueContainerKeptFromCursorRowsThrows() throws {
@@ -173,6 +211,7 @@ import Cairn
     final class EncoderBox: @unchecked Sendable {
         var encoder: (any Encoder)?
         var container: KeyedEncodingContainer<EncodingKeeper.CodingKeys>?
+        var keptError: (any Error)?
     }
 
     struct EncodingKeeper: Encodable, PersistableRecord {
@@ -208,6 +247,44 @@ import Cairn
         var fromEncoder = try #require(box.encoder).container(keyedBy: EncodingKeeper.CodingKeys.self)
         #expect(performing: { try fromEncoder.encode(5, forKey: .id) }, throws: isUsedAfterEncoding)
         #expect(performing: { try fromEncoder.encodeNil(forKey: .name) }, throws: isUsedAfterEncoding)
+        let names = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT name FROM keeper ORDER BY id") }
+        #expect(names == ["Arthur", "Barbara", "Craig", "David"])
+    }
+
+    /// A record whose `encode(to:)` also tries the container that another
+    /// record kept.
+    struct KeptEncoderUser: Encodable, PersistableRecord {
+        static let databaseTableName = "keeper"
+        var id: Int
+        var name: String
+        let box: EncoderBox
+        enum CodingKeys: String, CodingKey { case id, name }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(name, forKey: .name)
+            var kept = try #require(box.container)
+            do {
+                try kept.encode("Eve", forKey: .name)
+                box.keptError = nil
+            } catch {
+                box.keptError = error
+            }
+        }
+    }
+
+    /// Encoding containers hold no reference: they find the encoder that
+    /// encodes on their thread. A kept one does not write into another
+    /// encoding.
+    @Test func encoderKeptThrowsDuringAnotherEncoding() throws {
+        let dbQueue = try makeDatabase()
+        let box = EncoderBox()
+        try dbQueue.write { db throws in
+            try EncodingKeeper(id: 3, name: "Craig", box: box).insert(db)
+            try KeptEncoderUser(id: 4, name: "David", box: box).insert(db)
+        }
+        let error = try #require(box.keptError)
+        #expect(isUsedAfterEncoding(error))
         let names = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT name FROM keeper ORDER BY id") }
         #expect(names == ["Arthur", "Barbara", "Craig", "David"])
     }

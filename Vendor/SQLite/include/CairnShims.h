@@ -85,6 +85,29 @@ static inline uintptr_t _cairn_thread_identity(void) {
 }
 
 /*
+ * The coders' thread-local slots: the row whose record is being decoded on
+ * the current thread, and the record encoder that encodes on it (Swift
+ * objects, retained by Sources/Cairn/Core/Raw/CodingSlotBridge.swift for the
+ * time of the call that fills the slot, NULL otherwise). The keyed containers
+ * of the coders, which the standard library copies at each property, hold no
+ * reference: they find their row or encoder here. Same TLS model as
+ * _cairn_thread_marker, so that reading a slot costs no call on Linux.
+ */
+#if defined(__linux__)
+extern _Thread_local void *_cairn_decoding_row __attribute__((tls_model("initial-exec")));
+extern _Thread_local void *_cairn_encoding_encoder __attribute__((tls_model("initial-exec")));
+#else
+extern _Thread_local void *_cairn_decoding_row;
+extern _Thread_local void *_cairn_encoding_encoder;
+#endif
+static inline void **_cairn_decoding_row_slot(void) {
+    return &_cairn_decoding_row;
+}
+static inline void **_cairn_encoding_encoder_slot(void) {
+    return &_cairn_encoding_encoder;
+}
+
+/*
  * Relaxed atomic loads and stores of 64-bit words, for the scope cells of
  * Cairn (Sources/Cairn/Core/Raw/ScopeCell.swift): a value that user code may
  * keep, or send to another thread, reads the generation of its cell without a

@@ -48,8 +48,9 @@ import Foundation
 //    the sizes ever differed); the probe is checked by Cairn's tests.
 //
 // The other unsafe code of Cairn does not depend on layouts: it is listed,
-// with its invariants, where it lives (`ScopeCell.swift` for values that may
-// outlive their scope, the `*Bridge.swift` files for C callbacks).
+// with its invariants, where it lives (`ScopeCell.swift` for events that may
+// outlive their callback, the `*Bridge.swift` files for C callbacks and
+// thread-local slots).
 
 // MARK: - 1. Optional existentials
 

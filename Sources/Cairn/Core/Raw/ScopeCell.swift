@@ -2,19 +2,20 @@
 // public import is not re-exported to users (see CONTRIBUTING.md).
 public import CairnSQLiteShims
 
-/// Memory that tells whether a scope is still open: a hook callback, the
-/// decoding of a record, the encoding of a record. (Database accesses are
-/// `DatabaseAccess` objects, which cursors and rows retain.)
+/// Memory that tells whether a scope is still open: the callback of a
+/// transaction hook. (Database accesses are `DatabaseAccess` objects, which
+/// cursors and rows retain; the coders find their row or encoder through a
+/// ``CodingSlot``.)
 ///
-/// Some values that user code may keep after their scope ended (a
-/// transaction event, a keyed coding container) cannot hold a strong
-/// reference to what they read: it would cost atomic operations where speed
-/// matters, or make retain cycles. They hold a ``ScopeToken`` instead: the
-/// address of a cell and the generation the cell had when the value was
-/// made. The owner of the cell changes the generation when the scope ends,
-/// and the value checks its token before it reads anything else. A value
-/// whose scope ended throws, or stops the program with a message that says
-/// what to do instead: it never reads memory that may have been freed.
+/// A transaction event, which user code may keep after the callback that
+/// made it returned, borrows SQLite's strings for the time of the callback,
+/// and a strong reference to a scope object would cost atomic operations at
+/// each change. It holds a ``ScopeToken`` instead: the address of a cell
+/// and the generation the cell had when the event was made. The owner of
+/// the cell changes the generation when the scope ends, and the event checks
+/// its token before it reads anything else. An event whose scope ended
+/// stops the program with a message that says what to do instead: it never
+/// reads memory that may have been freed.
 ///
 /// Cells are never freed. The owner of a cell gives it back to a pool when it
 /// is deinitialized, with a new generation, and the pool hands it to the next
@@ -27,8 +28,7 @@ public import CairnSQLiteShims
 /// another thread reads it without a data race.
 @usableFromInline
 struct ScopeCell {
-    /// Two words: the generation, then the address of the object of the
-    /// scope (unretained; zero when there is none).
+    /// The generation: one word of memory that is never freed.
     @usableFromInline let words: UnsafeMutablePointer<UInt64>
 
     private init(words: UnsafeMutablePointer<UInt64>) {
@@ -37,18 +37,12 @@ struct ScopeCell {
 
     /// Takes a cell from the pool (or allocates one), for an owner that
     /// calls ``release()`` exactly once, when it is deinitialized.
-    ///
-    /// - Parameter object: The object that the tokens of the cell may reach
-    ///   while their scope is open (see ``object``). The owner guarantees
-    ///   that it is alive until it ends the scope or releases the cell.
-    static func make(object: AnyObject? = nil) -> ScopeCell {
+    static func make() -> ScopeCell {
         let words = scopeCellPool.withLock { $0.popLast() } ?? {
-            let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2)
-            words.initialize(repeating: 0, count: 2)
+            let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+            words.initialize(to: 0)
             return words
         }()
-        let address = object.map { UInt64(UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque())) } ?? 0
-        _cairn_atomic_store_u64(words + 1, address)
         return ScopeCell(words: words)
     }
 
@@ -56,7 +50,6 @@ struct ScopeCell {
     /// tokens of the cell no longer match.
     func release() {
         endScope()
-        _cairn_atomic_store_u64(words + 1, 0)
         scopeCellPool.withLock { $0.append(words) }
     }
 
@@ -91,19 +84,6 @@ struct ScopeToken {
     @inlinable @inline(__always)
     var isCurrent: Bool {
         _cairn_atomic_load_u64(words) == generation
-    }
-
-    /// The object of the cell, when the scope is still open: it is alive
-    /// until the scope ends. Nil when the scope ended.
-    ///
-    /// Only the thread of the scope may use the object; this is the
-    /// caller's invariant, documented where tokens are read.
-    @inline(__always)
-    func objectIfCurrent<T: AnyObject>(as type: T.Type) -> Unmanaged<T>? {
-        guard isCurrent, let pointer = UnsafeRawPointer(bitPattern: UInt(_cairn_atomic_load_u64(words + 1))) else {
-            return nil
-        }
-        return Unmanaged<T>.fromOpaque(pointer)
     }
 }
 

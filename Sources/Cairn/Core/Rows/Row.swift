@@ -124,6 +124,13 @@ public final class Row: @unchecked Sendable {
     /// handed to the caller; never changed afterwards.
     var prefetchTree: PrefetchedRowsTree?
 
+    /// The slot of the row whose record is being decoded on the current
+    /// thread (see ``_decoding(_:)``).
+    @inline(__always)
+    static var decodingSlot: CodingSlot<Row> {
+        CodingSlot(address: _cairn_decoding_row_slot())
+    }
+
     /// Whether decoders may cache what they build for this row, which a
     /// cursor reuses at each step (see `RecordDecoder`). Only cursor rows
     /// turn it on (see `Row.cursorRow(statement:adapter:)`). A cached value
@@ -135,43 +142,12 @@ public final class Row: @unchecked Sendable {
     /// without a cache.
     static let maximumDecodingCacheCount = 8
 
-    /// The scope cell whose object is this row, for the keyed containers of
-    /// the records decoded from a statement row: they do not retain the row
-    /// (the row caches them: a retain cycle), and reach it through the token
-    /// of this cell, which stops matching when the row is deinitialized.
-    ///
-    /// For a statement row, only the thread of its access touches it
-    /// (``_beginDecoding()`` checks the access). A copied row may be decoded
-    /// by several threads at once: its cell is made under a lock.
-    private var decodingCell: ScopeCell?
-
-    /// The token of ``decodingCell``, made on first use.
-    var decodingToken: ScopeToken {
-        if statementAccess != nil {
-            return makeDecodingToken()
-        }
-        // Several threads may decode a copied row at once: one cell only.
-        Row.copiedRowCellLock.lock()
-        defer { Row.copiedRowCellLock.unlock() }
-        return makeDecodingToken()
-    }
-
-    private func makeDecodingToken() -> ScopeToken {
-        if let decodingCell { return decodingCell.token }
-        let cell = ScopeCell.make(object: self)
-        decodingCell = cell
-        return cell.token
-    }
-
-    /// Serializes the creation of the decoding cells of copied rows.
-    private static let copiedRowCellLock = NSLock()
-
     /// The number of records being decoded from a statement row, nested
     /// decodings included. A decoder or a container that a record kept after
     /// its `init(from:)` returned reads the row only while a decoding runs
     /// (the statement has moved on otherwise). Always zero for copied rows.
-    /// Only the thread of the access of the row changes it (see
-    /// ``decodingCell``), twice per record.
+    /// Only the thread of the access of the row changes it, twice per
+    /// record.
     @inlinable
     var decodingDepth: Int { state.decodingDepth }
 
@@ -189,28 +165,55 @@ public final class Row: @unchecked Sendable {
         statementAccess.unsafelyUnwrapped.isCurrent && decodingDepth > 0
     }
 
-    /// Called before a record is decoded from the row.
+    /// What ``_beginDecoding()`` changed, for ``_endDecoding(_:)``.
+    @usableFromInline
+    struct _DecodingScope {
+        /// What the decoding slot of the thread held.
+        let previousRow: UnsafeMutableRawPointer?
+        /// The position in the plan of an enclosing decoding of the row.
+        let planPosition: Int
+    }
+
+    /// Called before a record is decoded from the row: puts the row in the
+    /// decoding slot of the current thread (see ``CodingSlot``), where the
+    /// keyed containers of the record decoder find it. The caller calls
+    /// ``_endDecoding(_:)`` with `defer`.
     ///
     /// - Precondition: a statement row is used inside the access that
     ///   fetched it, on its thread.
-    @inlinable @inline(__always)
-    func _beginDecoding() {
+    @usableFromInline
+    func _beginDecoding() -> _DecodingScope {
+        var planPosition = 0
         if statementAccess != nil {
+            // Only the thread of the row's access touches the state of a
+            // statement row.
             _checkStatementAccess()
             state.decodingDepth &+= 1
+            planPosition = state.decodingPlanPosition
         }
+        return _DecodingScope(previousRow: Row.decodingSlot.enter(self), planPosition: planPosition)
     }
 
     /// Called after a record was decoded from the row.
-    @inlinable @inline(__always)
-    func _endDecoding() {
+    @usableFromInline
+    func _endDecoding(_ scope: _DecodingScope) {
+        Row.decodingSlot.leave(self, restoring: scope.previousRow)
         if statementAccess != nil {
             state.decodingDepth &-= 1
+            state.decodingPlanPosition = scope.planPosition
         }
     }
 
-    deinit {
-        decodingCell?.release()
+    /// A serial number of the row, for the keyed containers that the record
+    /// decoder caches on it (see ``CodingSlot``), made on first use.
+    ///
+    /// - Precondition: only the thread of the row's access calls it (rows
+    ///   that cache decoding are statement rows).
+    var decodingSerial: UInt64 {
+        if state.decodingSerial == 0 {
+            state.decodingSerial = CodingSerial.next()
+        }
+        return state.decodingSerial
     }
 
     /// Creates a view on the current row of a statement.
@@ -768,16 +771,26 @@ struct RowState {
     /// one keyed container per record type and coding key type, at most
     /// ``Row/maximumDecodingCacheCount``.
     ///
-    /// Entries are never replaced: they live as long as the row, because
-    /// the containers refer to their ``DecodingPlan`` without retaining it,
-    /// and a container may still be in use (a record that decodes another
-    /// record from the same row, inside its own `init(from:)`).
-    ///
     /// Opaque to Core: only the record decoder
     /// (`Records/FetchableRecord+Decodable.swift`) appends to it, its
     /// `CachedKeyedContainer`s, which it finds by their identifiers and
     /// reads back with a checked cast.
     var decodingCaches: [RowDecodingCache] = []
+
+    /// The column plans of the cached keyed containers, which name them by
+    /// index (see ``DecodingPlan``). Entries are never removed: a container
+    /// may still be in use (a record that decodes another record from the
+    /// same row, inside its own `init(from:)`).
+    var decodingPlans: [DecodingPlan] = []
+
+    /// The position of the next read in the column plan of the record being
+    /// decoded (see ``DecodingPlan``). A record decoded inside the decoding
+    /// of another, from the same row, has its own: ``Row/_endDecoding(_:)``
+    /// puts the outer one back when the inner decoding ends.
+    var decodingPlanPosition = 0
+
+    /// See ``Row/decodingSerial``; zero until it is made.
+    var decodingSerial: UInt64 = 0
 
     /// See ``Row/decodingDepth``.
     @usableFromInline var decodingDepth = 0
