@@ -517,10 +517,7 @@ public final class Statement {
 
     /// The error of a failed `sqlite3_bind_*` call.
     private func bindError(code: CInt, arguments: StatementArguments) -> DatabaseError {
-        database.makeError(
-            resultCode: ResultCode(rawValue: code),
-            message: String(cString: sqlite3_errmsg(database.sqliteConnection)),
-            sql: sql, arguments: arguments)
+        database.lastError(code: code, sql: sql, arguments: arguments)
     }
 
     // MARK: Execution
