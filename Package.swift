@@ -14,6 +14,8 @@ let optionalSQLiteOptions: [(name: String, description: String)] = [
      "Builds SQLite with SQLITE_ENABLE_DBSTAT_VTAB: the dbstat virtual table that reports page usage."),
     ("SQLITE_ENABLE_BYTECODE_VTAB",
      "Builds SQLite with SQLITE_ENABLE_BYTECODE_VTAB: the bytecode() and tables_used() table-valued functions."),
+    ("SQLITE_HAS_CODEC",
+     "Builds SQLite3 Multiple Ciphers in place of the stock SQLite: encrypted databases, SQLCipher-compatible by default (usePassphrase)."),
 ]
 
 let traitCSettings: [CSetting] = optionalSQLiteOptions.map {
@@ -35,7 +37,7 @@ let package = Package(
         .target(
             name: "CairnSQLite",
             path: "Vendor/SQLite",
-            exclude: ["sqlite3.c", "sqlite3ext.h", "VERSION", "update-sqlite.sh"],
+            exclude: ["sqlite3.c", "sqlite3mc.c", "sqlite3ext.h", "VERSION", "update-sqlite.sh", "LICENSE-sqlite3mc.txt"],
             sources: ["CairnSQLite.c"],
             cSettings: traitCSettings,
             linkerSettings: [
@@ -100,7 +102,8 @@ let package = Package(
         .target(
             name: "CairnFaultVFS",
             dependencies: ["CairnSQLite"],
-            path: "Tests/CairnFaultVFS"
+            path: "Tests/CairnFaultVFS",
+            cSettings: traitCSettings
         ),
         .testTarget(
             name: "CairnTests",

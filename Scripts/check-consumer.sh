@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks that a package that depends on Cairn gets what Cairn's traits
 # compile in, with no settings of its own: the C functions and the Swift API
-# of the session extension with the SQLITE_ENABLE_SESSION trait, and a build
-# without it otherwise; and that `import Cairn` does not give it Cairn's own
+# of the session extension with the SQLITE_ENABLE_SESSION trait, and of
+# encryption with SQLITE_HAS_CODEC, and a build without them otherwise; and that `import Cairn` does not give it Cairn's own
 # C helpers (_cairn_*). Builds Tests/Fixtures/TraitConsumer against this
 # checkout (run by .ci/run).
 set -euo pipefail
@@ -41,4 +41,12 @@ echo "$output"
 [[ "$output" == "session: true operations: 2 replica: Arthur,Barbara" ]] || { echo "unexpected output" >&2; exit 1; }
 output="$(.build/debug/PlainConsumer)"
 [[ "$output" == "session: true fts5: true" ]] || { echo "unexpected output: $output" >&2; exit 1; }
+
+echo "-- with the encryption trait"
+output="$(swift build --product EncryptionConsumer 2>&1 | tail -1 >/dev/null; .build/debug/EncryptionConsumer)"
+[[ "$output" == "encryption: false" ]] || { echo "unexpected output without the trait: $output" >&2; exit 1; }
+swift build --traits Encryption --product EncryptionConsumer 2>&1 | tail -1
+output="$(.build/debug/EncryptionConsumer)"
+echo "$output"
+[[ "$output" == "encryption: true name: Arthur clear: false engine: true" ]] || { echo "unexpected output" >&2; exit 1; }
 echo "consumer: ok"

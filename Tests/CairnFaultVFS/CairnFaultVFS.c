@@ -227,7 +227,13 @@ static int installResult = SQLITE_ERROR;
 
 static void install(void) {
     sqlite3_initialize();
+#ifdef SQLITE_HAS_CODEC
+    /* The default VFS of SQLite3 Multiple Ciphers is its encryption layer
+    ** over "unix": the fault VFS goes under that layer (see below). */
+    realVFS = sqlite3_vfs_find("unix");
+#else
     realVFS = sqlite3_vfs_find(0);
+#endif
     if (realVFS == 0 || realVFS->iVersion < 2) return;
     memset(&faultVFS, 0, sizeof(faultVFS));
     faultVFS.iVersion = 2;
@@ -248,6 +254,14 @@ static void install(void) {
     faultVFS.xGetLastError = faultGetLastError;
     faultVFS.xCurrentTimeInt64 = faultCurrentTimeInt64;
     installResult = sqlite3_vfs_register(&faultVFS, 1);
+#ifdef SQLITE_HAS_CODEC
+    /* SQLite3 Multiple Ciphers encrypts through its own VFS, which must be
+    ** the top of the stack: put one on top of the fault VFS, as the default,
+    ** so that encrypted connections opened afterwards stay encrypted. */
+    if (installResult == SQLITE_OK) {
+        installResult = sqlite3mc_vfs_create(faultVFS.zName, 1);
+    }
+#endif
 }
 
 int cairn_fault_install(void) {

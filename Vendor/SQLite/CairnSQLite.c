@@ -1,14 +1,56 @@
 /*
  * The one translation unit of the CairnSQLite target: the always-on options
- * first, then the pristine amalgamation. Optional options (SwiftPM traits)
+ * first, then the pristine amalgamation (the stock one, or with the trait
+ * SQLITE_HAS_CODEC the one of SQLite3 Multiple Ciphers). Optional options (SwiftPM traits)
  * arrive as -D flags from Package.swift.
  */
 #include "cairn_sqlite_config.h"
+#ifdef SQLITE_HAS_CODEC
+/* Trait SQLITE_HAS_CODEC: the SQLite3 Multiple Ciphers amalgamation, which
+** holds the same SQLite (3.50.4) and its encryption extension. */
+#include "sqlite3mc.c"
+#else
 #include "sqlite3.c"
+#endif
 /* The declarations of the functions below, and the hub's layout (after the
 ** amalgamation, whose sqlite3.h guard makes the header's include of it a
 ** no-op). */
 #include "CairnShims.h"
+
+#ifdef SQLITE_HAS_CODEC
+/*
+ * Read errors through the VFS of SQLite3 Multiple Ciphers (2.2.4).
+ *
+ * Its xRead (mcIoRead) passes a short read through, but lets the decryption
+ * step overwrite any other error of the real file with SQLITE_OK: a failed
+ * read of a page (SQLITE_IOERR_READ, EIO) then reads as whatever the buffer
+ * held, which the pager caches and may write back. The function below is
+ * mcIoRead with that error returned, installed in place of it in the three
+ * method tables of the extension (they are static, in this translation
+ * unit) before any file opens. The vendored file is not edited.
+ */
+static int cairnMcIoRead(sqlite3_file* pFile, void* buffer, int count, sqlite3_int64 offset){
+  sqlite3mc_file* mcFile = (sqlite3mc_file*) pFile;
+  int rc = REALFILE(pFile)->pMethods->xRead(REALFILE(pFile), buffer, count, offset);
+  if( rc!=SQLITE_OK ) return rc;
+  if( mcFile->openFlags & SQLITE_OPEN_MAIN_DB ){
+    rc = mcReadMainDb(pFile, buffer, count, offset);
+  }else if( mcFile->openFlags & SQLITE_OPEN_MAIN_JOURNAL ){
+    rc = mcReadMainJournal(pFile, buffer, count, offset);
+  }else if( mcFile->openFlags & SQLITE_OPEN_SUBJOURNAL ){
+    rc = mcReadSubJournal(pFile, buffer, count, offset);
+  }else if( mcFile->openFlags & SQLITE_OPEN_WAL ){
+    rc = mcReadWal(pFile, buffer, count, offset);
+  }
+  return rc;
+}
+
+__attribute__((constructor)) static void cairnInstallMcIoRead(void){
+  mcIoMethodsGlobal1.xRead = cairnMcIoRead;
+  mcIoMethodsGlobal2.xRead = cairnMcIoRead;
+  mcIoMethodsGlobal3.xRead = cairnMcIoRead;
+}
+#endif
 
 /* Declared in CairnShims.h: its address identifies the current thread. */
 _Thread_local char _cairn_thread_marker;

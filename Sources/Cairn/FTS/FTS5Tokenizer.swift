@@ -315,7 +315,14 @@ extension Database {
         guard let sqliteConnection else {
             throw DatabaseError.connectionIsClosed()
         }
-        guard let api = _cairn_fts5_api(sqliteConnection), api.pointee.iVersion >= 3 else {
+        guard let api = _cairn_fts5_api(sqliteConnection) else {
+            // "SELECT fts5(?1)" could not run: when SQLite cannot read the
+            // file (not a database, a wrong passphrase), say so.
+            let code = sqlite3_extended_errcode(sqliteConnection)
+            if code != SQLITE_OK { throw lastError(code: code) }
+            throw makeError(resultCode: .SQLITE_ERROR, message: "FTS5 is not available", sql: nil, arguments: nil)
+        }
+        guard api.pointee.iVersion >= 3 else {
             throw makeError(resultCode: .SQLITE_ERROR, message: "FTS5 is not available", sql: nil, arguments: nil)
         }
         return api
@@ -394,6 +401,9 @@ extension Database {
         do {
             api = try fts5API()
         } catch {
+            // Opening a connection throws the error of a tokenizer that its
+            // setup registers on a file SQLite cannot read.
+            if deferSetupError(error) { return }
             stopProgram("Cannot register tokenizer \(Tokenizer.name): \(error)")
         }
         let constructor = FTS5TokenizerConstructor(database: self) { db, arguments in

@@ -31,4 +31,27 @@
 #  undef CAIRN_SESSION_DECLARED_ONLY
 #endif
 
+/*
+ * The encryption API of SQLite3 Multiple Ciphers (trait SQLITE_HAS_CODEC),
+ * declared for every importer for the same reason as the session extension:
+ * the functions exist only when the trait compiled sqlite3mc.c in (see
+ * CairnSQLite.c); without it, calling one fails at link time. The C build
+ * includes this header after the amalgamation, so the compiler checks these
+ * declarations against the amalgamation's own.
+ * https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_capi/
+ */
+int sqlite3_key(sqlite3 *db, const void *pKey, int nKey);
+int sqlite3_key_v2(sqlite3 *db, const char *zDbName, const void *pKey, int nKey);
+int sqlite3_rekey(sqlite3 *db, const void *pKey, int nKey);
+int sqlite3_rekey_v2(sqlite3 *db, const char *zDbName, const void *pKey, int nKey);
+int sqlite3mc_cipher_count(void);
+int sqlite3mc_cipher_index(const char *cipherName);
+const char *sqlite3mc_cipher_name(int cipherIndex);
+int sqlite3mc_config(sqlite3 *db, const char *paramName, int newValue);
+int sqlite3mc_config_cipher(sqlite3 *db, const char *cipherName, const char *paramName, int newValue);
+unsigned char *sqlite3mc_codec_data(sqlite3 *db, const char *zDbName, const char *paramName);
+const char *sqlite3mc_version(void);
+int sqlite3mc_vfs_create(const char *zVfsReal, int makeDefault);
+void sqlite3mc_vfs_destroy(const char *zName);
+
 #endif /* CAIRN_SQLITE_H */

@@ -91,6 +91,12 @@ public final class Database {
     /// The depth of nested read-only accesses.
     var readOnlyDepth = 0
 
+    /// Whether the setups of a new connection run (see `runSetups()`), and
+    /// the first error that a registration that cannot throw recorded
+    /// meanwhile. Only the thread that opens the connection touches them.
+    var isRunningSetups = false
+    var deferredSetupError: (any Error)?
+
     /// The schema source of the running ``withSchemaSource(_:execute:)``,
     /// which replaces the one of the configuration (see
     /// `Database+SchemaSource.swift`); nil outside of it. Only the thread
@@ -244,8 +250,14 @@ public final class Database {
             add(function: function)
         }
 
-        // Fail early when the file is not a database (or is encrypted).
         try withAccess {
+            #if SQLITE_HAS_CODEC
+            // With encryption, the setups of `Configuration.prepareDatabase`
+            // run before the first read: the passphrase must be given
+            // before SQLite reads the file.
+            try runSetups()
+            #endif
+            // Fail early when the file is not a database (or is encrypted).
             try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
             // A read-only connection cannot change the journal mode: a
             // read-only pool reads a database that is not in WAL mode with
@@ -257,10 +269,38 @@ public final class Database {
             if configuration.isQueryOnly {
                 try execute(sql: "PRAGMA query_only = 1")
             }
-            for setup in configuration.setups {
-                try setup(self)
-            }
+            #if !SQLITE_HAS_CODEC
+            try runSetups()
+            #endif
         }
+    }
+
+    /// Runs the setups of ``Configuration/prepareDatabase(_:)``.
+    ///
+    /// A setup may call a registration that cannot throw
+    /// (``add(tokenizer:)``) on a file that SQLite cannot read (not a
+    /// database, or encrypted with another passphrase): the registration
+    /// records its error (see ``deferSetupError(_:)``), and opening the
+    /// connection throws it, rather than stopping the program.
+    private func runSetups() throws {
+        isRunningSetups = true
+        defer {
+            isRunningSetups = false
+            deferredSetupError = nil
+        }
+        for setup in configuration.setups {
+            try setup(self)
+            if let deferredSetupError { throw deferredSetupError }
+        }
+    }
+
+    /// Records the error of a registration that cannot throw, while the
+    /// setups of a new connection run: opening the connection throws it.
+    /// Returns false outside the setups (the caller stops the program).
+    func deferSetupError(_ error: any Error) -> Bool {
+        guard isRunningSetups else { return false }
+        if deferredSetupError == nil { deferredSetupError = error }
+        return true
     }
 
     func check(dbConfig option: CInt, _ value: CInt) throws {

@@ -1,0 +1,247 @@
+#if SQLITE_HAS_CODEC
+import Foundation
+import Testing
+import Cairn
+
+/// Encryption with the trait SQLITE_HAS_CODEC (SQLite3 Multiple Ciphers).
+@Suite struct EncryptionTests {
+    /// A string that must never reach the disk in clear.
+    static let secretText = "The-secret-text-that-never-reaches-the-disk"
+
+    func makeDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cairn-encryption-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func configuration(passphrase: String?) -> Configuration {
+        var config = Configuration()
+        if let passphrase {
+            config.prepareDatabase { db in
+                try db.usePassphrase(passphrase)
+            }
+        }
+        return config
+    }
+
+    /// Whether the bytes of the file at `path` (if it exists) contain `text`.
+    func file(_ path: String, contains text: String) throws -> Bool {
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        return data.range(of: Data(text.utf8)) != nil
+    }
+
+    /// Creates the table t, with the secret text in it.
+    func writeSecret(_ writer: some DatabaseWriter) throws {
+        try writer.write { db in
+            try db.execute(sql: "CREATE TABLE t(text TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [Self.secretText])
+        }
+    }
+
+    func isNotADatabase(_ error: any Error) -> Bool {
+        (error as? DatabaseError)?.resultCode == .SQLITE_NOTADB
+    }
+
+    @Test func theEngineIsSQLite3MultipleCiphers() throws {
+        let version = String(cString: sqlite3mc_version())
+        #expect(version.contains("SQLite3 Multiple Ciphers"))
+        #expect(sqlite3mc_cipher_index("sqlcipher") > 0)
+        #expect(String(cString: sqlite3_libversion()) == "3.50.4")
+    }
+
+    @Test func anEncryptedDatabaseReadsBackWithItsPassphraseOnly() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        do {
+            let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret"))
+            try writeSecret(dbQueue)
+            try dbQueue.close()
+        }
+        // The file is not a clear-text SQLite file, and holds no clear text.
+        let header = try #require(FileManager.default.contents(atPath: path)).prefix(16)
+        #expect(header != Data("SQLite format 3\0".utf8))
+        #expect(try !file(path, contains: Self.secretText))
+        #expect(try !file(path, contains: "CREATE TABLE"))
+
+        // Without passphrase, or with a wrong one, opening fails.
+        #expect(performing: { try DatabaseQueue(path: path) }, throws: isNotADatabase)
+        #expect(performing: {
+            try DatabaseQueue(path: path, configuration: configuration(passphrase: "wrong"))
+        }, throws: isNotADatabase)
+        // The file did not change.
+        #expect(try !file(path, contains: Self.secretText))
+
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret"))
+        let texts = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT text FROM t") }
+        #expect(texts == [Self.secretText])
+    }
+
+    @Test func aClearTextDatabaseStaysClearWithoutPassphrase() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let dbQueue = try DatabaseQueue(path: path)
+        try writeSecret(dbQueue)
+        try dbQueue.close()
+        let header = try #require(FileManager.default.contents(atPath: path)).prefix(16)
+        #expect(header == Data("SQLite format 3\0".utf8))
+        // A passphrase does not encrypt an existing clear-text database.
+        #expect(performing: {
+            try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret"))
+        }, throws: isNotADatabase)
+    }
+
+    @Test func theJournalAndTheWALHoldNoClearText() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Rollback journal: keep it after the transaction (PERSIST).
+        let journalPath = directory.appendingPathComponent("journal.sqlite").path
+        let dbQueue = try DatabaseQueue(path: journalPath, configuration: configuration(passphrase: "secret"))
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = PERSIST")
+            try db.execute(sql: "CREATE TABLE t(text TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [Self.secretText])
+            try db.execute(sql: "UPDATE t SET text = text || '!'")
+        }
+        #expect(FileManager.default.fileExists(atPath: journalPath + "-journal"))
+        #expect(try !file(journalPath + "-journal", contains: Self.secretText))
+        #expect(try !file(journalPath, contains: Self.secretText))
+
+        // WAL: read the -wal file while the pool is open.
+        let walPath = directory.appendingPathComponent("wal.sqlite").path
+        let dbPool = try DatabasePool(path: walPath, configuration: configuration(passphrase: "secret"))
+        try writeSecret(dbPool)
+        #expect(FileManager.default.fileExists(atPath: walPath + "-wal"))
+        #expect(try !file(walPath + "-wal", contains: Self.secretText))
+        // Readers of the pool use the passphrase too.
+        let count = try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
+        #expect(count == 1)
+    }
+
+    @Test func changePassphraseRekeysTheDatabase() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        do {
+            let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: "old"))
+            try writeSecret(dbQueue)
+            try dbQueue.writeWithoutTransaction { db in
+                try db.changePassphrase("new")
+            }
+            // The connection keeps working.
+            let count = try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
+            #expect(count == 1)
+            try dbQueue.close()
+        }
+        #expect(performing: {
+            try DatabaseQueue(path: path, configuration: configuration(passphrase: "old"))
+        }, throws: isNotADatabase)
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: "new"))
+        let texts = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT text FROM t") }
+        #expect(texts == [Self.secretText])
+    }
+
+    @Test func changePassphraseEncryptsAClearTextDatabaseInPlace() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        do {
+            let dbQueue = try DatabaseQueue(path: path)
+            try writeSecret(dbQueue)
+            #expect(try file(path, contains: Self.secretText))
+            try dbQueue.writeWithoutTransaction { db in
+                try db.changePassphrase("secret")
+            }
+            try dbQueue.close()
+        }
+        #expect(try !file(path, contains: Self.secretText))
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret"))
+        let texts = try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT text FROM t") }
+        #expect(texts == [Self.secretText])
+    }
+
+    /// Tests/Fixtures/SQLCipher: a database that SQLCipher 4 wrote with its
+    /// defaults (see sqlcipher4.py there).
+    static let sqlcipherFixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/SQLCipher")
+
+    static let sqlcipherPassphrase = "cairn-sqlcipher4"
+
+    /// The rows of the fixtures, as sqlcipher4.py prints them.
+    static let sqlcipherRows = ["1|Arthur|100", "2|Barbara|1000", "3|Craig|"]
+
+    func playerLines(_ db: Database) throws -> [String] {
+        try Row.fetchAll(db, sql: "SELECT id, name, score FROM player ORDER BY id").map { row in
+            let score: Int? = row["score"]
+            return "\(row["id"] as Int)|\(row["name"] as String)|\(score.map(String.init) ?? "")"
+        }
+    }
+
+    @Test func readsADatabaseWrittenBySQLCipher4() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A copy: the committed file stays as SQLCipher wrote it.
+        let path = directory.appendingPathComponent("sqlcipher4.db").path
+        try FileManager.default.copyItem(
+            atPath: Self.sqlcipherFixtures.appendingPathComponent("sqlcipher4.db").path, toPath: path)
+        #expect(performing: {
+            try DatabaseQueue(path: path, configuration: configuration(passphrase: "wrong"))
+        }, throws: isNotADatabase)
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: Self.sqlcipherPassphrase))
+        #expect(try dbQueue.read(playerLines) == Self.sqlcipherRows)
+        // And writes to it in the same format.
+        try dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = 200 WHERE id = 1") }
+        try dbQueue.close()
+        let reopened = try DatabaseQueue(path: path, configuration: configuration(passphrase: Self.sqlcipherPassphrase))
+        #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT score FROM player WHERE id = 1") } == 200)
+    }
+
+    /// Writes the rows of the fixture in a new database, with the defaults
+    /// of `usePassphrase`. `Scripts/check-sqlcipher.sh` sets
+    /// CAIRN_SQLCIPHER_OUT, and reads the file with SQLCipher 4.
+    @Test func writesWhatSQLCipher4Reads() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = ProcessInfo.processInfo.environment["CAIRN_SQLCIPHER_OUT"]
+            ?? directory.appendingPathComponent("cairn.db").path
+        try? FileManager.default.removeItem(atPath: path)
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: Self.sqlcipherPassphrase))
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT);
+                CREATE INDEX player_on_name ON player(name);
+                INSERT INTO player VALUES (1, 'Arthur', 100), (2, 'Barbara', 1000), (3, 'Craig', NULL);
+                """)
+        }
+        #expect(try dbQueue.read(playerLines) == Self.sqlcipherRows)
+        try dbQueue.close()
+        // SQLCipher 4's pages are 4096 bytes, and the file starts with a
+        // random salt.
+        let data = try #require(FileManager.default.contents(atPath: path))
+        #expect(data.count % 4096 == 0)
+        #expect(data.count / 4096 == 3)
+        #expect(data.prefix(16) != Data("SQLite format 3\0".utf8))
+    }
+
+    @Test func changePassphraseIsRefusedInWALMode() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let dbPool = try DatabasePool(path: path, configuration: configuration(passphrase: "secret"))
+        try dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE t(text TEXT)")
+        }
+        #expect(throws: DatabaseError.self) {
+            try dbPool.writeWithoutTransaction { db in
+                try db.changePassphrase("new")
+            }
+        }
+        // The database still opens with its passphrase.
+        let count = try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
+        #expect(count == 0)
+    }
+}
+#endif
