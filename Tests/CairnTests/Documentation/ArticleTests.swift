@@ -15,7 +15,7 @@ import Cairn
     /// The articles, by file name without extension.
     static let articles = [
         "Cairn", "GettingStarted", "RecordsAndQueryInterface", "Associations", "FullTextSearch",
-        "Observation", "ConcurrencyAndPools", "CustomSQLiteBuilds", "Safety", "DifferencesFromGRDB",
+        "Observation", "ConcurrencyAndPools", "CustomSQLiteBuilds", "Encryption", "Safety", "DifferencesFromGRDB",
     ]
 
     static let articleFolder = "Sources/Cairn/Documentation.docc"
@@ -647,6 +647,38 @@ import Cairn
         #expect(try await functionPool.write { db in try Int.fetchOne(db, sql: "SELECT double(21)") } == 42)
         #expect(try await functionPool.read { db in try Int.fetchOne(db, sql: "SELECT double(21)") } == 42)
     }
+
+    // MARK: - Encryption.md
+
+    #if SQLITE_HAS_CODEC
+    @Test func encryptionBlocksRun() async throws {
+        typealias Article = EncryptionArticle
+        let directory = try TemporaryDirectory()
+        let path = directory.filePath("encrypted.sqlite")
+
+        // Block 1: a pool of an encrypted database; its readers use the
+        // passphrase too.
+        let dbPool = try Article.block1(path: path, passphrase: "secret")
+        try await dbPool.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
+        #expect(try await dbPool.read { db in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+        try dbPool.close()
+        #expect { try DatabaseQueue(path: path) } throws: { error in
+            (error as? DatabaseError)?.resultCode == .SQLITE_NOTADB
+        }
+
+        // Block 2: a new passphrase, outside WAL mode.
+        var config = Configuration()
+        config.prepareDatabase { db in try db.usePassphrase("secret") }
+        let dbQueue = try DatabaseQueue(path: path, configuration: config)
+        try await dbQueue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try Article.block2(dbQueue, newPassphrase: "new secret")
+        try dbQueue.close()
+        var newConfig = Configuration()
+        newConfig.prepareDatabase { db in try db.usePassphrase("new secret") }
+        let reopened = try DatabaseQueue(path: path, configuration: newConfig)
+        #expect(try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+    }
+    #endif
 
     // MARK: - CustomSQLiteBuilds.md
 

@@ -307,3 +307,23 @@ enum ReadmeBlock12 {
 }
 #endif
 // end of README block 12
+
+// README block 13
+#if SQLITE_HAS_CODEC
+enum ReadmeBlock13 {
+    static func run(path: String, passphrase: String, newPassphrase: String) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.prepareDatabase { db in
+            try db.usePassphrase(passphrase)     // before anything reads the file
+        }
+        let dbQueue = try DatabaseQueue(path: path, configuration: config)
+
+        // A new passphrase (an empty one decrypts), outside WAL mode:
+        try dbQueue.writeWithoutTransaction { db in
+            try db.changePassphrase(newPassphrase)
+        }
+        return dbQueue
+    }
+}
+#endif
+// end of README block 13

@@ -96,5 +96,21 @@ import Cairn
         // Player 2 is not in the replica: its update was omitted (.notFound).
         #expect(scores == [1010])
         #endif
+
+        #if SQLITE_HAS_CODEC
+        // Block 13: encryption.
+        let encryptedPath = directory.filePath("encrypted.sqlite")
+        let encrypted = try ReadmeBlock13.run(path: encryptedPath, passphrase: "secret", newPassphrase: "new secret")
+        try await encrypted.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        try encrypted.close()
+        var config = Configuration()
+        config.prepareDatabase { db in try db.usePassphrase("new secret") }
+        #expect(try await DatabaseQueue(path: encryptedPath, configuration: config).read { db in
+            try db.tableExists("t")
+        })
+        #expect { try DatabaseQueue(path: encryptedPath) } throws: { error in
+            (error as? DatabaseError)?.resultCode == .SQLITE_NOTADB
+        }
+        #endif
     }
 }

@@ -162,6 +162,45 @@ import Cairn
         #expect(texts == [Self.secretText])
     }
 
+    /// The online backup refuses to copy between a clear-text and an
+    /// encrypted database (their pages differ: SQLCipher keeps an IV and a
+    /// MAC in each). The equivalent of SQLCipher's `sqlcipher_export`: back
+    /// up into a copy in the same format, then change the passphrase of the
+    /// copy.
+    @Test func encryptedAndClearTextCopies() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clearPath = directory.appendingPathComponent("clear.sqlite").path
+        let encryptedPath = directory.appendingPathComponent("encrypted.sqlite").path
+        let decryptedPath = directory.appendingPathComponent("decrypted.sqlite").path
+
+        let clear = try DatabaseQueue(path: clearPath)
+        try writeSecret(clear)
+        #expect(throws: DatabaseError.self) {
+            try clear.backup(to: DatabaseQueue(
+                path: directory.appendingPathComponent("refused.sqlite").path,
+                configuration: configuration(passphrase: "secret")))
+        }
+
+        // An encrypted copy of the clear-text database.
+        let encrypted = try DatabaseQueue(path: encryptedPath)
+        try clear.backup(to: encrypted)
+        try encrypted.writeWithoutTransaction { db in try db.changePassphrase("secret") }
+        try encrypted.close()
+        #expect(try !file(encryptedPath, contains: Self.secretText))
+        #expect(performing: { try DatabaseQueue(path: encryptedPath) }, throws: isNotADatabase)
+
+        // A clear-text copy of the encrypted database.
+        let source = try DatabaseQueue(path: encryptedPath, configuration: configuration(passphrase: "secret"))
+        let decrypted = try DatabaseQueue(path: decryptedPath, configuration: configuration(passphrase: "secret"))
+        try source.backup(to: decrypted)
+        try decrypted.writeWithoutTransaction { db in try db.changePassphrase("") }
+        try decrypted.close()
+        #expect(try file(decryptedPath, contains: Self.secretText))
+        let check = try DatabaseQueue(path: decryptedPath)
+        #expect(try check.read { db in try String.fetchAll(db, sql: "SELECT text FROM t") } == [Self.secretText])
+    }
+
     /// Tests/Fixtures/SQLCipher: a database that SQLCipher 4 wrote with its
     /// defaults (see sqlcipher4.py there).
     static let sqlcipherFixtures = URL(fileURLWithPath: #filePath)
