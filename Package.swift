@@ -78,6 +78,12 @@ let package = Package(
             path: "Benchmarks/AssociationBenchmark"
         ),
         .executableTarget(
+            name: "EncryptionBenchmark",
+            dependencies: ["Cairn", "BenchmarkSupport"],
+            path: "Benchmarks/EncryptionBenchmark",
+            swiftSettings: traitSwiftSettings
+        ),
+        .executableTarget(
             name: "PoolBenchmark",
             dependencies: ["Cairn", "BenchmarkSupport"],
             path: "Benchmarks/PoolBenchmark"
