@@ -26,11 +26,26 @@ extension EncryptionArticle {
 // Encryption.md block 2
 #if SQLITE_HAS_CODEC
 extension EncryptionArticle {
-    static func block2(_ dbQueue: DatabaseQueue, newPassphrase: String) throws {
+    static func block2(passphrase: String) -> Configuration {
+        var config = Configuration()
+        config.cipher = .sqlcipher(version: 3)
+        config.prepareDatabase { db in
+            try db.usePassphrase(passphrase)
+        }
+        return config
+    }
+}
+#endif
+// end of Encryption.md block 2
+
+// Encryption.md block 3
+#if SQLITE_HAS_CODEC
+extension EncryptionArticle {
+    static func block3(_ dbQueue: DatabaseQueue, newPassphrase: String) throws {
         try dbQueue.writeWithoutTransaction { db in
             try db.changePassphrase(newPassphrase)
         }
     }
 }
 #endif
-// end of Encryption.md block 2
+// end of Encryption.md block 3

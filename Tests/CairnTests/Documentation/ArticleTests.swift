@@ -666,12 +666,17 @@ import Cairn
             (error as? DatabaseError)?.resultCode == .SQLITE_NOTADB
         }
 
-        // Block 2: a new passphrase, outside WAL mode.
+        // Block 2: another cipher; the file opens with it only.
+        let sqlcipher3Path = directory.filePath("sqlcipher3.sqlite")
+        let sqlcipher3 = try DatabaseQueue(path: sqlcipher3Path, configuration: Article.block2(passphrase: "secret"))
+        #expect(try await sqlcipher3.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == 1024)
+
+        // Block 3: a new passphrase, outside WAL mode.
         var config = Configuration()
         config.prepareDatabase { db in try db.usePassphrase("secret") }
         let dbQueue = try DatabaseQueue(path: path, configuration: config)
         try await dbQueue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
-        try Article.block2(dbQueue, newPassphrase: "new secret")
+        try Article.block3(dbQueue, newPassphrase: "new secret")
         try dbQueue.close()
         var newConfig = Configuration()
         newConfig.prepareDatabase { db in try db.usePassphrase("new secret") }

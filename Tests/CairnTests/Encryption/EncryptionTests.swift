@@ -15,8 +15,9 @@ import Cairn
         return url
     }
 
-    func configuration(passphrase: String?) -> Configuration {
+    func configuration(passphrase: String?, cipher: Configuration.Cipher = .sqlcipher(version: 4)) -> Configuration {
         var config = Configuration()
+        config.cipher = cipher
         if let passphrase {
             config.prepareDatabase { db in
                 try db.usePassphrase(passphrase)
@@ -199,6 +200,51 @@ import Cairn
         #expect(try file(decryptedPath, contains: Self.secretText))
         let check = try DatabaseQueue(path: decryptedPath)
         #expect(try check.read { db in try String.fetchAll(db, sql: "SELECT text FROM t") } == [Self.secretText])
+    }
+
+    /// Each scheme of `Configuration.cipher` reads what it wrote, and a file
+    /// opens only with the scheme that made it.
+    @Test(arguments: [
+        Configuration.Cipher.sqlcipher(version: 4), .sqlcipher(version: 3), .sqlcipher(version: 1),
+        .chacha20, .aes256cbc,
+    ])
+    func eachCipherReadsWhatItWrote(cipher: Configuration.Cipher) throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        do {
+            let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret", cipher: cipher))
+            try writeSecret(dbQueue)
+            try dbQueue.close()
+        }
+        #expect(try !file(path, contains: Self.secretText))
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret", cipher: cipher))
+        #expect(try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT text FROM t") } == [Self.secretText])
+        try dbQueue.close()
+        let other: Configuration.Cipher = cipher == .chacha20 ? .aes256cbc : .chacha20
+        #expect(performing: {
+            try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret", cipher: other))
+        }, throws: isNotADatabase)
+    }
+
+    @Test func sqlcipher3UsesItsPageSize() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret", cipher: .sqlcipher(version: 3)))
+        try writeSecret(dbQueue)
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == 1024)
+    }
+
+    @Test func anUnknownSQLCipherVersionThrows() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        #expect {
+            try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret", cipher: .sqlcipher(version: 5)))
+        } throws: { error in
+            (error as? DatabaseError)?.message == "SQLCipher version 5 is not supported: use 1, 2, 3 or 4"
+        }
     }
 
     /// Tests/Fixtures/SQLCipher: a database that SQLCipher 4 wrote with its

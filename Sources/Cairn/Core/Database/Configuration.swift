@@ -281,6 +281,21 @@ public struct Configuration: Sendable {
     /// ```
     public var transactionClock: any TransactionClock = .default
 
+    #if SQLITE_HAS_CODEC
+    /// The encryption scheme of ``Database/usePassphrase(_:)-(String)`` and
+    /// ``Database/changePassphrase(_:)-(String)``: SQLCipher 4's format by
+    /// default. Set it before the connections open.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.cipher = .sqlcipher(version: 3)   // a database of SQLCipher 3
+    /// config.prepareDatabase { db in try db.usePassphrase(passphrase) }
+    /// ```
+    ///
+    /// Available with the trait `SQLITE_HAS_CODEC`.
+    public var cipher = Cipher.sqlcipher(version: 4)
+    #endif
+
     // MARK: Schema
 
     /// Schema information that SQLite does not provide, such as the primary

@@ -19,7 +19,8 @@ extension Database {
     /// let dbQueue = try DatabaseQueue(path: path, configuration: config)
     /// ```
     ///
-    /// A new database is created encrypted, in the format of SQLCipher 4
+    /// A new database is created encrypted, in the format of
+    /// ``Configuration/cipher``: by default SQLCipher 4's
     /// (PBKDF2-HMAC-SHA512 with 256,000 iterations, 4096-byte pages). A
     /// passphrase does not encrypt a clear-text database that already
     /// exists: opening it fails. An empty passphrase opens or creates a
@@ -88,33 +89,106 @@ extension Database {
     }
 
     /// Calls `sqlite3_key_v2` or `sqlite3_rekey_v2` for the main database,
-    /// in the format of SQLCipher 4.
+    /// in the format of ``Configuration/cipher``.
     private func callWithPassphrase(
         _ passphrase: Data,
         _ function: (SQLiteConnection?, UnsafePointer<CChar>?, UnsafeRawPointer?, CInt) -> CInt) throws
     {
         preconditionInsideAccess()
         guard let sqliteConnection else { throw DatabaseError.connectionIsClosed() }
-        try useSQLCipher4Format(sqliteConnection)
+        try useConfiguredCipher(sqliteConnection)
         let code = passphrase.withUnsafeBytes { bytes in
             function(sqliteConnection, "main", bytes.baseAddress, CInt(bytes.count))
         }
         guard code == SQLITE_OK else { throw lastError(code: code) }
     }
 
-    /// Makes the next key of the connection use the format of SQLCipher 4
-    /// (the `sqlcipher` scheme of SQLite3 Multiple Ciphers, with its
-    /// `legacy` parameter at 4: without it, the scheme keeps bytes 16 to 23
-    /// of the header in clear, which SQLCipher cannot read).
-    private func useSQLCipher4Format(_ sqliteConnection: SQLiteConnection) throws {
-        let cipher = sqlite3mc_cipher_index("sqlcipher")
-        guard cipher > 0,
-              sqlite3mc_config(sqliteConnection, "cipher", cipher) == cipher,
-              sqlite3mc_config_cipher(sqliteConnection, "sqlcipher", "legacy", 4) == 4
-        else {
+    /// Makes the next key of the connection use the scheme of
+    /// ``Configuration/cipher``.
+    private func useConfiguredCipher(_ sqliteConnection: SQLiteConnection) throws {
+        let cipher = configuration.cipher
+        if case .sqlcipher(let version) = cipher.scheme, !(1...4).contains(version) {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "SQLCipher version \(version) is not supported: use 1, 2, 3 or 4")
+        }
+        let index = sqlite3mc_cipher_index(cipher.name)
+        guard index > 0, sqlite3mc_config(sqliteConnection, "cipher", index) == index else {
             throw DatabaseError(
                 resultCode: .SQLITE_ERROR,
-                message: "SQLite3 Multiple Ciphers refused the SQLCipher 4 format")
+                message: "SQLite3 Multiple Ciphers has no cipher \(cipher.name)")
+        }
+        for (name, value) in cipher.parameters {
+            guard sqlite3mc_config_cipher(sqliteConnection, cipher.name, name, value) == value else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_ERROR,
+                    message: "SQLite3 Multiple Ciphers refused \(name) = \(value) for the cipher \(cipher.name)")
+            }
+        }
+    }
+}
+
+extension Configuration {
+    /// An encryption scheme of SQLite3 Multiple Ciphers, with its parameters
+    /// (see ``Configuration/cipher``).
+    ///
+    /// Available with the trait `SQLITE_HAS_CODEC`.
+    ///
+    /// Related documentation:
+    /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/ciphers/cipher_sqlcipher/>
+    public struct Cipher: Sendable, Hashable, CustomStringConvertible {
+        /// The schemes.
+        enum Scheme: Sendable, Hashable {
+            case sqlcipher(version: Int)
+            case chacha20
+            case aes256cbc
+        }
+
+        let scheme: Scheme
+
+        /// The format of SQLCipher `version` (1 to 4), with the default
+        /// settings of that version: for 4, PBKDF2-HMAC-SHA512 with 256,000
+        /// iterations, HMAC-SHA512 and 4096-byte pages; for 3, PBKDF2-HMAC-SHA1
+        /// with 64,000 iterations and 1024-byte pages. A file opens only with
+        /// the version that made it. Another version makes opening throw.
+        ///
+        /// - Parameter version: The SQLCipher version, 1 to 4.
+        public static func sqlcipher(version: Int) -> Cipher {
+            Cipher(scheme: .sqlcipher(version: version))
+        }
+
+        /// ChaCha20-Poly1305 with the defaults of SQLite3 Multiple Ciphers
+        /// (its own default scheme; PBKDF2-HMAC-SHA256 with 64,007
+        /// iterations).
+        public static let chacha20 = Cipher(scheme: .chacha20)
+
+        /// AES-256 in CBC mode without authentication, the scheme of
+        /// wxSQLite3 (PBKDF2-HMAC-SHA256 with 4,001 iterations).
+        public static let aes256cbc = Cipher(scheme: .aes256cbc)
+
+        /// The name of the scheme in SQLite3 Multiple Ciphers.
+        var name: String {
+            switch scheme {
+            case .sqlcipher: "sqlcipher"
+            case .chacha20: "chacha20"
+            case .aes256cbc: "aes256cbc"
+            }
+        }
+
+        /// The parameters set before the key, in order.
+        var parameters: [(name: String, value: CInt)] {
+            switch scheme {
+            case .sqlcipher(let version): [("legacy", CInt(version))]
+            case .chacha20, .aes256cbc: []
+            }
+        }
+
+        public var description: String {
+            switch scheme {
+            case .sqlcipher(let version): "sqlcipher(version: \(version))"
+            case .chacha20: "chacha20"
+            case .aes256cbc: "aes256cbc"
+            }
         }
     }
 }
