@@ -247,6 +247,60 @@ import Cairn
         }
     }
 
+    /// The rest of Cairn on an encrypted pool: migrations, FTS5 with a Swift
+    /// tokenizer, ValueObservation, snapshot pools, backups to an encrypted
+    /// database; and no clear text in the database or the WAL.
+    @Test func anEncryptedPoolDoesEverything() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("pool.sqlite").path
+        var config = configuration(passphrase: "secret")
+        config.prepareDatabase { db in db.add(tokenizer: FTS5LatinASCIITokenizer.self) }
+        let dbPool = try DatabasePool(path: path, configuration: config)
+
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("documents") { db in
+            try db.create(virtualTable: "document", using: FTS5()) { t in
+                t.tokenizer = FTS5LatinASCIITokenizer.tokenizerDescriptor()
+                t.column("content")
+            }
+        }
+        try await migrator.migrate(dbPool)
+
+        let counts = ValueObservation.tracking { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document")!
+        }.values(in: dbPool)
+        var iterator = counts.makeAsyncIterator()
+        #expect(try await iterator.next() == 0)
+
+        try await dbPool.write { db in
+            try db.execute(sql: "INSERT INTO document(content) VALUES (?)", arguments: [Self.secretText + " Jérôme"])
+        }
+        #expect(try await iterator.next() == 1)
+        #expect(try !file(path + "-wal", contains: Self.secretText))
+        #expect(try !file(path, contains: Self.secretText))
+
+        // The Swift tokenizer folds the query, in readers too.
+        let found = try await dbPool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE document MATCH 'jerome'")
+        }
+        #expect(found == 1)
+
+        // Snapshot pools read the encrypted database.
+        let snapshotPool = try dbPool.makeSnapshotPool()
+        try await dbPool.write { db in try db.execute(sql: "DELETE FROM document") }
+        #expect(try await snapshotPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document") } == 1)
+
+        // Backup into another encrypted database, in the same format.
+        let copyPath = directory.appendingPathComponent("copy.sqlite").path
+        let copy = try DatabaseQueue(path: copyPath, configuration: configuration(passphrase: "other"))
+        try snapshotPool.backup(to: copy)
+        #expect(try await copy.read { db in try String.fetchOne(db, sql: "SELECT content FROM document") }?
+            .hasPrefix(Self.secretText) == true)
+        try copy.close()
+        #expect(try !file(copyPath, contains: Self.secretText))
+    }
+
     /// Tests/Fixtures/SQLCipher: a database that SQLCipher 4 wrote with its
     /// defaults (see sqlcipher4.py there).
     static let sqlcipherFixtures = URL(fileURLWithPath: #filePath)
