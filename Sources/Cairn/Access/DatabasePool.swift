@@ -135,6 +135,11 @@ public final class DatabasePool: DatabaseWriter {
             }
             return reader
         }
+        #if SQLITE_HAS_CODEC
+        // changePassphrase leaves WAL mode, which needs the readers closed.
+        let readers = readerPool
+        writer.sync { db in db.closeIdleReaders = { readers.removeAvailable() } }
+        #endif
         (readPlan, unsafeReadPlan, writePlan) = DatabasePool.makeAccessPlans(
             writer: writer, readerPool: readerPool, groups: [readerGroup, writerGroup], state: state,
             readQoS: configuration.readQoS.qosClass, writeQoS: configuration.writeQoS.qosClass)

@@ -49,3 +49,16 @@ extension EncryptionArticle {
 }
 #endif
 // end of Encryption.md block 3
+
+// Encryption.md block 4
+#if SQLITE_HAS_CODEC
+extension EncryptionArticle {
+    static func block4(_ dbPool: DatabasePool, newPassphrase: String) throws {
+        try dbPool.barrierWriteWithoutTransaction { db in
+            try db.changePassphrase(newPassphrase)
+            dbPool.invalidateReadOnlyConnections()
+        }
+    }
+}
+#endif
+// end of Encryption.md block 4

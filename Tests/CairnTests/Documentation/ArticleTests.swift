@@ -682,6 +682,18 @@ import Cairn
         newConfig.prepareDatabase { db in try db.usePassphrase("new secret") }
         let reopened = try DatabaseQueue(path: path, configuration: newConfig)
         #expect(try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
+        try reopened.close()
+
+        // Block 4: a new passphrase for a pool, in WAL mode.
+        let pool = try DatabasePool(path: path, configuration: newConfig)
+        try Article.block4(pool, newPassphrase: "third secret")
+        #expect(try await pool.write { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        try pool.close()
+        var thirdConfig = Configuration()
+        thirdConfig.prepareDatabase { db in try db.usePassphrase("third secret") }
+        #expect(try await DatabaseQueue(path: path, configuration: thirdConfig).read { db in
+            try Int.fetchOne(db, sql: "SELECT a FROM t")
+        } == 1)
     }
     #endif
 

@@ -365,22 +365,88 @@ import Cairn
         #expect(data.prefix(16) != Data("SQLite format 3\0".utf8))
     }
 
-    @Test func changePassphraseIsRefusedInWALMode() throws {
+    @Test func changePassphraseIsRefusedInWALModeOutsideOfAPool() throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("db.sqlite").path
-        let dbPool = try DatabasePool(path: path, configuration: configuration(passphrase: "secret"))
-        try dbPool.write { db in
-            try db.execute(sql: "CREATE TABLE t(text TEXT)")
-        }
+        var config = configuration(passphrase: "secret")
+        config.journalMode = .wal
+        let dbQueue = try DatabaseQueue(path: path, configuration: config)
+        try writeSecret(dbQueue)
         #expect(throws: DatabaseError.self) {
-            try dbPool.writeWithoutTransaction { db in
+            try dbQueue.writeWithoutTransaction { db in
                 try db.changePassphrase("new")
             }
         }
         // The database still opens with its passphrase.
-        let count = try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
-        #expect(count == 0)
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+        try dbQueue.close()
+        let reopened = try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret"))
+        #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+    }
+
+    /// A passphrase that the connections of a pool read when they open.
+    final class PassphraseBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: String
+        init(_ value: String) { self.value = value }
+        var passphrase: String {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+
+    /// The form of the guide: a barrier write changes the passphrase of a
+    /// pool, readers included, and the pool stays in WAL mode.
+    @Test func changePassphraseOfAPool() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("pool.sqlite").path
+        let box = PassphraseBox("old")
+        var config = Configuration()
+        config.prepareDatabase { db in try db.usePassphrase(box.passphrase) }
+        let dbPool = try DatabasePool(path: path, configuration: config)
+        try writeSecret(dbPool)
+        // Open readers, which use the old passphrase.
+        #expect(try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+
+        box.passphrase = "new"
+        try dbPool.barrierWriteWithoutTransaction { db in
+            try db.changePassphrase("new")
+            dbPool.invalidateReadOnlyConnections()
+        }
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO t VALUES ('after')") }
+        #expect(try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+        #expect(try dbPool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try !file(path, contains: Self.secretText))
+        #expect(try !file(path + "-wal", contains: "after"))
+        try dbPool.close()
+
+        #expect(performing: {
+            try DatabaseQueue(path: path, configuration: configuration(passphrase: "old"))
+        }, throws: isNotADatabase)
+        let reopened = try DatabaseQueue(path: path, configuration: configuration(passphrase: "new"))
+        #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+    }
+
+    /// Another connection to the file (here, a snapshot pool) makes the
+    /// change fail, and the pool keeps working in WAL mode.
+    @Test func changePassphraseOfAPoolFailsWithOtherConnections() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("pool.sqlite").path
+        let dbPool = try DatabasePool(path: path, configuration: configuration(passphrase: "secret"))
+        try writeSecret(dbPool)
+        let snapshotPool = try dbPool.makeSnapshotPool()
+        #expect(throws: DatabaseError.self) {
+            try dbPool.barrierWriteWithoutTransaction { db in
+                try db.changePassphrase("new")
+            }
+        }
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO t VALUES ('after')") }
+        #expect(try dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
+        #expect(try dbPool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try snapshotPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
     }
 }
 #endif

@@ -60,17 +60,29 @@ extension Database {
     /// }
     /// ```
     ///
-    /// SQLite3 Multiple Ciphers rewrites every page of the file. It refuses
-    /// to do it in WAL mode: change the journal mode to DELETE first (with
-    /// no other connection open), and back to WAL afterwards. New
-    /// connections must then use the new passphrase.
+    /// SQLite3 Multiple Ciphers rewrites every page of the file, outside of
+    /// WAL mode only. The writer of a ``DatabasePool`` does what it takes:
+    /// in a barrier write, it closes the idle readers, leaves WAL, changes
+    /// the passphrase, and returns to WAL. New connections must then use
+    /// the new passphrase:
+    ///
+    /// ```swift
+    /// try dbPool.barrierWriteWithoutTransaction { db in
+    ///     try db.changePassphrase("new secret")
+    ///     dbPool.invalidateReadOnlyConnections()
+    /// }
+    /// ```
+    ///
+    /// Other connections to the file (snapshot pools, other processes, a
+    /// ``DatabaseQueue`` in WAL mode) make the change fail.
     ///
     /// Available with the trait `SQLITE_HAS_CODEC`.
     ///
     /// - Parameter passphrase: The new passphrase, as UTF-8 bytes. An empty
     ///   passphrase decrypts the database.
     /// - Throws: A ``DatabaseError`` when the passphrase cannot be changed
-    ///   (in WAL mode, for example). The database is left as it was.
+    ///   (another connection is open, or a transaction, in WAL mode). The
+    ///   database is left as it was.
     ///
     /// The corresponding C function is `sqlite3_rekey_v2`.
     public func changePassphrase(_ passphrase: String) throws {
@@ -85,7 +97,34 @@ extension Database {
     ///
     /// The corresponding C function is `sqlite3_rekey_v2`.
     public func changePassphrase(_ passphrase: Data) throws {
-        try callWithPassphrase(passphrase, sqlite3_rekey_v2)
+        preconditionInsideAccess()
+        guard let closeIdleReaders,
+              try String.fetchOne(self, sql: "PRAGMA main.journal_mode")?.lowercased() == "wal"
+        else {
+            try callWithPassphrase(passphrase, sqlite3_rekey_v2)
+            return
+        }
+        // The writer of a pool, in WAL mode. SQLite3 Multiple Ciphers
+        // rekeys outside of WAL only, and a connection leaves WAL when no
+        // other connection is open: close the idle readers (all of them,
+        // in a barrier write), rekey in DELETE mode, and return to WAL.
+        guard !isInsideTransaction else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "the passphrase of a pool cannot change inside a transaction: "
+                    + "use barrierWriteWithoutTransaction")
+        }
+        closeIdleReaders()
+        try execute(sql: "PRAGMA journal_mode = DELETE")
+        do {
+            try callWithPassphrase(passphrase, sqlite3_rekey_v2)
+        } catch {
+            try? setJournalModeWAL()
+            try? writeWALFrameIfEmpty()
+            throw error
+        }
+        try setJournalModeWAL()
+        try writeWALFrameIfEmpty()
     }
 
     /// Calls `sqlite3_key_v2` or `sqlite3_rekey_v2` for the main database,

@@ -97,6 +97,11 @@ public final class Database {
     var isRunningSetups = false
     var deferredSetupError: (any Error)?
 
+    /// For the writer of a ``DatabasePool``: closes the idle reader
+    /// connections of the pool (see `changePassphrase`, which must leave
+    /// WAL mode). Set once, by the pool, before anyone uses the writer.
+    var closeIdleReaders: (@Sendable () -> Void)?
+
     /// The schema source of the running ``withSchemaSource(_:execute:)``,
     /// which replaces the one of the configuration (see
     /// `Database+SchemaSource.swift`); nil outside of it. Only the thread
