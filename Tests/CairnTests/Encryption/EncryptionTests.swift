@@ -301,6 +301,61 @@ import Cairn
         #expect(try !file(copyPath, contains: Self.secretText))
     }
 
+    /// The pragmas of SQLite3 Multiple Ciphers keep working, for schemes and
+    /// settings that `Configuration.cipher` does not name.
+    @Test func rawPragmasKeepWorking() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        var config = Configuration()
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA cipher = 'chacha20'")
+            try db.execute(sql: "PRAGMA kdf_iter = 1000")
+            try db.execute(sql: "PRAGMA key = 'secret'")
+        }
+        do {
+            let dbQueue = try DatabaseQueue(path: path, configuration: config)
+            try writeSecret(dbQueue)
+            try dbQueue.close()
+        }
+        #expect(try !file(path, contains: Self.secretText))
+        // Another iteration count derives another key.
+        var otherConfig = Configuration()
+        otherConfig.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA cipher = 'chacha20'")
+            try db.execute(sql: "PRAGMA key = 'secret'")
+        }
+        #expect(performing: { try DatabaseQueue(path: path, configuration: otherConfig) }, throws: isNotADatabase)
+        let dbQueue = try DatabaseQueue(path: path, configuration: config)
+        #expect(try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT text FROM t") } == [Self.secretText])
+    }
+
+    #if SQLITE_ENABLE_SESSION
+    /// The changesets of the session extension, from an encrypted database
+    /// into another one.
+    @Test func sessionsRecordEncryptedDatabases() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try DatabaseQueue(
+            path: directory.appendingPathComponent("source.sqlite").path,
+            configuration: configuration(passphrase: "secret"))
+        let replica = try DatabaseQueue(
+            path: directory.appendingPathComponent("replica.sqlite").path,
+            configuration: configuration(passphrase: "other"))
+        for db in [source, replica] {
+            try db.write { db in try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, text TEXT)") }
+        }
+        let changeset = try source.write { db in
+            let session = try DatabaseSession(db)
+            try session.attach("t")
+            try db.execute(sql: "INSERT INTO t VALUES (1, ?)", arguments: [Self.secretText])
+            return try session.changeset()
+        }
+        try replica.write { db in try db.apply(changeset) { _ in .abort } }
+        #expect(try replica.read { db in try String.fetchAll(db, sql: "SELECT text FROM t") } == [Self.secretText])
+    }
+    #endif
+
     /// Tests/Fixtures/SQLCipher: a database that SQLCipher 4 wrote with its
     /// defaults (see sqlcipher4.py there).
     static let sqlcipherFixtures = URL(fileURLWithPath: #filePath)
