@@ -45,31 +45,12 @@ let cairnQueue: DatabaseQueue = try {
     return dbQueue
 }()
 
-/// The sum of all columns of all rows, and the row count, of a raw
-/// connection's `item` table.
-func rawChecksum(_ db: OpaquePointer) throws -> Int {
-    let statement = try rawPrepare(db, "SELECT TOTAL(i0+i1+i2+i3+i4+i5+i6+i7+i8+i9), COUNT(*) FROM item")
-    defer { sqlite3_finalize(statement) }
-    guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchmarkError("checksum query failed") }
-    return Int(sqlite3_column_double(statement, 0)) &+ Int(sqlite3_column_int64(statement, 1))
-}
-
-// Raw C: a fresh table, then prepare once, bind 10 integers, step, reset.
+// Raw C: a fresh table, then the rows.
 func rawInsert(_ db: OpaquePointer) throws -> Int {
     try rawExec(db, "DROP TABLE IF EXISTS item")
     try rawExec(db, createSQL)
-    try rawExec(db, "BEGIN")
-    let statement = try rawPrepare(db, "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)")
-    for row in 0..<rows {
-        for column in 0..<10 {
-            sqlite3_bind_int64(statement, Int32(column + 1), Int64(row &+ column))
-        }
-        try rawCheckDone(sqlite3_step(statement), db)
-        sqlite3_reset(statement)
-    }
-    sqlite3_finalize(statement)
-    try rawExec(db, "COMMIT")
-    return try rawChecksum(db)
+    try rawInsertItems(db, rows: rows)
+    return try rawItemChecksum(db)
 }
 
 // Raw C: the sum of all columns, read with a statement.

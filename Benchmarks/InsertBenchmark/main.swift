@@ -74,17 +74,7 @@ func rawInsert() throws -> Int {
     let db = try rawOpen(path)
     try rawExec(db, "PRAGMA synchronous = FULL")
     try rawExec(db, createSQL)
-    try rawExec(db, "BEGIN")
-    let statement = try rawPrepare(db, "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)")
-    for row in 0..<rows {
-        for column in 0..<10 {
-            sqlite3_bind_int64(statement, Int32(column + 1), Int64(row &+ column))
-        }
-        try rawCheckDone(sqlite3_step(statement), db)
-        sqlite3_reset(statement)
-    }
-    sqlite3_finalize(statement)
-    try rawExec(db, "COMMIT")
+    try rawInsertItems(db, rows: rows)
     sqlite3_close(db)
     return rawPathIndex
 }

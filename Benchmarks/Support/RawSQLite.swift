@@ -42,8 +42,31 @@ public func rawCheckDone(_ code: Int32, _ db: OpaquePointer) throws {
 public func rawItemChecksum(_ path: String) throws -> Int {
     let db = try rawOpen(path, readonly: true)
     defer { sqlite3_close(db) }
+    return try rawItemChecksum(db)
+}
+
+/// The sum of all columns of all rows of the `item` table, and the row
+/// count, read with an open raw connection.
+public func rawItemChecksum(_ db: OpaquePointer) throws -> Int {
     let statement = try rawPrepare(db, "SELECT TOTAL(i0+i1+i2+i3+i4+i5+i6+i7+i8+i9), COUNT(*) FROM item")
     defer { sqlite3_finalize(statement) }
     guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchmarkError("checksum query failed") }
     return Int(sqlite3_column_double(statement, 0)) &+ Int(sqlite3_column_int64(statement, 1))
+}
+
+/// Inserts `rows` rows of 10 integers into the `item` table, in one
+/// transaction, with a statement prepared once (the raw C side of the
+/// insert workloads).
+public func rawInsertItems(_ db: OpaquePointer, rows: Int) throws {
+    try rawExec(db, "BEGIN")
+    let statement = try rawPrepare(db, "INSERT INTO item VALUES (?,?,?,?,?,?,?,?,?,?)")
+    for row in 0..<rows {
+        for column in 0..<10 {
+            sqlite3_bind_int64(statement, Int32(column + 1), Int64(row &+ column))
+        }
+        try rawCheckDone(sqlite3_step(statement), db)
+        sqlite3_reset(statement)
+    }
+    sqlite3_finalize(statement)
+    try rawExec(db, "COMMIT")
 }

@@ -124,13 +124,6 @@ public final class Row: @unchecked Sendable {
     /// handed to the caller; never changed afterwards.
     var prefetchTree: PrefetchedRowsTree?
 
-    /// The slot of the row whose record is being decoded on the current
-    /// thread (see ``_decoding(_:)``).
-    @inline(__always)
-    static var decodingSlot: CodingSlot<Row> {
-        CodingSlot(address: _cairn_decoding_row_slot())
-    }
-
     /// Whether decoders may cache what they build for this row, which a
     /// cursor reuses at each step (see `RecordDecoder`). Only cursor rows
     /// turn it on (see `Row.cursorRow(statement:adapter:)`). A cached value
@@ -163,57 +156,6 @@ public final class Row: @unchecked Sendable {
     var isBeingDecoded: Bool {
         // Callers test readsStatement first: statementAccess is not nil.
         statementAccess.unsafelyUnwrapped.isCurrent && decodingDepth > 0
-    }
-
-    /// What ``_beginDecoding()`` changed, for ``_endDecoding(_:)``.
-    @usableFromInline
-    struct _DecodingScope {
-        /// What the decoding slot of the thread held.
-        let previousRow: UnsafeMutableRawPointer?
-        /// The position in the plan of an enclosing decoding of the row.
-        let planPosition: Int
-    }
-
-    /// Called before a record is decoded from the row: puts the row in the
-    /// decoding slot of the current thread (see ``CodingSlot``), where the
-    /// keyed containers of the record decoder find it. The caller calls
-    /// ``_endDecoding(_:)`` with `defer`.
-    ///
-    /// - Precondition: a statement row is used inside the access that
-    ///   fetched it, on its thread.
-    @usableFromInline
-    func _beginDecoding() -> _DecodingScope {
-        var planPosition = 0
-        if statementAccess != nil {
-            // Only the thread of the row's access touches the state of a
-            // statement row.
-            _checkStatementAccess()
-            state.decodingDepth &+= 1
-            planPosition = state.decodingPlanPosition
-        }
-        return _DecodingScope(previousRow: Row.decodingSlot.enter(self), planPosition: planPosition)
-    }
-
-    /// Called after a record was decoded from the row.
-    @usableFromInline
-    func _endDecoding(_ scope: _DecodingScope) {
-        Row.decodingSlot.leave(self, restoring: scope.previousRow)
-        if statementAccess != nil {
-            state.decodingDepth &-= 1
-            state.decodingPlanPosition = scope.planPosition
-        }
-    }
-
-    /// A serial number of the row, for the keyed containers that the record
-    /// decoder caches on it (see ``CodingSlot``), made on first use.
-    ///
-    /// - Precondition: only the thread of the row's access calls it (rows
-    ///   that cache decoding are statement rows).
-    var decodingSerial: UInt64 {
-        if state.decodingSerial == 0 {
-            state.decodingSerial = CodingSerial.next()
-        }
-        return state.decodingSerial
     }
 
     /// Creates a view on the current row of a statement.

@@ -1,3 +1,5 @@
+internal import CairnSQLiteShims
+
 /// The columns that a `Decodable` record type reads from the rows of a
 /// statement, in the order in which its `init(from:)` reads them.
 ///
@@ -79,5 +81,67 @@ extension Row {
         let position = state.decodingPlanPosition
         state.decodingPlans[plan].record(at: position, keyBits: keyBits, columnIndex: columnIndex)
         state.decodingPlanPosition = position + 1
+    }
+}
+
+// MARK: - The decoding of a record
+
+extension Row {
+    /// The slot of the row whose record is being decoded on the current
+    /// thread (see ``_beginDecoding()``).
+    @inline(__always)
+    static var decodingSlot: CodingSlot<Row> {
+        CodingSlot(address: _cairn_decoding_row_slot())
+    }
+
+    /// What ``_beginDecoding()`` changed, for ``_endDecoding(_:)``.
+    @usableFromInline
+    struct _DecodingScope {
+        /// What the decoding slot of the thread held.
+        let previousRow: UnsafeMutableRawPointer?
+        /// The position in the plan of an enclosing decoding of the row.
+        let planPosition: Int
+    }
+
+    /// Called before a record is decoded from the row: puts the row in the
+    /// decoding slot of the current thread (see ``CodingSlot``), where the
+    /// keyed containers of the record decoder find it. The caller calls
+    /// ``_endDecoding(_:)`` with `defer`.
+    ///
+    /// - Precondition: a statement row is used inside the access that
+    ///   fetched it, on its thread.
+    @usableFromInline
+    func _beginDecoding() -> _DecodingScope {
+        var planPosition = 0
+        if statementAccess != nil {
+            // Only the thread of the row's access touches the state of a
+            // statement row.
+            _checkStatementAccess()
+            state.decodingDepth &+= 1
+            planPosition = state.decodingPlanPosition
+        }
+        return _DecodingScope(previousRow: Row.decodingSlot.enter(self), planPosition: planPosition)
+    }
+
+    /// Called after a record was decoded from the row.
+    @usableFromInline
+    func _endDecoding(_ scope: _DecodingScope) {
+        Row.decodingSlot.leave(self, restoring: scope.previousRow)
+        if statementAccess != nil {
+            state.decodingDepth &-= 1
+            state.decodingPlanPosition = scope.planPosition
+        }
+    }
+
+    /// A serial number of the row, for the keyed containers that the record
+    /// decoder caches on it (see ``CodingSlot``), made on first use.
+    ///
+    /// - Precondition: only the thread of the row's access calls it (rows
+    ///   that cache decoding are statement rows).
+    var decodingSerial: UInt64 {
+        if state.decodingSerial == 0 {
+            state.decodingSerial = CodingSerial.next()
+        }
+        return state.decodingSerial
     }
 }
