@@ -448,6 +448,26 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
         notifyTransactionCompletion(database)
     }
 
+    /// A write through a blob is an update of one column of one row, which
+    /// SQLite's hooks do not report: the observers of such updates hear of
+    /// it as of an update event (after the release of the open savepoints,
+    /// as the events of statements).
+    override func blobDidWrite(schema: String, table: String, column: String, rowID: Int64, in database: Database) {
+        let eventKind = DatabaseEventKind.update(tableName: table, columnNames: [column])
+        let isBuffering = !savepoints.isEmpty
+        // Observers may remove observers: iterate a copy.
+        let observations = lists.observations
+        for observation in observations where !observation.isDisabled {
+            guard let observer = observation.observer, observer.observes(eventsOfKind: eventKind) else { continue }
+            let event = DatabaseEvent(kind: .update, rowID: rowID, databaseName: schema, tableName: table)
+            if isBuffering {
+                bufferedEvents.append((observation, .didChange(event)))
+            } else {
+                withCurrentBroker { observer.databaseDidChange(with: event) }
+            }
+        }
+    }
+
     /// Tells observers how the transaction ended, once the statement that
     /// ended it is done. The transactions of read-only accesses (a `read`)
     /// are not told: they changed nothing, and SQLite calls the rollback

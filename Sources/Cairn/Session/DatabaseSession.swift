@@ -82,6 +82,7 @@ public final class DatabaseSession {
         // session before it closes.
         registration = db.resources.register { connection in
             _cairn_session_delete(connection, hub, handle)
+            return SQLITE_OK
         }
     }
 

@@ -9,7 +9,11 @@ internal import CairnSQLiteShims
 //   go through one hub (see `_cairn_preupdate_hub` in CairnSQLite.h).
 // - SQLite objects that live on the handle and must be released before it
 //   closes, inside an access to the connection (the sessions of the session
-//   extension): each is registered with the cleanup that releases it.
+//   extension, the handles of incremental blob I/O): each is registered
+//   with the cleanup that releases it. Blob handles are also released before
+//   Cairn ends a transaction or a savepoint, and at the end of each access
+//   (`releaseTransactionScoped(_:)`): SQLite refuses to commit while a blob
+//   opened for writing is open.
 //
 // The Swift object that owns such an SQLite object may be released on any
 // thread (its last reference is dropped outside of an access), while the
@@ -22,12 +26,24 @@ internal import CairnSQLiteShims
 final class ConnectionResources {
     /// One SQLite object, and the cleanup that releases it.
     final class Registration {
-        /// Releases the object; nil once it ran. Only set to nil inside an
-        /// access to the connection.
-        fileprivate var cleanup: ((SQLiteConnection) -> Void)?
+        /// Releases the object, and returns SQLite's result code; nil once
+        /// it ran. Only set to nil inside an access to the connection.
+        fileprivate var cleanup: ((SQLiteConnection) -> CInt)?
 
-        fileprivate init(cleanup: @escaping (SQLiteConnection) -> Void) {
+        /// Whether the object is released before Cairn ends a transaction
+        /// or a savepoint, and at the end of each access.
+        fileprivate let endsWithTransaction: Bool
+
+        fileprivate init(endsWithTransaction: Bool, cleanup: @escaping (SQLiteConnection) -> CInt) {
+            self.endsWithTransaction = endsWithTransaction
             self.cleanup = cleanup
+        }
+
+        /// Runs the cleanup once; nil when it ran already.
+        fileprivate func run(_ connection: SQLiteConnection) -> CInt? {
+            guard let cleanup else { return nil }
+            self.cleanup = nil
+            return cleanup(connection)
         }
 
         /// Whether the object was released: its connection closed. Read it
@@ -44,6 +60,8 @@ final class ConnectionResources {
         /// Whether the connection closed: nothing is registered or released
         /// any longer.
         var isClosed = false
+        /// The number of live objects that end with transactions.
+        var transactionScopedCount = 0
     }
 
     private let state = Locked(State())
@@ -56,13 +74,33 @@ final class ConnectionResources {
     /// Registers an SQLite object of the connection. Called inside an
     /// access.
     ///
-    /// - Parameter cleanup: Releases the object, with the connection's
-    ///   handle. It runs once, inside an access to the connection, before
-    ///   the connection closes.
-    func register(cleanup: @escaping (SQLiteConnection) -> Void) -> Registration {
-        let registration = Registration(cleanup: cleanup)
-        state.withLock { $0.live[ObjectIdentifier(registration)] = registration }
+    /// - Parameters:
+    ///   - endsWithTransaction: Whether the object is released before Cairn
+    ///     ends a transaction or a savepoint, and at the end of each access
+    ///     (see ``releaseTransactionScoped(_:)``).
+    ///   - cleanup: Releases the object, with the connection's handle, and
+    ///     returns SQLite's result code. It runs once, inside an access to
+    ///     the connection, before the connection closes.
+    func register(
+        endsWithTransaction: Bool = false,
+        cleanup: @escaping (SQLiteConnection) -> CInt) -> Registration
+    {
+        let registration = Registration(endsWithTransaction: endsWithTransaction, cleanup: cleanup)
+        state.withLock { state in
+            state.live[ObjectIdentifier(registration)] = registration
+            if endsWithTransaction { state.transactionScopedCount += 1 }
+        }
         return registration
+    }
+
+    /// Removes a registration from the live objects; false when it was not
+    /// live (released already, or the connection closed).
+    private func removeLive(_ registration: Registration, _ state: inout State) -> Bool {
+        guard !state.isClosed,
+              state.live.removeValue(forKey: ObjectIdentifier(registration)) != nil
+        else { return false }
+        if registration.endsWithTransaction { state.transactionScopedCount -= 1 }
+        return true
     }
 
     /// Asks for the release of an object, from any thread: it happens at
@@ -70,10 +108,40 @@ final class ConnectionResources {
     /// closes; nothing happens when the connection is closed already.
     func release(_ registration: Registration) {
         state.withLock { state in
-            guard !state.isClosed,
-                  state.live.removeValue(forKey: ObjectIdentifier(registration)) != nil
-            else { return }
+            guard removeLive(registration, &state) else { return }
             state.pending.append(registration)
+        }
+    }
+
+    /// Releases an object now. Called inside an access.
+    ///
+    /// - Returns: The result code of its cleanup, or nil when the object
+    ///   was released already.
+    func releaseNow(_ registration: Registration, _ connection: SQLiteConnection) -> CInt? {
+        let isLive = state.withLock { removeLive(registration, &$0) }
+        guard isLive else { return nil }
+        return registration.run(connection)
+    }
+
+    /// Releases the objects that end with transactions, and the pending
+    /// releases. Called inside an access, before Cairn ends a transaction
+    /// or a savepoint, and at the end of each access.
+    func releaseTransactionScoped(_ connection: SQLiteConnection) {
+        let registrations = state.withLock { state -> [Registration] in
+            var released = state.pending
+            state.pending.removeAll()
+            if state.transactionScopedCount > 0 {
+                let scoped = state.live.values.filter(\.endsWithTransaction)
+                for registration in scoped {
+                    state.live.removeValue(forKey: ObjectIdentifier(registration))
+                }
+                state.transactionScopedCount = 0
+                released += scoped
+            }
+            return released
+        }
+        for registration in registrations {
+            _ = registration.run(connection)
         }
     }
 
@@ -85,8 +153,7 @@ final class ConnectionResources {
             return state.pending
         }
         for registration in pending {
-            registration.cleanup?(connection)
-            registration.cleanup = nil
+            _ = registration.run(connection)
         }
     }
 
@@ -98,12 +165,12 @@ final class ConnectionResources {
             defer {
                 state.live.removeAll()
                 state.pending.removeAll()
+                state.transactionScopedCount = 0
             }
             return Array(state.live.values) + state.pending
         }
         for registration in registrations {
-            registration.cleanup?(connection)
-            registration.cleanup = nil
+            _ = registration.run(connection)
         }
     }
 }
@@ -123,6 +190,16 @@ extension Database {
     func runPendingReleases() {
         guard let connectionResources, let sqliteConnection else { return }
         connectionResources.runPendingReleases(sqliteConnection)
+    }
+
+    /// Closes the open blobs of the connection (see ``DatabaseBlob``), and
+    /// runs the pending releases: called before Cairn ends a transaction or
+    /// a savepoint, and at the end of each access. SQLite refuses to commit
+    /// or release a savepoint while a blob opened for writing is open.
+    @inline(__always)
+    func closeTransactionScopedResources() {
+        guard let connectionResources, let sqliteConnection else { return }
+        connectionResources.releaseTransactionScoped(sqliteConnection)
     }
 
     /// Runs `body`, and throws an error with the `SQLITE_MISUSE` code when

@@ -144,8 +144,9 @@ extension Database {
             statementHandles.finalizePendingIfNeeded()
             if connectionResources != nil { runPendingReleases() }
             defer {
+                // Blobs first: they are statements of SQLite too.
+                closeTransactionScopedResources()
                 resetBusyStatements()
-                if connectionResources != nil { runPendingReleases() }
                 // The access, or what a nested access on another thread
                 // left for it to go on with.
                 currentAccess?.finish()

@@ -93,6 +93,9 @@ extension Database {
             return
         }
         let name = "cairn\(state.transaction.savepointDepth)"
+        // SQLite refuses to begin a savepoint while a blob opened for
+        // writing is open.
+        closeTransactionScopedResources()
         try execute(sql: "SAVEPOINT \(name)")
         state.transaction.savepointDepth += 1
         defer { state.transaction.savepointDepth -= 1 }
@@ -101,11 +104,15 @@ extension Database {
             completion = try operations()
         } catch {
             if isInsideTransaction {
+                closeTransactionScopedResources()
                 try? execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \(name)")
                 try? execute(sql: "RELEASE SAVEPOINT \(name)")
             }
             throw error
         }
+        // SQLite refuses to release a savepoint while a blob opened for
+        // writing is open.
+        closeTransactionScopedResources()
         switch completion {
         case .commit:
             try execute(sql: "RELEASE SAVEPOINT \(name)")
@@ -116,6 +123,9 @@ extension Database {
     }
 
     /// Opens a transaction.
+    ///
+    /// The open blobs of the connection (``DatabaseBlob``) are closed
+    /// first.
     ///
     /// - Parameter kind: The kind of transaction; nil for
     ///   ``Configuration/defaultTransactionKind``.
@@ -128,6 +138,7 @@ extension Database {
         case .immediate: statement = .beginImmediate
         case .exclusive: statement = .beginExclusive
         }
+        closeTransactionScopedResources()
         try transactionStatement(statement).execute()
     }
 
@@ -168,17 +179,26 @@ extension Database {
 
     /// Commits the current transaction.
     ///
+    /// The open blobs of the connection (``DatabaseBlob``) are closed
+    /// first: SQLite refuses to commit while a blob opened for writing is
+    /// open.
+    ///
     /// - Throws: A ``DatabaseError``, for instance when no transaction is
     ///   open or a deferred foreign key constraint fails.
     public func commit() throws {
+        closeTransactionScopedResources()
         try transactionStatement(.commit).execute()
     }
 
     /// Rolls back the current transaction.
     ///
+    /// The open blobs of the connection (``DatabaseBlob``) are closed
+    /// first.
+    ///
     /// - Throws: A ``DatabaseError``, for instance when no transaction is
     ///   open.
     public func rollback() throws {
+        closeTransactionScopedResources()
         try transactionStatement(.rollback).execute()
     }
 

@@ -33,6 +33,10 @@ class StatementHooks {
     /// which changed `region` (nil when nothing changed).
     func externalStatementsDidRun(changing region: DatabaseRegion?, in database: Database) { }
 
+    /// Called after bytes were written through a blob (``DatabaseBlob``):
+    /// SQLite runs no update hook for them.
+    func blobDidWrite(schema: String, table: String, column: String, rowID: Int64, in database: Database) { }
+
     /// Called when the connection closes.
     func databaseWillClose(_ database: Database) { }
 }
