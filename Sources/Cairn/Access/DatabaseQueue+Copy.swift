@@ -1,5 +1,9 @@
 // Copies of database files into in-memory and temporary databases, with
-// the online backup API (see `Core/Database/Database+Backup.swift`).
+// the online backup API (see `Core/Database/Database+Backup.swift`), and
+// in-memory databases that start from the bytes of a database file
+// (`Core/Database/Database+Serialize.swift`).
+
+import Foundation
 
 extension DatabaseQueue {
     /// Returns a queue on an in-memory copy of a database file.
@@ -75,6 +79,42 @@ extension DatabaseQueue {
         try copy(fromPath: path, configuration: configuration) { copyConfiguration in
             // An empty path opens a private temporary database.
             try DatabaseQueue(path: "", configuration: copyConfiguration)
+        }
+    }
+
+    /// Opens an in-memory database that starts from the bytes of a
+    /// database file (see ``Database/serialize(schema:)``).
+    ///
+    /// ```swift
+    /// // Send a database over the network, open it on the other side.
+    /// let bytes = try dbPool.read { db in try db.serialize() }
+    /// let dbQueue = try DatabaseQueue(deserializing: bytes)
+    /// ```
+    ///
+    /// The queue owns a copy of the bytes: its changes change the copy
+    /// only. The ``Configuration/prepareDatabase(_:)`` setups of
+    /// `configuration` run before the bytes are loaded, so that the
+    /// functions and collations that the schema needs are there. When the
+    /// configuration is ``Configuration/readonly``, writes fail with
+    /// `SQLITE_READONLY`. The journal mode of the configuration is ignored:
+    /// an in-memory database has no WAL.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes of a database file; empty bytes give an empty
+    ///     database.
+    ///   - configuration: The configuration of the queue.
+    /// - Throws: A ``DatabaseError``: `SQLITE_NOTADB` when the bytes are not
+    ///   a database, or the error of a setup.
+    ///
+    /// The corresponding C function is `sqlite3_deserialize`.
+    public convenience init(deserializing data: Data, configuration: Configuration = Configuration()) throws {
+        var queueConfiguration = configuration
+        queueConfiguration.journalMode = .default
+        // A read-only queue is filled once, then refuses writes.
+        queueConfiguration.opensReadWriteForCopy = true
+        try self.init(configuration: queueConfiguration)
+        try writeWithoutTransaction { db in
+            try db.replaceSchema("main", with: data, readOnly: configuration.readonly)
         }
     }
 

@@ -468,6 +468,15 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
         }
     }
 
+    /// A deserialized database replaced a schema, outside of any
+    /// transaction: every observer hears of an unspecified change, then of
+    /// a commit, as after a transaction that changed everything.
+    override func databaseWasReplaced(in database: Database) {
+        notifyChanges(in: .fullDatabase)
+        transactionCompletion = .commit
+        notifyTransactionCompletion(database)
+    }
+
     /// Tells observers how the transaction ended, once the statement that
     /// ended it is done. The transactions of read-only accesses (a `read`)
     /// are not told: they changed nothing, and SQLite calls the rollback

@@ -37,6 +37,11 @@ class StatementHooks {
     /// SQLite runs no update hook for them.
     func blobDidWrite(schema: String, table: String, column: String, rowID: Int64, in database: Database) { }
 
+    /// Called after `sqlite3_deserialize` replaced a schema of the
+    /// connection: the whole database may have changed, outside of any
+    /// transaction.
+    func databaseWasReplaced(in database: Database) { }
+
     /// Called when the connection closes.
     func databaseWillClose(_ database: Database) { }
 }
