@@ -232,6 +232,11 @@ extension Database {
     ///
     /// See <https://www.sqlite.org/c3ref/interrupt.html>.
     private func rollbackAfterInterrupts() {
+        // Neither the progress handler nor a time limit stops it.
+        ignoringAccessCancellation { rollbackAfterSQLiteInterrupts() }
+    }
+
+    private func rollbackAfterSQLiteInterrupts() {
         for _ in 0..<Database.maximumRollbackAttempts {
             do {
                 try rollback()

@@ -78,6 +78,10 @@ public final class Database {
     /// SQLite.
     var busyBox: BusyBox?
 
+    /// The progress handler and the time limits, owned by the connection
+    /// and given unretained to SQLite (see `Database+Progress.swift`).
+    var progressBox: ProgressBox?
+
     /// The connection handle for `sqlite3_interrupt`, which other threads
     /// call: the lock guarantees that the connection is not closed during
     /// the call.
@@ -222,6 +226,7 @@ public final class Database {
         sqlite3_preupdate_hook(connection, nil, nil)
         sqlite3_trace_v2(connection, 0, nil, nil)
         sqlite3_busy_handler(connection, nil, nil)
+        sqlite3_progress_handler(connection, 0, nil, nil)
         sqlite3_set_authorizer(connection, nil, nil)
     }
 
@@ -485,6 +490,9 @@ public final class Database {
         if _slowPath(configuration.observesSuspensionNotifications) {
             try checkSuspension(for: statement)
         }
+        if _slowPath(progressBox != nil) {
+            try checkTimeLimit(for: statement)
+        }
     }
 
     /// Checks that work that SQLite runs by itself (statements prepared
@@ -556,9 +564,21 @@ public final class Database {
         DatabaseAccess.withCurrentThreadAccess(to: statementHandles) { $0?.isCancelled ?? false }
     }
 
-    /// Runs `body` without the cancellation of the current async access:
-    /// for the statements that restore the state of the connection.
+    /// Runs `body` without the cancellation of the current async access,
+    /// the progress handler and the time limits (see
+    /// `Database+Progress.swift`): for the statements that restore the
+    /// state of the connection.
     func ignoringAccessCancellation<T>(_ body: () throws -> T) rethrows -> T {
+        // Nor the progress handler and the time limits.
+        if let progressBox {
+            progressBox.pauseDepth += 1
+            defer { progressBox.pauseDepth -= 1 }
+            return try ignoringCancellationOfAccess(body)
+        }
+        return try ignoringCancellationOfAccess(body)
+    }
+
+    private func ignoringCancellationOfAccess<T>(_ body: () throws -> T) rethrows -> T {
         guard let access = DatabaseAccess.withCurrentThreadAccess(to: statementHandles, { $0 }) else {
             return try body()
         }

@@ -1,5 +1,5 @@
-// The C callbacks of a connection: trace, busy handler, and the global
-// error log. They capture nothing, guard every pointer, and never let a
+// The C callbacks of a connection: trace, busy handler, progress handler,
+// and the global error log. They capture nothing, guard every pointer, and never let a
 // Swift error cross into C.
 
 /// `sqlite3_trace_v2` callback. The context is the connection's TraceBox.
@@ -51,6 +51,15 @@ let busyCallback: @convention(c) (UnsafeMutableRawPointer?, CInt) -> CInt = { co
     guard let context else { return 0 }
     let box = Unmanaged<BusyBox>.fromOpaque(context).takeUnretainedValue()
     return box.callback(Int(numberOfTries)) ? 1 : 0
+}
+
+/// `sqlite3_progress_handler` callback. The context is the connection's
+/// ProgressBox. Non-zero stops the running statement with
+/// `SQLITE_INTERRUPT`.
+let progressCallback: @convention(c) (UnsafeMutableRawPointer?) -> CInt = { context in
+    guard let context else { return 0 }
+    let box = Unmanaged<ProgressBox>.fromOpaque(context).takeUnretainedValue()
+    return box.shouldInterrupt() ? 1 : 0
 }
 
 /// `SQLITE_CONFIG_LOG` callback, installed once for the process.
