@@ -156,4 +156,20 @@ struct sqlite3_session;
 int _cairn_session_create(sqlite3 *db, _cairn_preupdate_hub *hub, const char *zDb, struct sqlite3_session **ppSession);
 void _cairn_session_delete(sqlite3 *db, _cairn_preupdate_hub *hub, struct sqlite3_session *pSession);
 
+/*
+ * The virtual tables and cursors of table-valued functions written in Swift
+ * (Sources/Cairn/Core/Functions/TableFunctionBridge.swift): SQLite's base
+ * structure first, as SQLite requires, then the retained Swift object that
+ * serves it. Allocated with sqlite3_malloc and zeroed by Swift.
+ */
+typedef struct _cairn_vtab {
+    sqlite3_vtab base;
+    void *context;
+} _cairn_vtab;
+
+typedef struct _cairn_vtab_cursor {
+    sqlite3_vtab_cursor base;
+    void *context;
+} _cairn_vtab_cursor;
+
 #endif /* CAIRN_SHIMS_H */

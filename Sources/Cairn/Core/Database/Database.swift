@@ -259,6 +259,8 @@ public final class Database {
         for function in DatabaseFunction.builtIn {
             add(function: function)
         }
+        // `cairn_values`, for large IN lists.
+        try add(tableFunction: .values)
 
         try withAccess {
             #if SQLITE_HAS_CODEC

@@ -427,6 +427,19 @@ extension SQLExpression {
                 // `x IN ()` is not valid SQL: nothing is in an empty set.
                 return negated ? "1" : "0"
             }
+            if values.count > DatabaseValueArray.inlineLimit, !context.inlinesArguments,
+               let array = DatabaseValueArray(valuesOf: values)
+            {
+                // Any number of values, in one argument (SQLite stops at
+                // 32,766 parameters). Not in the schema (views, triggers),
+                // where arguments are literals and table functions are not
+                // trusted.
+                context.arraySubqueryCount += 1
+                return wrap(try expression.sql(context, parentPrecedence: operandPrecedence)
+                    + (negated ? " NOT IN (SELECT value FROM " : " IN (SELECT value FROM ")
+                    + DatabaseValueArray.functionName + "("
+                    + context.append(argument: array.databaseValue) + "))")
+            }
             return wrap(try expression.sql(context, parentPrecedence: operandPrecedence)
                 + (negated ? " NOT IN (" : " IN (")
                 + (try values.map { try $0.sql(context) }.joined(separator: ", "))
@@ -467,5 +480,18 @@ extension SQLExpression {
         case let .filtered(function, filter):
             return try function.sql(context) + " FILTER (WHERE " + (try filter.sql(context)) + ")"
         }
+    }
+}
+
+extension DatabaseValueArray {
+    /// The values of expressions that are all plain values; nil otherwise.
+    init?(valuesOf expressions: [SQLExpression]) {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(expressions.count)
+        for expression in expressions {
+            guard case .value(let value) = expression.impl else { return nil }
+            values.append(value)
+        }
+        self.init(values: values)
     }
 }

@@ -105,7 +105,11 @@ public final class Statement {
     /// FROM clause is read there only, unless it is joined to itself. The
     /// query interface restricts the region of such a request to the rows
     /// its filter identifies.
-    let isSingleSelect: Bool
+    var isSingleSelect: Bool { selectCount == 1 }
+
+    /// The number of SELECTs that the statement runs, subqueries included
+    /// (see ``isSingleSelect``).
+    let selectCount: Int
 
     /// The kinds of changes the statement may perform, triggers and foreign
     /// key actions included.
@@ -139,7 +143,7 @@ public final class Statement {
         self.schemaGeneration = database.state.schemaCache.generation
         self.invalidatesSchemaCache = analysis.changesSchema || analysis.isRollback
         self.databaseRegion = analysis.readRegion
-        self.isSingleSelect = analysis.selectCount == 1
+        self.selectCount = analysis.selectCount
         self.databaseEventKinds = analysis.eventKinds
         self.transactionEffect = analysis.transactionEffect
         self.dependsOnTransactionState = analysis.dependsOnTransactionState

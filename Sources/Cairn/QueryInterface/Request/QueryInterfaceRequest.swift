@@ -171,7 +171,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             // share.
             statement = try db.makeStatement(sql: sql)
             var region = statement.databaseRegion
-            if let rowIDs, statement.isSingleSelect {
+            // The subqueries of long lists of values read no table.
+            if let rowIDs, statement.selectCount == 1 + context.arraySubqueryCount {
                 region = region.restrictingRows(ofTable: relation.tableName, to: rowIDs)
             }
             if relation.hasPrefetchedChildren {
