@@ -15,7 +15,8 @@ import Cairn
     /// The articles, by file name without extension.
     static let articles = [
         "Cairn", "GettingStarted", "RecordsAndQueryInterface", "Associations", "FullTextSearch",
-        "Observation", "ConcurrencyAndPools", "CustomSQLiteBuilds", "Encryption", "Safety", "DifferencesFromGRDB",
+        "Observation", "ConcurrencyAndPools", "CustomSQLiteBuilds", "Encryption", "BlobStreams", "SerializedDatabases",
+        "LongQueries", "Safety", "DifferencesFromGRDB",
     ]
 
     static let articleFolder = "Sources/Cairn/Documentation.docc"
@@ -795,5 +796,317 @@ import Cairn
         let error = try #require(try Article.block4(dbQueue))
         #expect(error.resultCode == .SQLITE_ERROR)
         #expect(error.message == "\(Article.MissingName())")
+    }
+
+    // MARK: - BlobStreams.md
+
+    @Test func blobStreamsBlocksRun() throws {
+        typealias Article = BlobStreamsArticle
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE document (id INTEGER PRIMARY KEY, name TEXT NOT NULL, content BLOB NOT NULL)
+                """)
+        }
+        func content(_ documentID: Int64) throws -> Data? {
+            try dbQueue.read { db in
+                try Data.fetchOne(db, sql: "SELECT content FROM document WHERE id = ?", arguments: [documentID])
+            }
+        }
+
+        // A file of 2.5 MB, in pieces of 1 MB.
+        let fileSize = 5 << 19
+        let file = Data((0..<fileSize).map { index in UInt8(truncatingIfNeeded: index &* 31 &+ index >> 10) })
+        let pieces = stride(from: 0, to: fileSize, by: 1 << 20).map { offset in
+            Data(file[offset..<min(offset + (1 << 20), fileSize)])
+        }
+        #expect(pieces.map(\.count) == [1 << 20, 1 << 20, 1 << 19])
+
+        // Block 0: a zeroblob, then the pieces.
+        let documentID = try Article.block0(dbQueue, name: "manual.pdf", fileSize: fileSize, pieces: pieces)
+        #expect(try content(documentID) == file)
+
+        // A piece past the end throws SQLITE_ERROR and writes nothing: the
+        // blob cannot grow.
+        let pastTheEnd = #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db in
+                let blob = try db.openBlob(table: "document", column: "content", rowID: documentID, readOnly: false)
+                try blob.write(Data(repeating: 1, count: 10), at: fileSize - 5)
+            }
+        }
+        #expect(pastTheEnd?.resultCode == .SQLITE_ERROR)
+        #expect(try content(documentID) == file)
+
+        // Block 1: chunks of 1 MB at most.
+        let output = Article.Output()
+        try Article.block1(dbQueue, documentID: documentID, output: output)
+        #expect(output.chunks.map(\.count) == [1 << 20, 1 << 20, 1 << 19])
+        #expect(Data(output.chunks.joined()) == file)
+
+        // Block 2: one buffer, reused.
+        #expect(try Article.block2(dbQueue, documentID: documentID) == Article.checksum(of: file))
+
+        // Block 3: the row changes, the blob is reopened.
+        try Article.block3(dbQueue, documentID: documentID)
+        let stored = try #require(try content(documentID))
+        #expect(stored.prefix(8) == Data("%PDF-1.7".utf8))
+        #expect(stored.dropFirst(8) == file.dropFirst(8))
+        #expect(try dbQueue.read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM document WHERE id = ?", arguments: [documentID])
+        } == "report.pdf")
+        // Without reopen(rowID:), the blob throws SQLITE_ABORT.
+        let expired = #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db in
+                let blob = try db.openBlob(table: "document", column: "content", rowID: documentID, readOnly: false)
+                try db.execute(sql: "UPDATE document SET name = 'renamed.pdf' WHERE id = ?", arguments: [documentID])
+                try blob.write(Data("x".utf8), at: 0)
+            }
+        }
+        #expect(expired?.resultCode == .SQLITE_ABORT)
+
+        // Errors: a missing row, read-only blobs and accesses, a blob kept
+        // after its access.
+        let missing = #expect(throws: DatabaseError.self) {
+            try dbQueue.read { db in
+                _ = try db.openBlob(table: "document", column: "content", rowID: 42)
+            }
+        }
+        #expect(missing?.resultCode == .SQLITE_ERROR)
+        let readOnlyBlob = #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db in
+                let blob = try db.openBlob(table: "document", column: "content", rowID: documentID)
+                try blob.write(Data([0]), at: 0)
+            }
+        }
+        #expect(readOnlyBlob?.resultCode == .SQLITE_READONLY)
+        let readAccess = #expect(throws: DatabaseError.self) {
+            try dbQueue.read { db in
+                _ = try db.openBlob(table: "document", column: "content", rowID: documentID, readOnly: false)
+            }
+        }
+        #expect(readAccess?.resultCode == .SQLITE_READONLY)
+        let kept = try dbQueue.read { db in
+            try db.openBlob(table: "document", column: "content", rowID: documentID)
+        }
+        let misuse = #expect(throws: DatabaseError.self) { try kept.read(count: 4, at: 0) }
+        #expect(misuse?.resultCode == .SQLITE_MISUSE)
+        #expect(try content(documentID)?.prefix(8) == Data("%PDF-1.7".utf8))
+
+        // Observers of the row hear of blob writes.
+        let changes = Locked(0)
+        let cancellable = DatabaseRegionObservation(tracking: Table("document"))
+            .start(in: dbQueue, onError: { _ in }, onChange: { _ in changes.withLock { $0 += 1 } })
+        try dbQueue.write { db in
+            let blob = try db.openBlob(table: "document", column: "content", rowID: documentID, readOnly: false)
+            try blob.write(Data("%PDF-2.0".utf8), at: 0)
+        }
+        #expect(changes.withLock { $0 } == 1)
+        cancellable.cancel()
+
+        #if SQLITE_ENABLE_SESSION
+        // The session extension records blob writes: SQLite calls its
+        // pre-update hook for them.
+        let changeset = try dbQueue.write { db in
+            let session = try DatabaseSession(db)
+            try session.attach("document")
+            let blob = try db.openBlob(table: "document", column: "content", rowID: documentID, readOnly: false)
+            try blob.write(Data("%PDF-1.4".utf8), at: 0)
+            return try session.changeset()
+        }
+        let operations = try changeset.operations()
+        #expect(operations.map(\.kind) == [.update])
+        #expect(operations.map(\.tableName) == ["document"])
+        #endif
+    }
+
+    // MARK: - SerializedDatabases.md
+
+    @Test func serializedDatabasesBlocksRun() throws {
+        typealias Article = SerializedDatabasesArticle
+        let directory = try TemporaryDirectory()
+        let dbPool = try DatabasePool(path: directory.filePath("pool.sqlite"))
+        try dbPool.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT);
+                INSERT INTO player (name, score) VALUES ('Arthur', 100), ('Barbara', 200), ('Craig', 150);
+                """)
+        }
+        func playerCount(_ reader: some DatabaseReader) throws -> Int? {
+            try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+        }
+
+        // Block 0: the bytes of a pool, in WAL mode, opened in a queue.
+        let (bytes, dbQueue, count) = try Article.block0(dbPool)
+        #expect(count == 3)
+        #expect(bytes[18] == 2 && bytes[19] == 2) // WAL mode, as the header says
+        #expect(try dbQueue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "memory")
+        // The queue changes its copy only.
+        try dbQueue.write { db in try db.execute(sql: "DELETE FROM player WHERE name = 'Barbara'") }
+        #expect(try playerCount(dbQueue) == 2)
+        #expect(try playerCount(dbPool) == 3)
+        // No page, no bytes; no bytes, an empty database.
+        #expect(try DatabaseQueue().read { db in try db.serialize() }.isEmpty)
+        #expect(try DatabaseQueue(deserializing: Data()).read { db in try db.tableExists("player") } == false)
+
+        // Block 1: an attached archive, read-only.
+        #expect(try Article.block1(dbQueue, archiveBytes: bytes) == ["Barbara"])
+        let readOnly = #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db in try db.execute(sql: "DELETE FROM archive.player") }
+        }
+        #expect(readOnly?.resultCode == .SQLITE_READONLY)
+        // The read-only schema takes the write lock of `write` too, until it
+        // is detached.
+        #expect(throws: DatabaseError.self) { try dbQueue.write { _ in } }
+        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "DETACH DATABASE archive") }
+        try dbQueue.write { _ in }
+
+        // Misuses: inside a transaction, in a read access, into temp.
+        let insideTransaction = #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db in try db.deserialize(bytes) }
+        }
+        #expect(insideTransaction?.resultCode == .SQLITE_MISUSE)
+        let inRead = #expect(throws: DatabaseError.self) {
+            try dbQueue.read { db in try db.deserialize(bytes) }
+        }
+        #expect(inRead?.resultCode == .SQLITE_READONLY)
+        let temp = #expect(throws: DatabaseError.self) {
+            try dbQueue.writeWithoutTransaction { db in try db.deserialize(bytes, schema: "temp") }
+        }
+        #expect(temp?.resultCode == .SQLITE_ERROR)
+        #expect(try playerCount(dbQueue) == 2)
+
+        // Block 2: bytes that are not a database leave the queue as it was;
+        // a database replaces its content.
+        #expect(try Article.block2(dbQueue, receivedBytes: Data("hello, world".utf8)))
+        #expect(try playerCount(dbQueue) == 2)
+        #expect(try Article.block2(dbQueue, receivedBytes: bytes) == false)
+        #expect(try playerCount(dbQueue) == 3)
+
+        // Block 3: bytes written into a file.
+        let path = directory.filePath("restored.sqlite")
+        let fileQueue = try Article.block3(bytes: bytes, databasePath: path)
+        #expect(try playerCount(fileQueue) == 3)
+        try fileQueue.close()
+        let reopened = try DatabaseQueue(path: path)
+        #expect(try reopened.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY id")
+        } == ["Arthur", "Barbara", "Craig"])
+
+        // Deserialized into the main schema of a file queue: changes stay in
+        // memory, and never reach the file.
+        let fileBytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try reopened.writeWithoutTransaction { db in
+            try db.deserialize(bytes)
+            try db.execute(sql: "DELETE FROM player")
+        }
+        #expect(try playerCount(reopened) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == fileBytes)
+        #expect(try playerCount(DatabaseQueue(path: path)) == 3)
+    }
+
+    // MARK: - LongQueries.md
+
+    @Test func longQueriesBlocksRun() throws {
+        typealias Article = LongQueriesArticle
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        let messageCount = 20_000
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE message (id INTEGER PRIMARY KEY, body TEXT NOT NULL, exported BOOLEAN NOT NULL DEFAULT 0);
+                CREATE TABLE exportLog (date TEXT NOT NULL);
+                """)
+            try db.execute(sql: """
+                INSERT INTO message (body)
+                SELECT 'message ' || x FROM (
+                    WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT x FROM c)
+                """, arguments: [messageCount])
+        }
+        let matchCount = (1...messageCount).filter { String($0).contains("99") }.count
+        // Queries that would run for hours: they count to ten billion.
+        let endlessRows = """
+            WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < 10000000000)
+            SELECT x FROM counter
+            """
+        let endlessSQL = "SELECT COUNT(*) FROM (\(endlessRows))"
+
+        // Block 0: a quick query runs; an endless one stops after a second.
+        #expect(try Article.block0(dbQueue, userSQL: "SELECT * FROM message WHERE body LIKE '%99%'") == matchCount)
+        let start = Date()
+        #expect(try Article.block0(dbQueue, userSQL: endlessSQL) == nil)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(elapsed >= 1)
+        #expect(elapsed < 20, "stopped after \(elapsed) s")
+
+        try dbQueue.inDatabase { (db: Database) throws in
+            // The message names the limit.
+            let error = #expect(throws: DatabaseError.self) {
+                try db.withTimeLimit(0.1) { try Int.fetchOne(db, sql: endlessSQL) }
+            }
+            #expect(error?.resultCode == .SQLITE_INTERRUPT)
+            #expect(error?.message?.contains("time limit of 0.1 seconds") == true)
+            // Swift code is not stopped; the next statement throws before it
+            // runs. Afterwards, no limit.
+            let late = #expect(throws: DatabaseError.self) {
+                try db.withTimeLimit(0.01) {
+                    Thread.sleep(forTimeInterval: 0.05)
+                    try db.execute(sql: "SELECT 1")
+                }
+            }
+            #expect(late?.resultCode == .SQLITE_INTERRUPT)
+            #expect(try Int.fetchOne(db, sql: "SELECT 1") == 1)
+            // Limits nest: the earliest one applies.
+            let nested = #expect(throws: DatabaseError.self) {
+                try db.withTimeLimit(0.1) {
+                    try db.withTimeLimit(600) { try Int.fetchOne(db, sql: endlessSQL) }
+                }
+            }
+            #expect(nested?.message?.contains("0.1 seconds") == true)
+            // Not a finite number of seconds, zero or more: misuse.
+            let invalid = #expect(throws: DatabaseError.self) { try db.withTimeLimit(-1) { } }
+            #expect(invalid?.resultCode == .SQLITE_MISUSE)
+        }
+
+        // Block 1: a stopped SELECT leaves the transaction usable: both
+        // writes commit.
+        #expect(try Article.block1(dbQueue, statisticsSQL: endlessSQL).isEmpty)
+        #expect(try dbQueue.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message WHERE exported = 0")
+        } == 0)
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM exportLog") } == 1)
+        let statistics = try Article.block1(dbQueue, statisticsSQL: "SELECT COUNT(*) AS count FROM message")
+        #expect(statistics.map { $0["count"] as Int } == [messageCount])
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM exportLog") } == 2)
+
+        // A write stopped inside a transaction: the error ends the block,
+        // whose transaction rolls back.
+        let stoppedWrite = #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db in
+                try db.execute(sql: "DELETE FROM exportLog")
+                try db.withTimeLimit(0.1) {
+                    try db.execute(sql: "INSERT INTO exportLog (date) SELECT x FROM (\(endlessRows))")
+                }
+            }
+        }
+        #expect(stoppedWrite?.isInterruptionError == true)
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM exportLog") } == 2)
+
+        // Block 2: the handler stops the search with its own error.
+        let found = try Article.block2(dbQueue, pattern: "%99%", searchIsCancelled: { false })
+        #expect(found.count == matchCount)
+        let calls = Locked(0)
+        #expect(throws: Article.SearchCancelled.self) {
+            try Article.block2(dbQueue, pattern: "%99%", searchIsCancelled: {
+                calls.withLock { $0 += 1 }
+                return true
+            })
+        }
+        #expect(calls.withLock { $0 } == 1)
+        // The `defer` removed the handler: it is not called any longer.
+        #expect(try dbQueue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM message WHERE body LIKE ?", arguments: ["%99%"])
+        }.count == matchCount)
+        #expect(calls.withLock { $0 } == 1)
     }
 }

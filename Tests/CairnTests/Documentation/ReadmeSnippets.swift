@@ -274,16 +274,49 @@ extension ReadmeBlock3 {
 
 // README block 10
 enum ReadmeBlock10 {
+    static func run(_ dbQueue: DatabaseQueue) throws {
+        let pieceSize = 1 << 20   // 1 MB
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE file (id INTEGER PRIMARY KEY, content BLOB NOT NULL)")
+            // Reserve 3 MB, then write them one piece at a time.
+            try db.execute(sql: "INSERT INTO file (id, content) VALUES (1, zeroblob(?))", arguments: [3 * pieceSize])
+            let blob = try db.openBlob(table: "file", column: "content", rowID: 1, readOnly: false)
+            for index in 0..<3 {
+                try blob.write(Data(repeating: UInt8(index), count: pieceSize), at: index * pieceSize)
+            }
+        }
+    }
+}
+// end of README block 10
+
+// README block 11
+enum ReadmeBlock11 {
+    static func run(_ dbQueue: DatabaseQueue) throws -> (bytes: Data, copy: DatabaseQueue, totalSize: Int?) {
+        let bytes = try dbQueue.read { db in try db.serialize() }   // Data, to store or send
+        let copy = try DatabaseQueue(deserializing: bytes)          // in memory
+
+        let totalSize = try copy.read { db in
+            try db.withTimeLimit(2) {   // past 2 seconds, throws SQLITE_INTERRUPT
+                try Int.fetchOne(db, sql: "SELECT SUM(length(content)) FROM file")
+            }
+        }
+        return (bytes, copy, totalSize)
+    }
+}
+// end of README block 11
+
+// README block 12
+enum ReadmeBlock12 {
     static func run() -> String {
         let version = String(cString: sqlite3_libversion()) // "3.50.4"
         return version
     }
 }
-// end of README block 10
+// end of README block 12
 
-// README block 12
+// README block 14
 #if SQLITE_ENABLE_SESSION
-enum ReadmeBlock12 {
+enum ReadmeBlock14 {
     static func run(_ dbQueue: DatabaseQueue, replicaQueue: DatabaseQueue) throws {
         let changeset = try dbQueue.write { db in
             let session = try DatabaseSession(db)
@@ -306,11 +339,11 @@ enum ReadmeBlock12 {
     }
 }
 #endif
-// end of README block 12
+// end of README block 14
 
-// README block 13
+// README block 15
 #if SQLITE_HAS_CODEC
-enum ReadmeBlock13 {
+enum ReadmeBlock15 {
     static func run(path: String, passphrase: String, newPassphrase: String) throws -> DatabaseQueue {
         var config = Configuration()
         config.prepareDatabase { db in
@@ -326,4 +359,4 @@ enum ReadmeBlock13 {
     }
 }
 #endif
-// end of README block 13
+// end of README block 15

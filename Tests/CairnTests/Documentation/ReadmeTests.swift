@@ -81,26 +81,47 @@ import Cairn
         // Block 7: full-text search with a Swift tokenizer.
         #expect(try ReadmeBlock7.run(databasePath: directory.filePath("fts.sqlite")) == ["Café"])
 
-        // Block 10: the C interface.
-        #expect(ReadmeBlock10.run().hasPrefix("3."))
+        // Block 10: a file stored in pieces, into a zeroblob.
+        let megabyte = 1 << 20
+        let fileQueue = try DatabaseQueue(path: directory.filePath("file.sqlite"))
+        try ReadmeBlock10.run(fileQueue)
+        let content = try #require(try await fileQueue.read { db in
+            try Data.fetchOne(db, sql: "SELECT content FROM file WHERE id = 1")
+        })
+        #expect(content.count == 3 * megabyte)
+        let pieceBytes: [UInt8] = [content[0], content[megabyte], content[2 * megabyte], content[3 * megabyte - 1]]
+        #expect(pieceBytes == [0, 1, 2, 2])
+
+        // Block 11: the bytes of the database, opened in memory, and a
+        // query with a time limit.
+        let (bytes, copy, totalSize) = try ReadmeBlock11.run(fileQueue)
+        #expect(totalSize == 3 * megabyte)
+        #expect(bytes.count > 3 * megabyte)
+        // The copy is in memory: its changes do not reach the file.
+        try await copy.write { db in try db.execute(sql: "DELETE FROM file") }
+        #expect(try await copy.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM file") } == 0)
+        #expect(try await fileQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM file") } == 1)
+
+        // Block 12: the C interface.
+        #expect(ReadmeBlock12.run().hasPrefix("3."))
 
         #if SQLITE_ENABLE_SESSION
-        // Block 12: changesets.
+        // Block 14: changesets.
         let replicaQueue = try DatabaseQueue(path: directory.filePath("replica.sqlite"))
         try await replicaQueue.write { db in
             try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT)")
             try db.execute(sql: "INSERT INTO player VALUES (1, 'Arthur', 0)")
         }
-        try ReadmeBlock12.run(dbQueue, replicaQueue: replicaQueue)
+        try ReadmeBlock14.run(dbQueue, replicaQueue: replicaQueue)
         let scores = try await replicaQueue.read { db in try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") }
         // Player 2 is not in the replica: its update was omitted (.notFound).
         #expect(scores == [1010])
         #endif
 
         #if SQLITE_HAS_CODEC
-        // Block 13: encryption.
+        // Block 15: encryption.
         let encryptedPath = directory.filePath("encrypted.sqlite")
-        let encrypted = try ReadmeBlock13.run(path: encryptedPath, passphrase: "secret", newPassphrase: "new secret")
+        let encrypted = try ReadmeBlock15.run(path: encryptedPath, passphrase: "secret", newPassphrase: "new secret")
         try await encrypted.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
         try encrypted.close()
         var config = Configuration()

@@ -83,7 +83,9 @@ extension Database {
     ///     database (`ATTACH DATABASE ':memory:' AS name` attaches an empty
     ///     one). Not "temp".
     ///   - readOnly: Whether writes to the schema fail with
-    ///     `SQLITE_READONLY`.
+    ///     `SQLITE_READONLY`. While a read-only schema is attached, the
+    ///     transactions that lock every schema for writing
+    ///     (`BEGIN IMMEDIATE`, the default of `write`) fail too.
     /// - Throws: A ``DatabaseError``, and the connection is left as it was:
     ///   `SQLITE_NOTADB` when the bytes are not a database, `SQLITE_MISUSE`
     ///   inside a transaction, `SQLITE_READONLY` in a read-only access,

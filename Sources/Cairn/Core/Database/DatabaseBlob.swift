@@ -52,10 +52,11 @@ internal import CairnSQLiteShims
 /// ``DatabaseError`` with the `SQLITE_ABORT` code; ``reopen(rowID:)`` gives it
 /// a row again.
 ///
-/// Writes through a blob do not run SQLite's update hooks: the session
-/// extension does not record them. Cairn tells its transaction observers
-/// (``ValueObservation``, ``DatabaseRegionObservation``) that the column of
-/// the row changed.
+/// Writes through a blob do not run SQLite's update hook: Cairn tells its
+/// transaction observers (``ValueObservation``, ``DatabaseRegionObservation``)
+/// that the column of the row changed. SQLite runs the pre-update hook for
+/// them, so that sessions of the session extension record them as updates
+/// of the row.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/blob_open.html>
 public final class DatabaseBlob {
