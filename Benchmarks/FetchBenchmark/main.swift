@@ -100,8 +100,63 @@ func totalSum(_ records: [some ItemSum]) -> Int {
     return total
 }
 
+/// The rowids of workload 18: 50,000 distinct ids of the table, in a fixed
+/// pseudo-random order (more than SQLite's 32,766 parameters).
+let manyKeys: [Int64] = {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    var keys = Set<Int64>()
+    var ordered: [Int64] = []
+    let count = min(50_000, options.rows)
+    while ordered.count < count {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let key = Int64((state >> 33) % UInt64(options.rows)) + 1
+        if keys.insert(key).inserted { ordered.append(key) }
+    }
+    return ordered
+}()
+
+/// The blob of workload 19: 64 MB, read in pieces of 1 MB.
+let blobPath = temporaryPath("cairn-blob-benchmark-64MB.sqlite")
+let blobPieceSize = 1 << 20
+let blobPieceCount = 64
+
+/// Generates the database of the blob once; later runs reuse the file.
+func makeBlobDatabase() throws {
+    if FileManager.default.fileExists(atPath: blobPath) { return }
+    let buildPath = blobPath + "-building"
+    try? FileManager.default.removeItem(atPath: buildPath)
+    let db = try rawOpen(buildPath)
+    try rawExec(db, "CREATE TABLE file (id INTEGER PRIMARY KEY, content BLOB NOT NULL); BEGIN")
+    try rawExec(db, "INSERT INTO file VALUES (1, zeroblob(\(blobPieceSize * blobPieceCount)))")
+    var blob: OpaquePointer?
+    guard sqlite3_blob_open(db, "main", "file", "content", 1, 1, &blob) == SQLITE_OK, let blob else {
+        throw BenchmarkError("blob: \(String(cString: sqlite3_errmsg(db)))")
+    }
+    var piece = [UInt8](repeating: 0, count: blobPieceSize)
+    for index in 0..<blobPieceCount {
+        for offset in stride(from: 0, to: blobPieceSize, by: 4096) {
+            piece[offset] = UInt8(truncatingIfNeeded: index &+ offset >> 12)
+        }
+        guard sqlite3_blob_write(blob, piece, Int32(blobPieceSize), Int32(index * blobPieceSize)) == SQLITE_OK else {
+            throw BenchmarkError("blob write: \(String(cString: sqlite3_errmsg(db)))")
+        }
+    }
+    sqlite3_blob_close(blob)
+    try rawExec(db, "COMMIT")
+    sqlite3_close(db)
+    try FileManager.default.moveItem(atPath: buildPath, toPath: blobPath)
+}
+
+/// A checksum of a piece of the blob: one byte per page.
+func pieceChecksum(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var sum = 0
+    for offset in stride(from: 0, to: bytes.count, by: 4096) { sum &+= Int(bytes[offset]) }
+    return sum
+}
+
 do {
     try makeDatabase()
+    try makeBlobDatabase()
     let rawDB = try rawOpen(path, readonly: true)
     let dbQueue = try DatabaseQueue(path: path)
     let selectAll = "SELECT * FROM item"
@@ -171,6 +226,56 @@ do {
         var sum = 0
         while sqlite3_step(statement) == SQLITE_ROW {
             sum &+= Int(sqlite3_column_int64(statement, 0))
+        }
+        return sum
+    }
+
+    // Raw C: the rows of 50,000 keys, bound as one array with the
+    // mechanism of filter(keys:) (a DatabaseValueArray read by the
+    // cairn_values table function, which Cairn registers on its
+    // connections: the statement runs on the handle of Cairn's connection).
+    let manyKeysSQL = "SELECT * FROM item WHERE rowid IN (SELECT value FROM cairn_values(?))"
+    func rawManyKeys() throws -> Int {
+        try dbQueue.read { db in
+            guard let handle = db.sqliteConnection else { throw BenchmarkError("closed") }
+            let statement = try rawPrepare(handle, manyKeysSQL)
+            defer { sqlite3_finalize(statement) }
+            guard case .blob(let array) = DatabaseValueArray(manyKeys).databaseValue.storage else {
+                throw BenchmarkError("not a blob")
+            }
+            _ = array.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(statement, 1, bytes.baseAddress, Int32(bytes.count), nil)
+            }
+            var sum = 0
+            while sqlite3_step(statement) == SQLITE_ROW {
+                for column in Int32(0)..<10 {
+                    sum &+= Int(sqlite3_column_int64(statement, column))
+                }
+            }
+            return sum
+        }
+    }
+
+    // Raw C: 64 MB read with sqlite3_blob_read, 1 MB at a time, into one
+    // buffer, in one read transaction.
+    let blobQueue = try DatabaseQueue(path: blobPath)
+    let rawBlobDB = try rawOpen(blobPath, readonly: true)
+    func rawBlobRead() throws -> Int {
+        try rawExec(rawBlobDB, "BEGIN")
+        defer { try? rawExec(rawBlobDB, "COMMIT") }
+        var blob: OpaquePointer?
+        guard sqlite3_blob_open(rawBlobDB, "main", "file", "content", 1, 0, &blob) == SQLITE_OK, let blob else {
+            throw BenchmarkError("blob: \(String(cString: sqlite3_errmsg(rawBlobDB)))")
+        }
+        defer { sqlite3_blob_close(blob) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blobPieceSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var sum = 0
+        for index in 0..<blobPieceCount {
+            guard sqlite3_blob_read(blob, buffer.baseAddress, Int32(blobPieceSize), Int32(index * blobPieceSize)) == SQLITE_OK else {
+                throw BenchmarkError("blob read")
+            }
+            sum &+= pieceChecksum(UnsafeRawBufferPointer(buffer))
         }
         return sum
     }
@@ -252,6 +357,26 @@ do {
             }
         },
         // Memory: a cursor keeps one row at a time (see the peak column).
+        Workload("18 filter(keys:) 50,000 keys", budget: 1.35, units: manyKeys.count, raw: rawManyKeys) {
+            try dbQueue.read { db in
+                var sum = 0
+                for item in try KeyedItem.fetchAll(db, keys: manyKeys) { sum &+= item.sum }
+                return sum
+            }
+        },
+        Workload("19 blob read 64 MB", budget: 1.10, units: blobPieceCount, raw: rawBlobRead) {
+            try blobQueue.read { db in
+                let blob = try db.openBlob(table: "file", column: "content", rowID: 1)
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blobPieceSize, alignment: 16)
+                defer { buffer.deallocate() }
+                var sum = 0
+                for index in 0..<blobPieceCount {
+                    try blob.read(into: buffer, at: index * blobPieceSize)
+                    sum &+= pieceChecksum(UnsafeRawBufferPointer(buffer))
+                }
+                return sum
+            }
+        },
         Workload("cursor over 2,000,000 rows", budget: nil, units: generatedRowCount, raw: rawGeneratedRows) {
             try dbQueue.read { db in
                 var sum = 0
