@@ -16,7 +16,7 @@ import Cairn
     static let articles = [
         "Cairn", "GettingStarted", "RecordsAndQueryInterface", "Associations", "FullTextSearch",
         "Observation", "ConcurrencyAndPools", "CustomSQLiteBuilds", "Encryption", "BlobStreams", "SerializedDatabases",
-        "LongQueries", "Safety", "DifferencesFromGRDB",
+        "LongQueries", "TableFunctions", "Safety", "DifferencesFromGRDB",
     ]
 
     static let articleFolder = "Sources/Cairn/Documentation.docc"
@@ -1109,4 +1109,259 @@ import Cairn
         }.count == matchCount)
         #expect(calls.withLock { $0 } == 1)
     }
+
+    // MARK: - TableFunctions.md
+
+    @Test func tableFunctionsBlocksRun() throws {
+        typealias Article = TableFunctionsArticle
+        typealias Player = Article.Player
+        let recorder = DocumentationSQLRecorder()
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: recorder.configuration())
+
+        // Block 0: split_words, registered on the queue.
+        let (splitWords, words) = try Article.block0(dbQueue)
+        #expect(words == ["quick", "brown", "fox"])
+        #expect(splitWords.name == "split_words")
+        #expect(splitWords.columns == ["word", "position"])
+        #expect(splitWords.parameters == ["text"])
+
+        // The SQL of "Arguments are hidden columns".
+        try dbQueue.read { (db: Database) throws in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM split_words('a b')")
+            #expect(rows == [["word": "a", "position": 1], ["word": "b", "position": 2]])
+            #expect(try Row.fetchAll(db, sql: "SELECT * FROM split_words WHERE text = 'a b'") == rows)
+            #expect(try Row.fetchAll(db, sql: "SELECT word, text FROM split_words('a b')")
+                == [["word": "a", "text": "a b"], ["word": "b", "text": "a b"]])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM split_words") == 0)
+        }
+
+        // Invalid functions throw SQLITE_MISUSE: no column, 32 parameters,
+        // two names that differ by their case only.
+        try dbQueue.inDatabase { (db: Database) throws in
+            let noColumn = DatabaseTableFunction("nothing", columns: []) { _ in AnyCursor([]) }
+            let parameters = (0..<32).map { "p\($0)" }
+            let tooMany = DatabaseTableFunction("many", columns: ["value"], parameters: parameters) { _ in AnyCursor([]) }
+            let twice = DatabaseTableFunction("twice", columns: ["a"], parameters: ["A"]) { _ in AnyCursor([]) }
+            for function in [noColumn, tooMany, twice] {
+                let error = #expect(throws: DatabaseError.self) { try db.add(tableFunction: function) }
+                #expect(error?.resultCode == .SQLITE_MISUSE)
+            }
+            // Removed: statements prepared afterwards cannot use it.
+            let removable = DatabaseTableFunction("removable", columns: ["value"]) { _ in AnyCursor([[1]]) }
+            try db.add(tableFunction: removable)
+            db.remove(tableFunction: removable)
+            #expect(throws: DatabaseError.self) { try Row.fetchAll(db, sql: "SELECT * FROM removable") }
+        }
+
+        // Block 1: a million rows, and LIMIT 3.
+        let (numbers, sum, firstValues) = try Article.block1(dbQueue)
+        #expect(numbers.name == "numbers")
+        #expect(sum == 499_999_500_000)
+        #expect(firstValues == [0, 1, 2])
+        // LIMIT stops the function after three rows; a cursor makes it
+        // produce each row when it reaches it.
+        let produced = Locked(0)
+        let counting = DatabaseTableFunction("counting", columns: ["value"]) { _ in
+            return AnyCursor((0..<1_000_000).lazy.map { value in
+                produced.withLock { $0 += 1 }
+                return [value]
+            })
+        }
+        try dbQueue.inDatabase { (db: Database) throws in
+            try db.add(tableFunction: counting)
+            #expect(try Int.fetchAll(db, sql: "SELECT value FROM counting LIMIT 3") == [0, 1, 2])
+            #expect(produced.withLock { $0 } == 3)
+            produced.withLock { $0 = 0 }
+            let cursor = try Int.fetchCursor(db, sql: "SELECT value FROM counting")
+            #expect(try cursor.next() == 0)
+            #expect(try cursor.next() == 1)
+            #expect(produced.withLock { $0 } == 2)
+        }
+
+        // Block 2: an endless function, that LIMIT ends.
+        #expect(try Article.block2(dbQueue) == [0, 1, 1, 2, 3, 5, 8, 13, 21, 34])
+        #expect(try dbQueue.read { db in
+            try Int.fetchOne(db, sql: "SELECT value FROM fibonacci WHERE value > 100 LIMIT 1")
+        } == 144)
+
+        // Block 3: the error of the closure fails the statement; the
+        // transaction goes on, and both rows commit.
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE log (message TEXT NOT NULL)") }
+        #expect(try Article.block3(dbQueue) == ["numbers() needs a count of zero or more"])
+        #expect(try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT message FROM log ORDER BY rowid") }
+            == ["import started", "import done"])
+        // Another error becomes SQLITE_ERROR, with its description and the
+        // SQL; the rows read before it stay read; a row of the wrong width
+        // fails the statement.
+        let failing = DatabaseTableFunction("failing", columns: ["value"]) { _ in
+            var count = 0
+            return AnyCursor {
+                count += 1
+                if count > 2 { throw DocumentedFailure() }
+                return [count]
+            }
+        }
+        let wide = DatabaseTableFunction("wide", columns: ["value"]) { _ in AnyCursor([[1, 2]]) }
+        try dbQueue.write { db in
+            try db.add(tableFunction: failing)
+            try db.add(tableFunction: wide)
+            let cursor = try Int.fetchCursor(db, sql: "SELECT value FROM failing")
+            var read: [Int] = []
+            let error = #expect(throws: DatabaseError.self) {
+                while let value = try cursor.next() { read.append(value) }
+            }
+            #expect(read == [1, 2])
+            #expect(error?.resultCode == .SQLITE_ERROR)
+            #expect(error?.message == "the source cannot be read")
+            #expect(error?.sql == "SELECT value FROM failing")
+            let wideError = #expect(throws: DatabaseError.self) { try Row.fetchAll(db, sql: "SELECT * FROM wide") }
+            #expect(wideError?.message?.contains("a row of 2 values for 1 columns") == true)
+            #expect(db.isInsideTransaction)
+        }
+
+        // Block 4: a pool whose connections all have split_words.
+        let dbPool = try Article.block4(databasePath: directory.filePath("pool.sqlite"), splitWords: splitWords)
+        try dbPool.write { db in
+            try db.execute(sql: """
+                CREATE TABLE document (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
+                INSERT INTO document VALUES (1, 'hello world'), (2, 'goodbye'), (3, '');
+                """)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM split_words('a b c')") == 3)
+        }
+
+        // Block 5: one call per document; a document without words has no
+        // row.
+        let wordCounts = try Article.block5(dbPool)
+        #expect(wordCounts == [["id": 1, "wordCount": 2], ["id": 2, "wordCount": 1]])
+
+        // Block 6: the query interface and an SQL literal.
+        let (interfaceWords, count) = try Article.block6(dbQueue)
+        #expect(interfaceWords == ["not", "to", "be"])
+        #expect(count == 3)
+
+        // Limits: read-only; refused in the views and triggers of the
+        // database, accepted in temporary ones.
+        try dbQueue.write { (db: Database) throws in
+            let write = #expect(throws: DatabaseError.self) { try db.execute(sql: "DELETE FROM split_words") }
+            #expect(write?.message?.contains("may not be modified") == true)
+        }
+        let unsafeView = #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db in
+                try db.execute(sql: "CREATE VIEW wordView AS SELECT word FROM split_words('a b')")
+                _ = try String.fetchAll(db, sql: "SELECT word FROM wordView")
+            }
+        }
+        #expect(unsafeView?.message?.contains("unsafe use of virtual table") == true)
+        let unsafeTrigger = #expect(throws: DatabaseError.self) {
+            try dbQueue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE note (body TEXT NOT NULL);
+                    CREATE TRIGGER noteWords AFTER INSERT ON note BEGIN
+                        INSERT INTO log (message) SELECT word FROM split_words('a b');
+                    END;
+                    """)
+                try db.execute(sql: "INSERT INTO note (body) VALUES ('a b')")
+            }
+        }
+        #expect(unsafeTrigger?.message?.contains("unsafe use of virtual table") == true)
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TEMP VIEW tempWords AS SELECT word FROM split_words('a b')")
+            #expect(try String.fetchAll(db, sql: "SELECT word FROM tempWords") == ["a", "b"])
+        }
+
+        // The players of blocks 7 and 8.
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
+            try db.execute(sql: """
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 60000)
+                INSERT INTO player (id, name, score) SELECT x, 'player ' || x, x % 2000 FROM n
+                """)
+        }
+
+        // Block 7: 20,000 ids, one argument.
+        let ids = Array(Int64(1)...40_000).filter { $0 % 2 == 0 }
+        let players = try Article.block7(dbQueue, ids: ids)
+        #expect(players.count == 20_000)
+        #expect(Set(players.map(\.id)) == Set(ids))
+        // The rows of cairn_values: in order, duplicates and NULLs
+        // included; none without an argument; another argument fails.
+        try dbQueue.read { (db: Database) throws in
+            let optionals: [(any DatabaseValueConvertible)?] = [3, nil, "a", 3]
+            let values = try Row.fetchAll(
+                db, sql: "SELECT value FROM cairn_values(?)",
+                arguments: [DatabaseValueArray(optionals)]).map { $0[0] as DatabaseValue }
+            #expect(values == [3.databaseValue, .null, "a".databaseValue, 3.databaseValue])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM cairn_values") == 0)
+            let notAnArray = #expect(throws: DatabaseError.self) {
+                try Row.fetchAll(db, sql: "SELECT value FROM cairn_values(?)", arguments: ["text"])
+            }
+            #expect(notAnArray?.resultCode == .SQLITE_MISMATCH)
+            #expect(DatabaseTableFunction.values.name == "cairn_values")
+            #expect(DatabaseTableFunction.values.columns == ["value"])
+        }
+
+        // 1,000 values or fewer: one parameter per value.
+        #expect(DatabaseValueArray.inlineLimit == 1000)
+        let shortSQL = try dbQueue.read { db in
+            try Player.filter(ids: Array(Int64(1)...1000)).makePreparedRequest(db).statement.sql
+        }
+        #expect(!shortSQL.contains("cairn_values"))
+        #expect(shortSQL.contains("IN (?, ?"))
+
+        // An observation of a long list of keys tracks their rows only.
+        let longIDs = Array(Int64(1)...50_000)
+        let changes = Locked(0)
+        let cancellable = DatabaseRegionObservation(tracking: Player.filter(ids: longIDs))
+            .start(in: dbQueue, onError: { _ in }, onChange: { _ in changes.withLock { $0 += 1 } })
+        try dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = 0 WHERE id = 55000") }
+        #expect(changes.withLock { $0 } == 0)
+        try dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = 0 WHERE id = 42") }
+        #expect(changes.withLock { $0 } == 1)
+        cancellable.cancel()
+
+        // A view of a long list holds its values in its SQL.
+        try dbQueue.write { db in
+            try db.create(view: "somePlayers", as: Player.filter(ids: Array(Int64(1)...2000)))
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM somePlayers") == 2000)
+            let viewSQL = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'somePlayers'")
+            #expect(viewSQL?.contains("cairn_values") == false)
+            try db.execute(sql: "DROP VIEW somePlayers")
+        }
+
+        // Block 8: 50,000 ids in one statement each.
+        let (result, sql) = try recorder.sql { try Article.block8(dbQueue) }
+        #expect(result.players.count == 50_000)
+        #expect(result.others == 10_000)
+        #expect(result.remaining == 10_000)
+        #expect(sql.contains(#"SELECT * FROM "player" WHERE "id" IN (SELECT value FROM cairn_values(?))"#))
+        #expect(sql.contains { $0.hasPrefix("SELECT COUNT(*)") && $0.contains("NOT IN (SELECT value FROM cairn_values(?))") })
+        #expect(sql.contains { $0.hasPrefix("DELETE") && $0.contains("IN (SELECT value FROM cairn_values(?))") })
+
+        // Keys given as dictionaries: one condition per key, within
+        // SQLite's limit on the depth of expressions.
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE membership (
+                    playerId INTEGER NOT NULL, teamId INTEGER NOT NULL, PRIMARY KEY (playerId, teamId));
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
+                INSERT INTO membership SELECT x, x FROM n;
+                """)
+        }
+        try dbQueue.read { (db: Database) throws in
+            let keys = (1...2000).map { id -> [String: (any DatabaseValueConvertible)?] in
+                ["playerId": id, "teamId": id]
+            }
+            #expect(try Table("membership").filter(keys: Array(keys.prefix(500))).fetchCount(db) == 500)
+            let tooDeep = #expect(throws: DatabaseError.self) {
+                try Table("membership").filter(keys: keys).fetchCount(db)
+            }
+            #expect(tooDeep?.message?.contains("Expression tree is too large") == true)
+        }
+    }
+}
+
+/// The error of a table function of `tableFunctionsBlocksRun`.
+private struct DocumentedFailure: Error, CustomStringConvertible {
+    var description: String { "the source cannot be read" }
 }

@@ -307,16 +307,37 @@ enum ReadmeBlock11 {
 
 // README block 12
 enum ReadmeBlock12 {
+    static func run(_ dbQueue: DatabaseQueue) throws -> (words: [String], count: Int) {
+        var result: (words: [String], count: Int) = ([], 0)
+        let splitWords = DatabaseTableFunction("split_words", columns: ["word"], parameters: ["text"]) { arguments in
+            let text = String.fromDatabaseValue(arguments[0]) ?? ""
+            return AnyCursor(text.split(separator: " ").lazy.map { [String($0)] })
+        }
+        try dbQueue.write { db in
+            try db.add(tableFunction: splitWords)   // on each connection that uses it
+            let words = try String.fetchAll(db, sql: "SELECT word FROM split_words(?)", arguments: ["to be or not"])
+
+            let ids = Array(1...50_000)   // IN (SELECT value FROM cairn_values(?))
+            let count = try Table("file").filter(keys: ids).fetchCount(db)
+            result = (words, count)
+        }
+        return result
+    }
+}
+// end of README block 12
+
+// README block 13
+enum ReadmeBlock13 {
     static func run() -> String {
         let version = String(cString: sqlite3_libversion()) // "3.50.4"
         return version
     }
 }
-// end of README block 12
+// end of README block 13
 
-// README block 14
+// README block 15
 #if SQLITE_ENABLE_SESSION
-enum ReadmeBlock14 {
+enum ReadmeBlock15 {
     static func run(_ dbQueue: DatabaseQueue, replicaQueue: DatabaseQueue) throws {
         let changeset = try dbQueue.write { db in
             let session = try DatabaseSession(db)
@@ -339,11 +360,11 @@ enum ReadmeBlock14 {
     }
 }
 #endif
-// end of README block 14
+// end of README block 15
 
-// README block 15
+// README block 16
 #if SQLITE_HAS_CODEC
-enum ReadmeBlock15 {
+enum ReadmeBlock16 {
     static func run(path: String, passphrase: String, newPassphrase: String) throws -> DatabaseQueue {
         var config = Configuration()
         config.prepareDatabase { db in
@@ -359,4 +380,4 @@ enum ReadmeBlock15 {
     }
 }
 #endif
-// end of README block 15
+// end of README block 16

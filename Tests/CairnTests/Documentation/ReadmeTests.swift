@@ -102,26 +102,31 @@ import Cairn
         #expect(try await copy.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM file") } == 0)
         #expect(try await fileQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM file") } == 1)
 
-        // Block 12: the C interface.
-        #expect(ReadmeBlock12.run().hasPrefix("3."))
+        // Block 12: a table function, and 50,000 keys in one statement.
+        let (words, keyCount) = try ReadmeBlock12.run(fileQueue)
+        #expect(words == ["to", "be", "or", "not"])
+        #expect(keyCount == 1)
+
+        // Block 13: the C interface.
+        #expect(ReadmeBlock13.run().hasPrefix("3."))
 
         #if SQLITE_ENABLE_SESSION
-        // Block 14: changesets.
+        // Block 15: changesets.
         let replicaQueue = try DatabaseQueue(path: directory.filePath("replica.sqlite"))
         try await replicaQueue.write { db in
             try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT)")
             try db.execute(sql: "INSERT INTO player VALUES (1, 'Arthur', 0)")
         }
-        try ReadmeBlock14.run(dbQueue, replicaQueue: replicaQueue)
+        try ReadmeBlock15.run(dbQueue, replicaQueue: replicaQueue)
         let scores = try await replicaQueue.read { db in try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") }
         // Player 2 is not in the replica: its update was omitted (.notFound).
         #expect(scores == [1010])
         #endif
 
         #if SQLITE_HAS_CODEC
-        // Block 15: encryption.
+        // Block 16: encryption.
         let encryptedPath = directory.filePath("encrypted.sqlite")
-        let encrypted = try ReadmeBlock15.run(path: encryptedPath, passphrase: "secret", newPassphrase: "new secret")
+        let encrypted = try ReadmeBlock16.run(path: encryptedPath, passphrase: "secret", newPassphrase: "new secret")
         try await encrypted.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
         try encrypted.close()
         var config = Configuration()

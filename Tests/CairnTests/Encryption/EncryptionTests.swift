@@ -79,6 +79,21 @@ import Cairn
         #expect(texts == [Self.secretText])
     }
 
+    @Test func serializedBytesOfAnEncryptedDatabaseAreInClear() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration(passphrase: "secret"))
+        try writeSecret(dbQueue)
+        #expect(try !file(path, contains: Self.secretText))
+        // SQLite serializes the pages it read, decrypted: the bytes are a
+        // clear-text database, which opens without passphrase.
+        let bytes = try dbQueue.read { db in try db.serialize() }
+        #expect(bytes.range(of: Data(Self.secretText.utf8)) != nil)
+        let copy = try DatabaseQueue(deserializing: bytes)
+        #expect(try copy.read { db in try String.fetchOne(db, sql: "SELECT text FROM t") } == Self.secretText)
+    }
+
     @Test func aClearTextDatabaseStaysClearWithoutPassphrase() throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -72,7 +72,7 @@ public final class DatabaseTableFunction: Sendable {
     /// ```swift
     /// let numbers = DatabaseTableFunction("numbers", columns: ["value"], parameters: ["count"]) { arguments in
     ///     let count = Int.fromDatabaseValue(arguments[0]) ?? 0
-    ///     return AnyCursor((0..<count).lazy.map { [$0] })
+    ///     return AnyCursor((0..<max(count, 0)).lazy.map { [$0] })
     /// }
     /// ```
     ///
