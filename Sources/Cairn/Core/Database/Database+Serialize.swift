@@ -25,6 +25,10 @@ extension Database {
     /// schema; a database in WAL mode gives bytes that say so, and
     /// ``deserialize(_:schema:readOnly:)`` accepts them.
     ///
+    /// With encryption (trait `SQLITE_HAS_CODEC`), the bytes are those of
+    /// the decrypted pages: a clear-text database, which opens without
+    /// passphrase. Protect them as the data itself.
+    ///
     /// - Parameter schema: "main" (the default), "temp", or the name of an
     ///   attached database.
     /// - Returns: The bytes; empty for a database that has no page yet.
