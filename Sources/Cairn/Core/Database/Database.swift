@@ -259,8 +259,9 @@ public final class Database {
         for function in DatabaseFunction.builtIn {
             add(function: function)
         }
-        // `cairn_values`, for large IN lists.
+        // `cairn_values` and `cairn_rows`, for long IN lists.
         try add(tableFunction: .values)
+        try add(tableFunction: .valueRows)
 
         try withAccess {
             #if SQLITE_HAS_CODEC

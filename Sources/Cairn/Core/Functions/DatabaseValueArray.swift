@@ -28,8 +28,12 @@ import Foundation
 /// `filter(keys:)`, `filter(ids:)` and `deleteAll(keys:)` work with any
 /// number of values, in one statement, without a temporary table.
 ///
-/// The array is passed as a BLOB in a private encoding: only
-/// `cairn_values` reads it.
+/// Keys of several columns use the companion function `cairn_rows(?, width)`
+/// (``DatabaseTableFunction/valueRows``), which reads the same array as rows
+/// of `width` values.
+///
+/// The array is passed as a BLOB in a private encoding: only `cairn_values`
+/// and `cairn_rows` read it.
 public struct DatabaseValueArray: Sendable, Equatable {
     /// The values.
     public var values: [DatabaseValue]
@@ -40,6 +44,14 @@ public struct DatabaseValueArray: Sendable, Equatable {
 
     /// The name of the table function that reads arrays.
     static let functionName = "cairn_values"
+
+    /// The name of the table function that reads arrays as rows of
+    /// several values (`cairn_rows(?, width)`).
+    static let rowsFunctionName = "cairn_rows"
+
+    /// The largest number of values of a row of `cairn_rows`, whose columns
+    /// are `c1` to `c16`.
+    public static let maximumRowWidth = 16
 
     /// Creates an array from values that convert to database values.
     public init<Values: Sequence>(_ values: Values) where Values.Element: DatabaseValueConvertible {
@@ -93,12 +105,45 @@ extension DatabaseTableFunction {
         makeRows: { arguments in try ArrayRows(arguments[0]) })
 }
 
-/// The rows of `cairn_values`, decoded one at a time.
+extension DatabaseTableFunction {
+    /// The `cairn_rows` table function: the values of a
+    /// ``DatabaseValueArray`` argument, read as rows of `width` values, in
+    /// the columns `c1`, `c2`… up to `c16` (the columns after the width
+    /// are NULL). Registered on every connection. The query interface uses
+    /// it for long lists of keys of several columns (`filter(keys:)` with
+    /// dictionaries).
+    ///
+    /// ```sql
+    /// -- The array holds a1, b1, a2, b2…
+    /// SELECT * FROM t WHERE (a, b) IN (SELECT c1, c2 FROM cairn_rows(?, 2))
+    /// ```
+    public static let valueRows = DatabaseTableFunction(
+        name: DatabaseValueArray.rowsFunctionName,
+        columns: (1...DatabaseValueArray.maximumRowWidth).map { "c\($0)" },
+        parameters: ["array", "width"],
+        makeRows: { arguments in
+            guard let width = Int.fromDatabaseValue(arguments[1]),
+                  (1...DatabaseValueArray.maximumRowWidth).contains(width)
+            else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISMATCH,
+                    message: "the width of \(DatabaseValueArray.rowsFunctionName) must be an integer "
+                        + "from 1 to \(DatabaseValueArray.maximumRowWidth)")
+            }
+            return try ArrayRows(arguments[0], width: width)
+        })
+}
+
+/// The rows of `cairn_values` and `cairn_rows`, decoded one at a time.
 private final class ArrayRows: TableFunctionRows {
     var reader: DatabaseValueArray.Encoding.Reader
-    var current: DatabaseValue = .null
+    /// The number of values of a row.
+    let width: Int
+    var current: [DatabaseValue]
 
-    init(_ argument: DatabaseValue) throws {
+    init(_ argument: DatabaseValue, width: Int = 1) throws {
+        self.width = width
+        current = Array(repeating: .null, count: width)
         switch argument.storage {
         case .null:
             // No argument: no rows.
@@ -120,12 +165,23 @@ private final class ArrayRows: TableFunctionRows {
     }
 
     func advance() throws -> Bool {
-        guard let value = try reader.next() else { return false }
-        current = value
+        guard let first = try reader.next() else { return false }
+        current[0] = first
+        for index in 1..<width {
+            guard let value = try reader.next() else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISMATCH,
+                    message: "the array of \(DatabaseValueArray.rowsFunctionName) does not hold whole rows "
+                        + "of \(width) values")
+            }
+            current[index] = value
+        }
         return true
     }
 
-    func value(ofColumn index: Int) -> DatabaseValue { current }
+    func value(ofColumn index: Int) -> DatabaseValue {
+        index < width ? current[index] : .null
+    }
 }
 
 extension DatabaseValueArray {

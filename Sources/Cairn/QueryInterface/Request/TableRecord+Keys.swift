@@ -32,6 +32,11 @@ enum KeyCondition {
     ///   the columns of a key are not a unique key of the table.
     static func uniqueKey(_ db: Database, table databaseTableName: String, keys: [[String: DatabaseValue]]) throws -> SQLExpression {
         var conditions: [SQLExpression] = []
+        // The keys whose columns are all those of the first key, in the
+        // order of the unique key: the rows of a long list.
+        var commonColumns: [String]?
+        var rowValues: [DatabaseValue] = []
+        var allKeysHaveCommonColumns = true
         for key in keys {
             guard !key.isEmpty else {
                 throw RecordError.invalidKey(databaseTableName: databaseTableName, message: "empty key")
@@ -52,8 +57,51 @@ enum KeyCondition {
             conditions.append(.associative(.and, entries.map { column, value in
                 SQLExpression(impl: .binary("=", .column(column), .value(value)))
             }))
+            let columns = entries.map(\.key)
+            if allKeysHaveCommonColumns {
+                if commonColumns == nil { commonColumns = columns }
+                if let commonColumns, commonColumns.count == columns.count,
+                   zip(commonColumns, columns).allSatisfy({ $0.equalsIgnoringASCIICase($1) })
+                {
+                    rowValues.append(contentsOf: entries.map(\.value))
+                } else {
+                    allKeysHaveCommonColumns = false
+                }
+            }
+        }
+        if conditions.count > DatabaseValueArray.inlineLimit {
+            if allKeysHaveCommonColumns, let commonColumns, commonColumns.count <= DatabaseValueArray.maximumRowWidth {
+                // Any number of keys, in one argument: `(a, b) IN (SELECT
+                // c1, c2 FROM cairn_rows(?, 2))`.
+                return rowValuesCondition(columns: commonColumns, values: rowValues)
+            }
+            // SQLite parses `k1 OR k2 OR …` as a tree as deep as the list,
+            // and refuses trees deeper than 1,000: groups keep it shallow.
+            return balancedDisjunction(conditions)
         }
         return .associative(.or, conditions)
+    }
+
+    /// `(a, b) IN (SELECT c1, c2 FROM cairn_rows(?, 2))`, where the array
+    /// holds the values of the keys, row after row.
+    private static func rowValuesCondition(columns: [String], values: [DatabaseValue]) -> SQLExpression {
+        let width = columns.count
+        let columnList = columns.map { SQL("\(SQLExpression.column($0))") }.joined(separator: ", ")
+        let selection = (1...width).map { "c\($0)" }.joined(separator: ", ")
+        let array = DatabaseValueArray(values: values)
+        let literal: SQL = "(\(columnList)) IN (SELECT \(sql: selection) FROM \(sql: DatabaseValueArray.rowsFunctionName)(\(array), \(width)))"
+        return SQLExpression(impl: .literal(literal))
+    }
+
+    /// The OR of conditions, as nested groups of at most 100.
+    private static func balancedDisjunction(_ conditions: [SQLExpression]) -> SQLExpression {
+        let groupSize = 100
+        if conditions.count <= groupSize { return .associative(.or, conditions) }
+        let groups = stride(from: 0, to: conditions.count, by: groupSize).map { start in
+            SQLExpression(impl: .parenthesized(.associative(
+                .or, Array(conditions[start..<min(start + groupSize, conditions.count)]))))
+        }
+        return balancedDisjunction(groups)
     }
 }
 

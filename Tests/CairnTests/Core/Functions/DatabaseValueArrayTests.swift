@@ -124,6 +124,55 @@ import Cairn
         #expect(deletedAgain == 100_000)
     }
 
+    @Test(arguments: WriterKind.allCases)
+    func compositeKeysTakeAnyNumberOfKeys(_ kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try kind.make(path: directory.filePath())
+        try writer.write { db in
+            try db.execute(sql: """
+                CREATE TABLE pair (a INTEGER NOT NULL, b TEXT NOT NULL, c INTEGER UNIQUE, PRIMARY KEY (a, b));
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 60000)
+                INSERT INTO pair (a, b, c) SELECT x, 'b' || x, x FROM n;
+                """)
+        }
+        let keys: [[String: (any DatabaseValueConvertible)?]] = (1...40_000).map { (index: Int) in ["b": "b\(index)", "a": index] }
+        let missing: [[String: (any DatabaseValueConvertible)?]] = [["a": 1, "b": "nope"], ["a": nil, "b": "b2"]]
+        try writer.read { (db: Database) throws in
+            let request = Table("pair").filter(keys: keys + missing)
+            #expect(try request.fetchCount(db) == 40_000)
+            let sql = try request.makePreparedRequest(db).statement.sql
+            #expect(sql.contains(#"("a", "b") IN (SELECT c1, c2 FROM cairn_rows(?, ?))"#), "\(sql.prefix(200))")
+            // Keys of different columns: groups of conditions, one
+            // parameter per value (SQLite's limit of 32,766 parameters).
+            let mixed: [[String: (any DatabaseValueConvertible)?]] = (1...3000).map { (index: Int) in
+                index.isMultiple(of: 2) ? ["c": index] : ["a": index, "b": "b\(index)"]
+            }
+            #expect(try Table("pair").filter(keys: mixed).fetchCount(db) == 3000)
+        }
+        let deleted = try writer.write { db in try Table("pair").deleteAll(db, keys: keys) }
+        #expect(deleted == 40_000)
+        #expect(try writer.read { db in try Table("pair").fetchCount(db) } == 20_000)
+    }
+
+    @Test func rowsOfAnArrayHaveTheirWidth() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db: Database) throws in
+            let array = DatabaseValueArray([1, 2, 3, 4, 5, 6])
+            let rows = try Row.fetchAll(db, sql: "SELECT c1, c2, c3, c4 FROM cairn_rows(?, 3)", arguments: [array])
+            #expect(rows == [[ "c1": 1, "c2": 2, "c3": 3, "c4": nil], ["c1": 4, "c2": 5, "c3": 6, "c4": nil]])
+            for width in [0, 17] {
+                let error = #expect(throws: DatabaseError.self) {
+                    try Row.fetchAll(db, sql: "SELECT * FROM cairn_rows(?, ?)", arguments: [array, width])
+                }
+                #expect(error?.message?.contains("from 1 to 16") == true)
+            }
+            let partial = #expect(throws: DatabaseError.self) {
+                try Row.fetchAll(db, sql: "SELECT * FROM cairn_rows(?, 4)", arguments: [array])
+            }
+            #expect(partial?.message?.contains("whole rows of 4 values") == true)
+        }
+    }
+
     @Test func observationOfALongListOfKeysSeesItsRowsOnly() throws {
         let directory = try TemporaryDirectory()
         let writer = try makeWriter(.queue, directory, count: 5000)
