@@ -234,7 +234,7 @@ do {
     // mechanism of filter(keys:) (a DatabaseValueArray read by the
     // cairn_values table function, which Cairn registers on its
     // connections: the statement runs on the handle of Cairn's connection).
-    let manyKeysSQL = "SELECT * FROM item WHERE rowid IN (SELECT value FROM cairn_values(?))"
+    let manyKeysSQL = "SELECT * FROM item WHERE rowid IN (SELECT +value FROM cairn_values(?))"
     func rawManyKeys() throws -> Int {
         try dbQueue.read { db in
             guard let handle = db.sqliteConnection else { throw BenchmarkError("closed") }

@@ -188,7 +188,7 @@ extension TableFunctionsArticle {
         // 50,000 ids: more than the 32,766 parameters of a statement.
         let ids = Array(Int64(1)...50_000)
         try dbQueue.write { db in
-            // SELECT * FROM "player" WHERE "id" IN (SELECT value FROM cairn_values(?))
+            // SELECT * FROM "player" WHERE "id" IN (SELECT +value FROM cairn_values(?))
             let players = try Player.filter(ids: ids).fetchAll(db)
             let others = try Player.filter(!ids.contains(Column("id"))).fetchCount(db)
             try Player.deleteAll(db, keys: ids)

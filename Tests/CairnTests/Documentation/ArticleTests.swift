@@ -1334,9 +1334,9 @@ import Cairn
         #expect(result.players.count == 50_000)
         #expect(result.others == 10_000)
         #expect(result.remaining == 10_000)
-        #expect(sql.contains(#"SELECT * FROM "player" WHERE "id" IN (SELECT value FROM cairn_values(?))"#))
-        #expect(sql.contains { $0.hasPrefix("SELECT COUNT(*)") && $0.contains("NOT IN (SELECT value FROM cairn_values(?))") })
-        #expect(sql.contains { $0.hasPrefix("DELETE") && $0.contains("IN (SELECT value FROM cairn_values(?))") })
+        #expect(sql.contains(#"SELECT * FROM "player" WHERE "id" IN (SELECT +value FROM cairn_values(?))"#))
+        #expect(sql.contains { $0.hasPrefix("SELECT COUNT(*)") && $0.contains("NOT IN (SELECT +value FROM cairn_values(?))") })
+        #expect(sql.contains { $0.hasPrefix("DELETE") && $0.contains("IN (SELECT +value FROM cairn_values(?))") })
 
         // Keys given as dictionaries: one condition per key for short
         // lists, the rows of one array for long ones.
@@ -1357,7 +1357,7 @@ import Cairn
             let request = Table("membership").filter(keys: keys)
             #expect(try request.fetchCount(db) == 2000)
             #expect(try request.makePreparedRequest(db).statement.sql.contains(
-                #"("playerId", "teamId") IN (SELECT c1, c2 FROM cairn_rows(?, ?))"#))
+                #"("playerId", "teamId") IN (SELECT +c1, +c2 FROM cairn_rows(?, ?))"#))
         }
     }
 }

@@ -317,7 +317,7 @@ enum ReadmeBlock12 {
             try db.add(tableFunction: splitWords)   // on each connection that uses it
             let words = try String.fetchAll(db, sql: "SELECT word FROM split_words(?)", arguments: ["to be or not"])
 
-            let ids = Array(1...50_000)   // IN (SELECT value FROM cairn_values(?))
+            let ids = Array(1...50_000)   // IN (SELECT +value FROM cairn_values(?))
             let count = try Table("file").filter(keys: ids).fetchCount(db)
             result = (words, count)
         }

@@ -34,8 +34,13 @@ final class ConnectionResources {
         /// or a savepoint, and at the end of each access.
         fileprivate let endsWithTransaction: Bool
 
-        fileprivate init(endsWithTransaction: Bool, cleanup: @escaping (SQLiteConnection) -> CInt) {
+        /// Whether releasing the object may commit changes (a blob opened
+        /// for writing, outside of a transaction).
+        fileprivate let mayCommit: Bool
+
+        fileprivate init(endsWithTransaction: Bool, mayCommit: Bool, cleanup: @escaping (SQLiteConnection) -> CInt) {
             self.endsWithTransaction = endsWithTransaction
+            self.mayCommit = mayCommit
             self.cleanup = cleanup
         }
 
@@ -78,14 +83,16 @@ final class ConnectionResources {
     ///   - endsWithTransaction: Whether the object is released before Cairn
     ///     ends a transaction or a savepoint, and at the end of each access
     ///     (see ``releaseTransactionScoped(_:)``).
+    ///   - mayCommit: Whether releasing the object may commit changes.
     ///   - cleanup: Releases the object, with the connection's handle, and
     ///     returns SQLite's result code. It runs once, inside an access to
     ///     the connection, before the connection closes.
     func register(
         endsWithTransaction: Bool = false,
+        mayCommit: Bool = false,
         cleanup: @escaping (SQLiteConnection) -> CInt) -> Registration
     {
-        let registration = Registration(endsWithTransaction: endsWithTransaction, cleanup: cleanup)
+        let registration = Registration(endsWithTransaction: endsWithTransaction, mayCommit: mayCommit, cleanup: cleanup)
         state.withLock { state in
             state.live[ObjectIdentifier(registration)] = registration
             if endsWithTransaction { state.transactionScopedCount += 1 }
@@ -123,10 +130,18 @@ final class ConnectionResources {
         return registration.run(connection)
     }
 
+    /// What ``releaseTransactionScoped(_:)`` did.
+    struct ScopedRelease {
+        /// Whether an object that may commit changes was released.
+        var releasedCommitter = false
+        /// The first result code of a cleanup that failed, if any.
+        var failure: CInt?
+    }
+
     /// Releases the objects that end with transactions, and the pending
     /// releases. Called inside an access, before Cairn ends a transaction
     /// or a savepoint, and at the end of each access.
-    func releaseTransactionScoped(_ connection: SQLiteConnection) {
+    func releaseTransactionScoped(_ connection: SQLiteConnection) -> ScopedRelease {
         let registrations = state.withLock { state -> [Registration] in
             var released = state.pending
             state.pending.removeAll()
@@ -140,9 +155,13 @@ final class ConnectionResources {
             }
             return released
         }
+        var outcome = ScopedRelease()
         for registration in registrations {
-            _ = registration.run(connection)
+            guard let code = registration.run(connection) else { continue }
+            if registration.mayCommit { outcome.releasedCommitter = true }
+            if code != SQLITE_OK && outcome.failure == nil { outcome.failure = code }
         }
+        return outcome
     }
 
     /// Runs the pending releases. Called inside an access (one lock: only
@@ -193,13 +212,32 @@ extension Database {
     }
 
     /// Closes the open blobs of the connection (see ``DatabaseBlob``), and
-    /// runs the pending releases: called before Cairn ends a transaction or
-    /// a savepoint, and at the end of each access. SQLite refuses to commit
-    /// or release a savepoint while a blob opened for writing is open.
-    @inline(__always)
-    func closeTransactionScopedResources() {
-        guard let connectionResources, let sqliteConnection else { return }
-        connectionResources.releaseTransactionScoped(sqliteConnection)
+    /// runs the pending releases: called before Cairn begins or ends a
+    /// transaction or a savepoint, and at the end of each access. SQLite
+    /// refuses to commit or release a savepoint while a blob opened for
+    /// writing is open.
+    ///
+    /// Outside of a transaction, closing a blob opened for writing commits
+    /// its changes: observers hear of the commit, and a commit that failed
+    /// (its changes are rolled back) is returned.
+    @inline(__always) @discardableResult
+    func closeTransactionScopedResources() -> DatabaseError? {
+        guard let connectionResources, let sqliteConnection else { return nil }
+        return closedResources(connectionResources.releaseTransactionScoped(sqliteConnection))
+    }
+
+    /// Tells observers of the commits of closed blobs, and returns the
+    /// error of a failed one.
+    func closedResources(_ outcome: ConnectionResources.ScopedRelease) -> DatabaseError? {
+        if outcome.releasedCommitter {
+            externalStatementsDidRun(changing: nil)
+        }
+        guard let code = outcome.failure else { return nil }
+        return makeError(
+            resultCode: ResultCode(rawValue: code),
+            message: "a blob opened for writing outside of a transaction could not commit its changes "
+                + "when it closed: \(String(cString: sqlite3_errstr(code)))",
+            sql: nil, arguments: nil)
     }
 
     /// Runs `body`, and throws an error with the `SQLITE_MISUSE` code when

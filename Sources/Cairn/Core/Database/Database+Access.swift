@@ -144,9 +144,14 @@ extension Database {
             statementHandles.finalizePendingIfNeeded()
             if connectionResources != nil { runPendingReleases() }
             defer {
-                // Blobs first: they are statements of SQLite too.
-                closeTransactionScopedResources()
+                // Blobs first: they are statements of SQLite too. The failed
+                // commit of a blob cannot be thrown here: the error log has it.
+                if let error = closeTransactionScopedResources() {
+                    Database.errorLogFunction.load()?(error.resultCode, error.message ?? "")
+                }
                 resetBusyStatements()
+                // The progress handler belongs to the access.
+                if progressBox != nil { removeProgressHandler() }
                 // The access, or what a nested access on another thread
                 // left for it to go on with.
                 currentAccess?.finish()

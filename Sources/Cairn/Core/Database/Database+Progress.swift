@@ -45,7 +45,7 @@ extension Database {
     ///
     /// The handler must not use the connection (SQLite forbids it), and
     /// should be fast: it runs often. It stays installed until it is
-    /// replaced, removed with nil, or the connection closes. It does not
+    /// replaced, removed with nil, or the access ends. It does not
     /// stop the statements that Cairn runs to restore the connection (the
     /// rollback of a failed block). See also ``withTimeLimit(_:_:)``, which
     /// shares SQLite's progress handler with this one.
@@ -116,10 +116,21 @@ extension Database {
     /// Throws when a time limit passed (see ``withTimeLimit(_:_:)``):
     /// called before each statement starts.
     func checkTimeLimit(for statement: Statement) throws {
-        guard let progressBox, progressBox.pauseDepth == 0, let limit = progressBox.passedTimeLimit() else { return }
+        guard let progressBox, progressBox.pauseDepth == 0, let limit = progressBox.passedTimeLimit(),
+              !endsTransactionSafely(statement)
+        else { return }
         throw makeError(
             resultCode: .SQLITE_INTERRUPT, message: limit.message,
             sql: statement.sql, arguments: statement.arguments)
+    }
+
+    /// Removes the progress handler at the end of an access: it may capture
+    /// state of the code that ran the access, which other accesses (other
+    /// threads, for the readers of a pool) must not reach.
+    func removeProgressHandler() {
+        guard let progressBox else { return }
+        progressBox.handler = nil
+        installProgressBox(progressBox)
     }
 
     /// Installs or removes SQLite's progress handler after a change of

@@ -92,7 +92,8 @@ extension Database {
     ///     (`BEGIN IMMEDIATE`, the default of `write`) fail too.
     /// - Throws: A ``DatabaseError``, and the connection is left as it was:
     ///   `SQLITE_NOTADB` when the bytes are not a database, `SQLITE_MISUSE`
-    ///   inside a transaction, `SQLITE_READONLY` in a read-only access,
+    ///   inside a transaction, `SQLITE_BUSY` while a cursor is not
+    ///   finished, `SQLITE_READONLY` in a read-only access,
     ///   `SQLITE_ERROR` for the "temp" schema or a schema that is not
     ///   attached.
     ///
@@ -154,7 +155,21 @@ extension Database {
         }
 
         // Open blobs read the schema.
-        closeTransactionScopedResources()
+        if let error = closeTransactionScopedResources() {
+            sqlite3_free(buffer)
+            throw error
+        }
+        // SQLite does not check that no statement reads the schema: the
+        // statement of an open cursor would go on reading the freed pages
+        // of the replaced database.
+        if sqlite3_txn_state(connection, schema) != SQLITE_TXN_NONE || Database.hasBusyStatement(connection) {
+            sqlite3_free(buffer)
+            throw makeError(
+                resultCode: .SQLITE_BUSY,
+                message: "cannot deserialize while a statement runs (a cursor that is not finished): "
+                    + "finish or release it first",
+                sql: nil, arguments: nil)
+        }
         var flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE)
         flags |= UInt32(readOnly ? SQLITE_DESERIALIZE_READONLY : SQLITE_DESERIALIZE_RESIZEABLE)
         let code = sqlite3_deserialize(connection, schema, buffer, Int64(count), Int64(max(count, 1)), flags)
@@ -162,7 +177,24 @@ extension Database {
         guard code == SQLITE_OK else {
             throw lastError(code: code)
         }
+        // The new schema may have the schema cookie of the old one: without
+        // this, prepared statements would run their old plans (old root
+        // pages) on the new database. Setting the authorizer again expires
+        // every prepared statement, which SQLite then prepares again.
+        removeCachedStatements()
+        setUpAuthorizer()
         activeStatementHooks?.databaseWasReplaced(in: self)
+    }
+
+    /// Whether a statement of the connection is running (stepped, not
+    /// reset nor done).
+    private static func hasBusyStatement(_ connection: SQLiteConnection) -> Bool {
+        var statement = sqlite3_next_stmt(connection, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { return true }
+            statement = sqlite3_next_stmt(connection, current)
+        }
+        return false
     }
 
     /// Throws when `schema` is not a schema of the connection ("temp"

@@ -95,7 +95,7 @@ extension Database {
         let name = "cairn\(state.transaction.savepointDepth)"
         // SQLite refuses to begin a savepoint while a blob opened for
         // writing is open.
-        closeTransactionScopedResources()
+        if let error = closeTransactionScopedResources() { throw error }
         try execute(sql: "SAVEPOINT \(name)")
         state.transaction.savepointDepth += 1
         defer { state.transaction.savepointDepth -= 1 }
@@ -105,8 +105,12 @@ extension Database {
         } catch {
             if isInsideTransaction {
                 closeTransactionScopedResources()
-                try? execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \(name)")
-                try? execute(sql: "RELEASE SAVEPOINT \(name)")
+                // Even after a cancellation or a time limit: the savepoint
+                // must not stay open with the changes of its failed work.
+                ignoringAccessCancellation {
+                    try? execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \(name)")
+                    try? execute(sql: "RELEASE SAVEPOINT \(name)")
+                }
             }
             throw error
         }
@@ -138,7 +142,7 @@ extension Database {
         case .immediate: statement = .beginImmediate
         case .exclusive: statement = .beginExclusive
         }
-        closeTransactionScopedResources()
+        if let error = closeTransactionScopedResources() { throw error }
         try transactionStatement(statement).execute()
     }
 
@@ -186,7 +190,7 @@ extension Database {
     /// - Throws: A ``DatabaseError``, for instance when no transaction is
     ///   open or a deferred foreign key constraint fails.
     public func commit() throws {
-        closeTransactionScopedResources()
+        if let error = closeTransactionScopedResources() { throw error }
         try transactionStatement(.commit).execute()
     }
 

@@ -544,20 +544,27 @@ public final class Database {
     /// read): a cancelled write is rolled back, a completed read is not
     /// lost.
     private func checkCancellation(for statement: Statement) throws {
-        guard isAccessCancelled else { return }
-        switch statement.transactionEffect {
-        case .rollbackTransaction, .rollbackSavepoint:
-            return
-        case .commitTransaction, .releaseSavepoint:
-            if let sqliteConnection, sqlite3_txn_state(sqliteConnection, nil) != SQLITE_TXN_WRITE {
-                return
-            }
-        default:
-            break
-        }
+        guard isAccessCancelled, !endsTransactionSafely(statement) else { return }
         throw makeError(
             resultCode: .SQLITE_INTERRUPT, message: "interrupted: the task of the access was cancelled",
             sql: statement.sql, arguments: statement.arguments)
+    }
+
+    /// Whether a statement may run after the access was cancelled or a time
+    /// limit passed: rollbacks, and commits or releases that write nothing,
+    /// end what was begun without changing the database.
+    func endsTransactionSafely(_ statement: Statement) -> Bool {
+        switch statement.transactionEffect {
+        case .rollbackTransaction, .rollbackSavepoint:
+            return true
+        case .commitTransaction, .releaseSavepoint:
+            if let sqliteConnection, sqlite3_txn_state(sqliteConnection, nil) != SQLITE_TXN_WRITE {
+                return true
+            }
+            return false
+        default:
+            return false
+        }
     }
 
     /// Whether the task of the current async access was cancelled (see

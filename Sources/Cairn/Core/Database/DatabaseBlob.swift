@@ -114,7 +114,7 @@ public final class DatabaseBlob {
         self.rowID = rowID
         self.isReadOnly = isReadOnly
         self.count = Int(sqlite3_blob_bytes(handle.pointer))
-        registration = database.resources.register(endsWithTransaction: true) { _ in
+        registration = database.resources.register(endsWithTransaction: true, mayCommit: !isReadOnly) { _ in
             sqlite3_blob_close(handle.pointer)
         }
     }
@@ -126,7 +126,15 @@ public final class DatabaseBlob {
         // or at the beginning of the next one.
         guard let resources = database.connectionResources else { return }
         if access.isCurrent, let connection = database.sqliteConnection {
-            _ = resources.releaseNow(registration, connection)
+            guard let code = resources.releaseNow(registration, connection), !isReadOnly else { return }
+            // Outside of a transaction, the close committed: observers hear
+            // of it; a failure cannot be thrown from here, the error log has
+            // it.
+            let outcome = ConnectionResources.ScopedRelease(
+                releasedCommitter: true, failure: code == SQLITE_OK ? nil : code)
+            if let error = database.closedResources(outcome) {
+                Database.errorLogFunction.load()?(error.resultCode, error.message ?? "")
+            }
         } else {
             resources.release(registration)
         }
@@ -171,6 +179,7 @@ public final class DatabaseBlob {
     ///
     /// The corresponding C function is `sqlite3_blob_read`.
     public func read(count: Int, at offset: Int) throws -> Data {
+        _ = try checkedHandle()
         try checkRange(count: count, offset: offset, verb: "read")
         var data = Data(count: count)
         try data.withUnsafeMutableBytes { buffer in
@@ -233,6 +242,12 @@ public final class DatabaseBlob {
         }
         try checkRange(count: bytes.count, offset: offset, verb: "write")
         try database.checkValidAccess(forWritesOf: "a blob is written")
+        if database.isReadOnlyAccess {
+            throw database.makeError(
+                resultCode: .SQLITE_READONLY,
+                message: "cannot write the blob of \(table).\(column), row \(rowID), in a read-only access",
+                sql: nil, arguments: nil)
+        }
         var position = offset
         for region in bytes.regions {
             try region.withUnsafeBytes { buffer in

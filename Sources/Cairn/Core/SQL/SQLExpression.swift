@@ -436,7 +436,9 @@ extension SQLExpression {
                 // trusted.
                 context.arraySubqueryCount += 1
                 return wrap(try expression.sql(context, parentPrecedence: operandPrecedence)
-                    + (negated ? " NOT IN (SELECT value FROM " : " IN (SELECT value FROM ")
+                    // `+value` has no affinity: the affinity of the
+                    // expression applies to the values, as in a list.
+                    + (negated ? " NOT IN (SELECT +value FROM " : " IN (SELECT +value FROM ")
                     + DatabaseValueArray.functionName + "("
                     + context.append(argument: array.databaseValue) + "))")
             }

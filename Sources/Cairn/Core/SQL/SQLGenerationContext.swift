@@ -11,7 +11,7 @@ final class SQLGenerationContext {
     /// The arguments collected so far.
     private(set) var arguments = StatementArguments()
 
-    /// The number of `IN (SELECT value FROM cairn_values(?))` subqueries
+    /// The number of `IN (SELECT +value FROM cairn_values(?))` subqueries
     /// rendered so far (long lists of values, see `DatabaseValueArray`):
     /// they read no table, and do not make a request read other rows.
     var arraySubqueryCount = 0

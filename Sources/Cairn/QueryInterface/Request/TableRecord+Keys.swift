@@ -26,6 +26,10 @@ enum KeyCondition {
         }
     }
 
+    /// The number of keys of several columns above which they are not
+    /// written one condition after the other.
+    static let compositeInlineLimit = 100
+
     /// The condition that selects the rows with the given unique keys.
     ///
     /// - Throws: ``RecordError/invalidKey(databaseTableName:message:)`` when
@@ -69,25 +73,28 @@ enum KeyCondition {
                 }
             }
         }
-        if conditions.count > DatabaseValueArray.inlineLimit {
+        // SQLite parses `k1 OR k2 OR …` as a tree as deep as the list, and
+        // refuses trees deeper than 1,000: long lists go another way.
+        if conditions.count > compositeInlineLimit {
             if allKeysHaveCommonColumns, let commonColumns, commonColumns.count <= DatabaseValueArray.maximumRowWidth {
                 // Any number of keys, in one argument: `(a, b) IN (SELECT
-                // c1, c2 FROM cairn_rows(?, 2))`.
+                // +c1, +c2 FROM cairn_rows(?, 2))`.
                 return rowValuesCondition(columns: commonColumns, values: rowValues)
             }
-            // SQLite parses `k1 OR k2 OR …` as a tree as deep as the list,
-            // and refuses trees deeper than 1,000: groups keep it shallow.
+            // Groups keep the tree shallow.
             return balancedDisjunction(conditions)
         }
         return .associative(.or, conditions)
     }
 
-    /// `(a, b) IN (SELECT c1, c2 FROM cairn_rows(?, 2))`, where the array
+    /// `(a, b) IN (SELECT +c1, +c2 FROM cairn_rows(?, 2))`, where the array
     /// holds the values of the keys, row after row.
     private static func rowValuesCondition(columns: [String], values: [DatabaseValue]) -> SQLExpression {
         let width = columns.count
         let columnList = columns.map { SQL("\(SQLExpression.column($0))") }.joined(separator: ", ")
-        let selection = (1...width).map { "c\($0)" }.joined(separator: ", ")
+        // `+c1` has no affinity: the affinity of the column applies to the
+        // values, as in a list of values.
+        let selection = (1...width).map { "+c\($0)" }.joined(separator: ", ")
         let array = DatabaseValueArray(values: values)
         let literal: SQL = "(\(columnList)) IN (SELECT \(sql: selection) FROM \(sql: DatabaseValueArray.rowsFunctionName)(\(array), \(width)))"
         return SQLExpression(impl: .literal(literal))

@@ -218,6 +218,50 @@ import Cairn
         #expect(try content(writer, id: 2)?.first == 44)
     }
 
+    @Test func blobsThatCloseOnTheirOwnCommitAndTellObservers() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try makeWriter(.queue, directory)
+        let commits = Locked(0)
+        let cancellable = DatabaseRegionObservation(tracking: Table("document"))
+            .start(in: writer, onError: { _ in }, onChange: { _ in commits.withLock { $0 += 1 } })
+        defer { cancellable.cancel() }
+        // Outside of a transaction, without close(): closed at the end of
+        // the access, which commits and tells observers.
+        var kept: DatabaseBlob?
+        try writer.writeWithoutTransaction { db in
+            let blob = try db.openBlob(table: "document", column: "content", rowID: 2, readOnly: false)
+            try blob.write(Data([50]), at: 0)
+            kept = blob   // not released before the end of the access
+        }
+        _ = kept
+        #expect(commits.withLock { $0 } == 1)
+        #expect(try content(writer, id: 2)?.first == 50)
+        // Closed by beginTransaction: its commit comes first.
+        try writer.writeWithoutTransaction { db in
+            let blob = try db.openBlob(table: "document", column: "content", rowID: 2, readOnly: false)
+            try blob.write(Data([51]), at: 0)
+            try db.inTransaction {
+                let first = try Data.fetchOne(db, sql: "SELECT content FROM document WHERE id = 2")?.first
+                #expect(first == 51)
+                return .commit
+            }
+            _ = blob
+        }
+        #expect(commits.withLock { $0 } == 2)
+        // A read-only access refuses writes through a blob opened before.
+        try writer.writeWithoutTransaction { db in
+            try db.inTransaction { () throws -> Database.TransactionCompletion in
+                let blob = try db.openBlob(table: "document", column: "content", rowID: 2, readOnly: false)
+                try db.readOnly { () throws in
+                    let error = #expect(throws: DatabaseError.self) { try blob.write(Data([52]), at: 0) }
+                    #expect(error?.resultCode == .SQLITE_READONLY)
+                }
+                return .commit
+            }
+        }
+        #expect(try content(writer, id: 2)?.first == 51)
+    }
+
     @Test(arguments: WriterKind.allCases)
     func observersHearOfBlobWrites(_ kind: WriterKind) throws {
         let directory = try TemporaryDirectory()

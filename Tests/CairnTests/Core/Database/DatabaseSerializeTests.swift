@@ -159,6 +159,49 @@ import Cairn
         #expect(try copy.read { db in try names(db) } == ["Arthur", "Barbara"])
     }
 
+    @Test func aRunningStatementPreventsDeserialization() throws {
+        let source = try DatabaseQueue()
+        try source.write { db in try db.execute(sql: "CREATE TABLE other (a); INSERT INTO other VALUES (42)") }
+        let bytes = try source.read { db in try db.serialize() }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: DatabaseSerializeTests.schema) }
+        try dbQueue.writeWithoutTransaction { (db: Database) throws in
+            let cursor = try String.fetchCursor(db, sql: "SELECT name FROM player ORDER BY id")
+            #expect(try cursor.next() == "Arthur")
+            let error = #expect(throws: DatabaseError.self) { try db.deserialize(bytes) }
+            #expect(error?.resultCode == .SQLITE_BUSY)
+            // The cursor goes on reading the database it started with.
+            #expect(try cursor.next() == "Barbara")
+            #expect(try cursor.next() == nil)
+            try db.deserialize(bytes)
+            #expect(try Int.fetchOne(db, sql: "SELECT a FROM other") == 42)
+        }
+    }
+
+    @Test func preparedStatementsReadTheNewDatabase() throws {
+        // Two databases with the same schema cookie (two schema changes),
+        // whose table t lives in different pages.
+        let first = try DatabaseQueue()
+        try first.write { db in
+            try db.execute(sql: "CREATE TABLE t (a); CREATE TABLE u (a); INSERT INTO t VALUES ('t of first'); INSERT INTO u VALUES ('u of first')")
+        }
+        let second = try DatabaseQueue()
+        try second.write { db in
+            try db.execute(sql: "CREATE TABLE u (a); CREATE TABLE t (a); INSERT INTO t VALUES ('t of second'); INSERT INTO u VALUES ('u of second')")
+        }
+        let firstBytes = try first.read { db in try db.serialize() }
+        let secondBytes = try second.read { db in try db.serialize() }
+        let dbQueue = try DatabaseQueue(deserializing: firstBytes)
+        try dbQueue.writeWithoutTransaction { db in
+            let statement = try db.makeStatement(sql: "SELECT a FROM t")
+            #expect(try String.fetchOne(statement) == "t of first")
+            #expect(try String.fetchOne(db, sql: "SELECT a FROM t") == "t of first")
+            try db.deserialize(secondBytes)
+            #expect(try String.fetchOne(statement) == "t of second")
+            #expect(try String.fetchOne(db, sql: "SELECT a FROM t") == "t of second")
+        }
+    }
+
     @Test func statementsAndObserversFollowTheReplacedDatabase() throws {
         let source = try DatabaseQueue()
         try source.write { db in

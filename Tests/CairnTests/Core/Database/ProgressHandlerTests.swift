@@ -154,6 +154,49 @@ import Cairn
         }
     }
 
+    @Test func aFailedSavepointRollsBackAfterTheLimitPassed() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try makeWriter(.queue, directory)
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+            do {
+                try db.withTimeLimit(0.01) {
+                    try db.inSavepoint {
+                        try db.execute(sql: "INSERT INTO t VALUES (2)")
+                        Thread.sleep(forTimeInterval: 0.05)
+                        try db.execute(sql: "INSERT INTO t VALUES (3)")   // throws
+                        return .commit
+                    }
+                }
+                Issue.record("the limit did not stop the savepoint")
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+                // The savepoint is rolled back and released: the write goes on.
+            }
+            try db.execute(sql: "INSERT INTO t VALUES (4)")
+        }
+        #expect(try writer.read { db in try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a") } == [1, 4])
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func theHandlerEndsWithItsAccess(_ kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try makeWriter(kind, directory)
+        let calls = Locked(0)
+        try writer.read { db in
+            db.setProgressHandler(instructions: 100) { calls.withLock { $0 += 1 } }
+            _ = try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) SELECT COUNT(*) FROM c")
+        }
+        let callsInTheAccess = calls.withLock { $0 }
+        #expect(callsInTheAccess > 0)
+        // The next accesses run without it.
+        for _ in 0..<3 {
+            try writer.read { db in
+                _ = try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) SELECT COUNT(*) FROM c")
+            }
+        }
+        #expect(calls.withLock { $0 } == callsInTheAccess)
+    }
+
     @Test func invalidLimitsThrow() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.inDatabase { (db: Database) throws in

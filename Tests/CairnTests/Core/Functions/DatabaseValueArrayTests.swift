@@ -89,7 +89,7 @@ import Cairn
             let long = Array(1...Int64(DatabaseValueArray.inlineLimit + 1))
             let request = Table("item").filter(!long.contains(Column("id")))
             let statement = try request.makePreparedRequest(db).statement
-            #expect(statement.sql == #"SELECT * FROM "item" WHERE "id" NOT IN (SELECT value FROM cairn_values(?))"#)
+            #expect(statement.sql == #"SELECT * FROM "item" WHERE "id" NOT IN (SELECT +value FROM cairn_values(?))"#)
             #expect(statement.arguments == [DatabaseValueArray(long.map { $0 })])
         }
     }
@@ -141,7 +141,7 @@ import Cairn
             let request = Table("pair").filter(keys: keys + missing)
             #expect(try request.fetchCount(db) == 40_000)
             let sql = try request.makePreparedRequest(db).statement.sql
-            #expect(sql.contains(#"("a", "b") IN (SELECT c1, c2 FROM cairn_rows(?, ?))"#), "\(sql.prefix(200))")
+            #expect(sql.contains(#"("a", "b") IN (SELECT +c1, +c2 FROM cairn_rows(?, ?))"#), "\(sql.prefix(200))")
             // Keys of different columns: groups of conditions, one
             // parameter per value (SQLite's limit of 32,766 parameters).
             let mixed: [[String: (any DatabaseValueConvertible)?]] = (1...3000).map { (index: Int) in
@@ -170,6 +170,27 @@ import Cairn
                 try Row.fetchAll(db, sql: "SELECT * FROM cairn_rows(?, 4)", arguments: [array])
             }
             #expect(partial?.message?.contains("whole rows of 4 values") == true)
+        }
+    }
+
+    @Test func longListsConvertValuesAsShortOnesDo() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE code (code TEXT PRIMARY KEY, a INTEGER, b TEXT, UNIQUE (a, b));
+                INSERT INTO code VALUES ('5', 5, '7');
+                """)
+        }
+        try dbQueue.read { (db: Database) throws in
+            // Integers against a TEXT column: the affinity of the column
+            // converts them, at 1,000 values as at 1,001.
+            for count in [DatabaseValueArray.inlineLimit, DatabaseValueArray.inlineLimit + 1] {
+                let values = Array(1...count)
+                #expect(try Table("code").filter(values.contains(Column("code"))).fetchCount(db) == 1, "\(count)")
+                #expect(try Table("code").filter(keys: values).fetchCount(db) == 1, "\(count)")
+                let keys: [[String: (any DatabaseValueConvertible)?]] = (1...count).map { (index: Int) in ["a": "\(index)", "b": index + 2] }
+                #expect(try Table("code").filter(keys: keys).fetchCount(db) == 1, "\(count)")
+            }
         }
     }
 
