@@ -107,6 +107,9 @@ extension Database {
         try checkSessionAccess()
         try checkValidAccess(forWritesOf: "a changeset is applied")
         guard let connection = sqliteConnection else { return }
+        // SQLite applies the changeset inside a savepoint, which it cannot
+        // begin while a blob opened for writing is open.
+        if let error = closeTransactionScopedResources() { throw error }
         // The tables that the changeset changes, for transaction observers.
         let tableNames = Set(try changeset.operations().map(\.tableName))
         let changesBefore = totalChangesCount

@@ -245,6 +245,9 @@ public final class DatabaseSession {
 
     /// Copies the output of a session function into `Data`, and frees it.
     private func sessionOutput(_ body: (inout CInt, inout UnsafeMutableRawPointer?) -> CInt) throws -> Data {
+        // SQLite reads the changes inside a savepoint, which it cannot
+        // begin while a blob opened for writing is open.
+        if let error = database.closeTransactionScopedResources() { throw error }
         var count: CInt = 0
         var buffer: UnsafeMutableRawPointer?
         let code = body(&count, &buffer)

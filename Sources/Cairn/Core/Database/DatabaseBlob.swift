@@ -40,8 +40,9 @@ internal import CairnSQLiteShims
 /// released, before Cairn begins or ends a transaction or a savepoint
 /// (``Database/beginTransaction(_:)``, ``Database/commit()``,
 /// ``Database/rollback()``, `inTransaction`, `inSavepoint`, the end of
-/// `write`), and at the end of its access. SQLite refuses to commit, or to
-/// begin or release a savepoint, while a blob opened for writing is open:
+/// `write`), before a session of the session extension produces or applies
+/// a changeset, and at the end of its access. SQLite refuses to commit, or
+/// to begin or release a savepoint, while a blob opened for writing is open:
 /// this is what lets a `write` block commit the changes of its blobs.
 /// Transactions and savepoints run with `execute(sql:)` do not close blobs.
 ///
