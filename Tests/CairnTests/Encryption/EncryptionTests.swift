@@ -79,6 +79,30 @@ import Cairn
         #expect(texts == [Self.secretText])
     }
 
+    /// SQLite3 Multiple Ciphers reads the name of the default cipher from a
+    /// static buffer while it opens a connection: opens at once must not
+    /// fail (see `Database.open`). The race window is a few instructions:
+    /// this test did not reproduce it without the lock (12,000 opens), it
+    /// only checks that parallel opens work.
+    @Test func connectionsOpenInParallel() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let failures = Locked(0)
+        let group = DispatchGroup()
+        for thread in 0..<8 {
+            group.enter()
+            Thread {
+                for index in 0..<100 {
+                    let path = directory.appendingPathComponent("db-\(thread)-\(index).sqlite").path
+                    do { _ = try DatabaseQueue(path: path) } catch { failures.withLock { $0 += 1 } }
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        #expect(failures.withLock { $0 } == 0)
+    }
+
     @Test func serializedBytesOfAnEncryptedDatabaseAreInClear() throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -217,7 +217,7 @@ extension Database {
         var scratch: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX
         defer { sqlite3_close_v2(scratch) }
-        guard sqlite3_open_v2(":memory:", &scratch, flags, nil) == SQLITE_OK, let scratch else {
+        guard Database.open(":memory:", &scratch, flags) == SQLITE_OK, let scratch else {
             return DatabaseError(
                 resultCode: .SQLITE_NOMEM,
                 message: "cannot open a scratch connection to check the bytes of a database")

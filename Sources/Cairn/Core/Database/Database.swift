@@ -174,7 +174,7 @@ public final class Database {
             : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraOpenFlags
         var connection: SQLiteConnection?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let code = Database.open(path, &connection, flags)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) }
             sqlite3_close(connection)
