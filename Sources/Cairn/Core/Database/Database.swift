@@ -538,63 +538,6 @@ public final class Database {
         activeStatementHooks?.externalStatementsDidRun(changing: region, in: self)
     }
 
-    /// Throws `SQLITE_INTERRUPT` for a statement that would start after the
-    /// task of an async access was cancelled. Rollbacks are let through, and
-    /// so is the commit of a transaction that did not write (the end of a
-    /// read): a cancelled write is rolled back, a completed read is not
-    /// lost.
-    private func checkCancellation(for statement: Statement) throws {
-        guard isAccessCancelled, !endsTransactionSafely(statement) else { return }
-        throw makeError(
-            resultCode: .SQLITE_INTERRUPT, message: "interrupted: the task of the access was cancelled",
-            sql: statement.sql, arguments: statement.arguments)
-    }
-
-    /// Whether a statement may run after the access was cancelled or a time
-    /// limit passed: rollbacks, and commits or releases that write nothing,
-    /// end what was begun without changing the database.
-    func endsTransactionSafely(_ statement: Statement) -> Bool {
-        switch statement.transactionEffect {
-        case .rollbackTransaction, .rollbackSavepoint:
-            return true
-        case .commitTransaction, .releaseSavepoint:
-            if let sqliteConnection, sqlite3_txn_state(sqliteConnection, nil) != SQLITE_TXN_WRITE {
-                return true
-            }
-            return false
-        default:
-            return false
-        }
-    }
-
-    /// Whether the task of the current async access was cancelled (see
-    /// ``DatabaseAccess/cancellation``): false outside of async accesses,
-    /// and inside ``ignoringAccessCancellation(_:)``.
-    var isAccessCancelled: Bool {
-        DatabaseAccess.withCurrentThreadAccess(to: statementHandles) { $0?.isCancelled ?? false }
-    }
-
-    /// Runs `body` without the cancellation of the current async access,
-    /// the progress handler and the time limits (see
-    /// `Database+Progress.swift`): for the statements that restore the
-    /// state of the connection.
-    func ignoringAccessCancellation<T>(_ body: () throws -> T) rethrows -> T {
-        // Nor the progress handler and the time limits.
-        if let progressBox {
-            progressBox.pauseDepth += 1
-            defer { progressBox.pauseDepth -= 1 }
-            return try ignoringCancellationOfAccess(body)
-        }
-        return try ignoringCancellationOfAccess(body)
-    }
-
-    private func ignoringCancellationOfAccess<T>(_ body: () throws -> T) rethrows -> T {
-        guard let access = DatabaseAccess.withCurrentThreadAccess(to: statementHandles, { $0 }) else {
-            return try body()
-        }
-        return try access.ignoringCancellation(body)
-    }
-
     /// Throws `SQLITE_ABORT` for a statement that would run after the
     /// transaction of a block was aborted. `BEGIN` starts a new transaction
     /// (the `ROLLBACK; BEGIN` idiom that renews a read transaction), and
