@@ -104,6 +104,13 @@ let package = Package(
             dependencies: ["Cairn", "CairnSearchKit"],
             path: "Examples/CairnSearch/Tests/CairnSearchTests"
         ),
+        // Test support: the writer and verifier that Scripts/check-replication.sh
+        // runs beside Litestream.
+        .executableTarget(
+            name: "ReplicationCheck",
+            dependencies: ["Cairn"],
+            path: "Tests/ReplicationCheck"
+        ),
         // Test support: a VFS that fails chosen I/O operations on demand.
         .target(
             name: "CairnFaultVFS",

@@ -456,12 +456,16 @@ public struct DatabaseMigrator: Sendable {
     }
 
     /// The SQL of the schema objects of the main database, without the
-    /// internal tables of SQLite and of the migrator.
+    /// internal tables of SQLite and of the migrator, and without the tables
+    /// that Litestream adds to the databases it replicates (see the
+    /// "Replication and Backups" article): a replicated database must not
+    /// look changed, and be erased by `eraseDatabaseOnSchemaChange`.
     private static func schema(_ db: Database) throws -> Set<String> {
         var schema: Set<String> = []
         for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM main.sqlite_master") {
             let name: String = try row.decode(forColumn: "name")
-            guard !Database.isSQLiteInternalTable(name), !Database.isGRDBInternalTable(name) else { continue }
+            guard !Database.isSQLiteInternalTable(name), !Database.isGRDBInternalTable(name),
+                  !litestreamTables.contains(name) else { continue }
             let type: String = try row.decode(forColumn: "type")
             let sql: String? = try row.decode(forColumn: "sql")
             schema.insert(type + ":" + name + ":" + (sql ?? ""))
@@ -469,6 +473,9 @@ public struct DatabaseMigrator: Sendable {
         return schema
     }
 }
+
+/// The tables that Litestream 0.5 creates in the databases it replicates.
+private let litestreamTables: Set<String> = ["_litestream_seq", "_litestream_lock"]
 
 extension Configuration {
     /// The configuration of the temporary database that replays migrations:

@@ -16,7 +16,7 @@ import Cairn
     static let articles = [
         "Cairn", "GettingStarted", "RecordsAndQueryInterface", "Associations", "FullTextSearch",
         "Observation", "ConcurrencyAndPools", "CustomSQLiteBuilds", "Encryption", "BlobStreams", "SerializedDatabases",
-        "LongQueries", "TableFunctions", "Safety", "DifferencesFromGRDB",
+        "LongQueries", "TableFunctions", "ReplicationAndBackups", "Safety", "DifferencesFromGRDB",
     ]
 
     static let articleFolder = "Sources/Cairn/Documentation.docc"

@@ -144,6 +144,34 @@ import Cairn
         }
     }
 
+    /// The tables that Litestream adds to the databases it replicates do
+    /// not make the schema look changed: a replicated database is not
+    /// erased. Any other table does.
+    @Test func litestreamTablesAreNotSchemaChanges() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        var migrator = DatabaseMigrator()
+        migrator.eraseDatabaseOnSchemaChange = true
+        migrator.registerMigration("v1") { db throws in
+            try db.create(table: "player") { t in t.column("name", .text) }
+        }
+        try migrator.migrate(dbQueue)
+        try dbQueue.write { db in
+            // As Litestream 0.5.17 creates them.
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS _litestream_seq (id INTEGER PRIMARY KEY, seq INTEGER);
+                CREATE TABLE IF NOT EXISTS _litestream_lock (id INTEGER);
+                INSERT INTO player VALUES ('Arthur');
+                """)
+        }
+        #expect(try dbQueue.read { db in try migrator.hasSchemaChanges(db) } == false)
+        try migrator.migrate(dbQueue)
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 1)
+
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE _litestream_other (id INTEGER)") }
+        #expect(try dbQueue.read { db in try migrator.hasSchemaChanges(db) } == true)
+    }
+
     /// The migrations are replayed on a database that has a file, so that
     /// setups that need one (persistent WAL) do not fail.
     @Test func eraseDatabaseOnSchemaChangeWithSetupThatNeedsAFile() throws {

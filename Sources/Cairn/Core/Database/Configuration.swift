@@ -35,6 +35,27 @@ public struct Configuration: Sendable {
     /// file if it does not exist.
     public var readonly = false
 
+    /// Whether the path of the database may be a URI filename. Default:
+    /// false.
+    ///
+    /// When true, a path that starts with `file:` is a URI whose parameters
+    /// choose how SQLite opens the file: its VFS, its mode, and the
+    /// parameters that the VFS reads. Other paths mean what they always
+    /// mean.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.acceptsURIFilenames = true
+    /// config.readonly = true
+    /// let replica = try DatabaseQueue(
+    ///     path: "file:replica.db?vfs=litestream&replica_url=s3://bucket/app.db",
+    ///     configuration: config)
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/uri.html>
+    /// (`SQLITE_OPEN_URI`)
+    public var acceptsURIFilenames = false
+
     /// A label for the connection, shown in its description and in the name
     /// of its dispatch queue. Default: nil.
     public var label: String?

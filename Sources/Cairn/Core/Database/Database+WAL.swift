@@ -71,7 +71,9 @@ extension Database {
     /// Writes a frame in an empty WAL file, without changing the database
     /// content: `sqlite3_snapshot_get` fails on a WAL without frames.
     func writeWALFrameIfEmpty() throws {
-        let walPath = path + "-wal"
+        // The file that SQLite opened: `path` may be a URI filename.
+        guard let sqliteConnection, let file = sqlite3_db_filename(sqliteConnection, "main") else { return }
+        let walPath = String(cString: sqlite3_filename_wal(file))
         let size = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int) ?? 0
         // 32 bytes of header, then frames.
         guard size <= 32 else { return }

@@ -173,6 +173,7 @@ public final class Database {
             ? SQLITE_OPEN_READONLY
             : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraOpenFlags
+        if configuration.acceptsURIFilenames { flags |= SQLITE_OPEN_URI }
         var connection: SQLiteConnection?
         let code = Database.open(path, &connection, flags)
         guard code == SQLITE_OK, let connection else {

