@@ -11,6 +11,9 @@
 #    Round 5 also restarts Litestream while the app writes.
 #  - Every restore: integrity_check ok, no torn transaction, no gap.
 #  - A restore to a point in time (taken after round 3).
+#  - A DatabaseQueue writer in WAL mode, with a busy timeout.
+#  - The app writes while Litestream is stopped, and closes last (SQLite
+#    empties the WAL); Litestream starts again.
 #  - A clean shutdown: the app closes its pool, Litestream stops, nothing is
 #    lost.
 #  - A read replica: the replica read through the litestream-vfs extension,
@@ -105,9 +108,13 @@ sync_replica() {
     "$litestream" sync -wait -timeout 30 -socket "$socket" "$db" > "$work/sync.log" 2>&1 \
         || { cat "$work/sync.log" >&2; fail "litestream sync -wait"; }
 }
-start_writer() {
-    "$check" write "$db" "$acks" --readers 3 --pause-ms 1 >> "$work/writer.log" 2>&1 &
+start_writer() {  # extra arguments go to the writer
+    "$check" write "$db" "$acks" --readers 3 --pause-ms 1 "$@" >> "$work/writer.log" 2>&1 &
     writer_pid=$!
+}
+stop_writer() {  # SIGTERM: the writer closes its connections, and exits 0
+    kill -TERM "$writer_pid"; wait "$writer_pid" || fail "the writer did not close cleanly"
+    writer_pid=""
 }
 kill_writer() {
     kill -0 "$writer_pid" 2>/dev/null || { wait "$writer_pid" || true; fail "the writer stopped on its own"; }
@@ -191,11 +198,35 @@ restore_and_verify "$pitr_expected" "$pitr_time"
     || fail "the restore at $pitr_time ends at transaction $restored, not $pitr_expected"
 echo "point in time $pitr_time: restored $restored, as expected"
 
+# A DatabaseQueue in WAL mode, with the busy timeout that the article
+# recommends (with the default, .immediateError, its writes fail with
+# SQLITE_BUSY within a second of Litestream's start).
+start_writer --queue --busy-timeout 5
+sleep "$(random_seconds 1000 2000)"
+kill_writer
+acked=$(last_ack)
+sync_replica
+restore_and_verify "$acked"
+(( lost == 0 )) || fail "queue: $lost acknowledged transactions are missing after a completed sync"
+echo "queue writer (busy timeout 5 s), app crash: acknowledged $acked, restored $restored, lost 0, torn $torn"
+
+# The app writes while Litestream is stopped, and closes last: SQLite
+# checkpoints and empties the WAL. Litestream starts again, and finds it.
+stop_litestream
+start_writer
+sleep "$(random_seconds 500 1500)"
+stop_writer
+start_litestream
+sync_replica
+acked=$(last_ack)
+restore_and_verify "$acked"
+(( lost == 0 )) || fail "app closed last: $lost acknowledged transactions are missing"
+echo "app closed after Litestream stopped: acknowledged $acked, restored $restored, lost 0, torn $torn"
+
 # A clean shutdown: the app closes its pool, then Litestream stops.
 start_writer
 sleep "$(random_seconds 1000 2000)"
-kill -TERM "$writer_pid"; wait "$writer_pid" || fail "the writer did not close cleanly"
-writer_pid=""
+stop_writer
 stop_litestream
 acked=$(last_ack)
 restore_and_verify "$acked"

@@ -2,9 +2,10 @@
 // DatabasePool writer under load, with concurrent readers, and a verifier of
 // the databases that Litestream restores.
 //
-//   ReplicationCheck write DB ACKLOG [--readers N] [--pause-ms MS] [--busy-timeout S]
-//       Writes transactions 1, 2, 3… (after the last one in DB) until
-//       SIGTERM or SIGINT, then closes the pool and exits 0. Each transaction
+//   ReplicationCheck write DB ACKLOG [--readers N] [--pause-ms MS] [--busy-timeout S] [--queue]
+//       Writes transactions 1, 2, 3… (after the last one in DB) with a
+//       DatabasePool (a DatabaseQueue in WAL mode with --queue) until
+//       SIGTERM or SIGINT, then closes its connections and exits 0. Each transaction
 //       inserts one `txn` row and a number of `item` rows that depends on its
 //       id only. After each commit, the id is appended to ACKLOG: the
 //       transactions that the app saw committed. Readers check, while the
@@ -102,7 +103,18 @@ func write(path: String, ackLog: String, arguments: [String]) throws -> Never {
         configuration.busyMode = .timeout(timeout)
     }
     configuration.maximumReaderCount = max(1, readerCount)
-    let pool = try DatabasePool(path: path, configuration: configuration)
+    // A pool, or with --queue a queue in WAL mode (whose reads wait for its
+    // writes).
+    let pool: any DatabaseWriter
+    let close: () throws -> Void
+    if arguments.contains("--queue") {
+        configuration.journalMode = .wal
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        (pool, close) = (queue, queue.close)
+    } else {
+        let databasePool = try DatabasePool(path: path, configuration: configuration)
+        (pool, close) = (databasePool, databasePool.close)
+    }
     try migrator().migrate(pool)
 
     guard let ack = FileHandle(forWritingAtPath: ackLog) ?? {
@@ -178,11 +190,11 @@ func write(path: String, ackLog: String, arguments: [String]) throws -> Never {
         next += 1
         if pause > 0 { usleep(pause * 1000) }
     }
-    // Clean shutdown: readers stop, the pool closes.
+    // Clean shutdown: readers stop, the connections close.
     while readers.contains(where: { !$0.isFinished }) { usleep(1000) }
-    try pool.close()
+    try close()
     withExtendedLifetime(sources) {}
-    print("write: transactions \(first)...\(next - 1) committed, pool closed")
+    print("write: transactions \(first)...\(next - 1) committed, connections closed")
     exit(0)
 }
 
