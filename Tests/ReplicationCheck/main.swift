@@ -3,6 +3,7 @@
 // the databases that Litestream restores.
 //
 //   ReplicationCheck write DB ACKLOG [--readers N] [--pause-ms MS] [--busy-timeout S] [--queue]
+//                         [--synchronous NORMAL|FULL] [--autocheckpoint PAGES]
 //       Writes transactions 1, 2, 3… (after the last one in DB) with a
 //       DatabasePool (a DatabaseQueue in WAL mode with --queue) until
 //       SIGTERM or SIGINT, then closes its connections and exits 0. Each transaction
@@ -103,6 +104,19 @@ func write(path: String, ackLog: String, arguments: [String]) throws -> Never {
         configuration.busyMode = .timeout(timeout)
     }
     configuration.maximumReaderCount = max(1, readerCount)
+    if let mode = option("synchronous", in: arguments) {
+        // NORMAL: commits write the WAL without waiting for the disk.
+        guard ["NORMAL", "FULL"].contains(mode) else { fail("--synchronous NORMAL or FULL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(mode)")
+        }
+    }
+    if let pages = option("autocheckpoint", in: arguments).flatMap(Int.init) {
+        // SQLite's automatic checkpoints: 1000 pages by default, 0 for none.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)")
+        }
+    }
     // A pool, or with --queue a queue in WAL mode (whose reads wait for its
     // writes).
     let pool: any DatabaseWriter

@@ -17,6 +17,10 @@ extension ReplicationAndBackupsArticle {
         // Litestream takes the write lock for a moment at each sync: wait for it
         // instead of failing with SQLITE_BUSY.
         config.busyMode = .timeout(5)
+        config.prepareDatabase { db in
+            // Commits do not wait for the disk: see "Known issues" below.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         let dbPool = try DatabasePool(path: databasePath, configuration: config)
         return dbPool
     }

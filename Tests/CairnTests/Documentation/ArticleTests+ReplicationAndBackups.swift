@@ -18,6 +18,9 @@ extension ArticleTests {
         // Block 0: the writes of the pool wait for the write lock that
         // another connection holds for a moment, as Litestream's syncs do.
         let dbPool = try Article.block0(databasePath: directory.filePath())
+        // synchronous = NORMAL (1) on the writer and the readers.
+        #expect(try dbPool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 1)
+        #expect(try dbPool.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 1)
         try dbPool.write { db in
             try db.execute(sql: """
                 CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
