@@ -3,7 +3,8 @@
 // the databases that Litestream restores.
 //
 //   ReplicationCheck write DB ACKLOG [--readers N] [--pause-ms MS] [--busy-timeout S] [--queue]
-//                         [--synchronous NORMAL|FULL] [--autocheckpoint PAGES]
+//                         [--prepare-for-replication] [--synchronous NORMAL|FULL]
+//                         [--autocheckpoint PAGES]
 //       Writes transactions 1, 2, 3… (after the last one in DB) with a
 //       DatabasePool (a DatabaseQueue in WAL mode with --queue) until
 //       SIGTERM or SIGINT, then closes its connections and exits 0. Each transaction
@@ -104,6 +105,11 @@ func write(path: String, ackLog: String, arguments: [String]) throws -> Never {
         configuration.busyMode = .timeout(timeout)
     }
     configuration.maximumReaderCount = max(1, readerCount)
+    if arguments.contains("--prepare-for-replication") {
+        // The recipe of the article: WAL, a 5 s busy timeout, synchronous
+        // = NORMAL.
+        configuration.prepareForReplication()
+    }
     if let mode = option("synchronous", in: arguments) {
         // NORMAL: commits write the WAL without waiting for the disk.
         guard ["NORMAL", "FULL"].contains(mode) else { fail("--synchronous NORMAL or FULL") }

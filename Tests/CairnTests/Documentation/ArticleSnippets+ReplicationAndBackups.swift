@@ -14,13 +14,7 @@ enum ReplicationAndBackupsArticle { }
 extension ReplicationAndBackupsArticle {
     static func block0(databasePath: String) throws -> DatabasePool {
         var config = Configuration()
-        // Litestream takes the write lock for a moment at each sync: wait for it
-        // instead of failing with SQLITE_BUSY.
-        config.busyMode = .timeout(5)
-        config.prepareDatabase { db in
-            // Commits do not wait for the disk: see "Known issues" below.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
+        config.prepareForReplication()
         let dbPool = try DatabasePool(path: databasePath, configuration: config)
         return dbPool
     }

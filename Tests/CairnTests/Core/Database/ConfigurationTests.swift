@@ -259,4 +259,30 @@ import CairnSQLiteShims
         #expect(try dbPool.write { db throws in try Int.fetchOne(db, sql: "SELECT a FROM t") } == 1)
         #expect(openings.withLock { $0 } == afterFirstRead + (persistent ? 0 : 2))
     }
+
+    /// The WAL mode, a busy timeout, and synchronous = NORMAL, on a queue
+    /// and on the writer and readers of a pool.
+    @Test func prepareForReplication() throws {
+        let directory = try TemporaryDirectory()
+        var config = Configuration()
+        config.prepareForReplication(busyTimeout: 2)
+        guard case .timeout(let timeout) = config.busyMode else {
+            Issue.record("busyMode is \(config.busyMode)")
+            return
+        }
+        #expect(timeout == 2)
+
+        let dbQueue = try DatabaseQueue(path: directory.filePath("queue.sqlite"), configuration: config)
+        try dbQueue.inDatabase { db throws in
+            #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
+            #expect(try Int.fetchOne(db, sql: "PRAGMA synchronous") == 1)
+        }
+        let dbPool = try DatabasePool(path: directory.filePath("pool.sqlite"), configuration: config)
+        #expect(try dbPool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 1)
+        #expect(try dbPool.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 1)
+
+        // A default queue keeps SQLite's FULL (2).
+        let plain = try DatabaseQueue(path: directory.filePath("plain.sqlite"))
+        #expect(try plain.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+    }
 }
