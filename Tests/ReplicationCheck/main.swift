@@ -48,18 +48,21 @@ func itemCount(ofTransaction id: Int64) -> Int {
     Int(1 + (id &* 7) % 8)
 }
 
+/// The characters of payloads.
+let payloadAlphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+
 /// The payload of an item: 40 to 439 bytes, from its transaction and rank
 /// only. Long enough that the WAL grows and checkpoints run.
 func payload(transaction id: Int64, rank: Int) -> String {
     let length = 40 + Int((id &* 31 &+ Int64(rank) &* 17) % 400)
-    let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-    var text = "\(id).\(rank):"
+    var bytes = Array("\(id).\(rank):".utf8)
+    bytes.reserveCapacity(length)
     var state = UInt64(bitPattern: id) &* 6364136223846793005 &+ UInt64(rank) &+ 1442695040888963407
-    while text.utf8.count < length {
+    while bytes.count < length {
         state = state &* 6364136223846793005 &+ 1442695040888963407
-        text.append(alphabet[Int(state >> 33) % alphabet.count])
+        bytes.append(payloadAlphabet[Int(state >> 33) % payloadAlphabet.count])
     }
-    return text
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// The schema: transactions, and their items.
@@ -101,14 +104,14 @@ func write(path: String, ackLog: String, arguments: [String]) throws -> Never {
     let readerCount = Int(option("readers", in: arguments) ?? "3") ?? 3
     let pause = UInt32(option("pause-ms", in: arguments) ?? "2") ?? 2
     var configuration = Configuration()
-    if let timeout = option("busy-timeout", in: arguments).flatMap(Double.init) {
-        configuration.busyMode = .timeout(timeout)
-    }
     configuration.maximumReaderCount = max(1, readerCount)
     if arguments.contains("--prepare-for-replication") {
         // The recipe of the article: WAL, a 5 s busy timeout, synchronous
         // = NORMAL.
         configuration.prepareForReplication()
+    }
+    if let timeout = option("busy-timeout", in: arguments).flatMap(Double.init) {
+        configuration.busyMode = .timeout(timeout)
     }
     if let mode = option("synchronous", in: arguments) {
         // NORMAL: commits write the WAL without waiting for the disk.
@@ -305,10 +308,12 @@ do {
             print("other connections: fail (\(error))")
             sqlite3_reset_auto_extension()
             _ = try DatabaseQueue()
-            guard try verify(reader).transactions == result.transactions else {
+            // A new connection to the replica.
+            let replica = try DatabaseQueue(path: arguments[2], configuration: configuration)
+            guard try verify(replica).transactions == result.transactions else {
                 fail("the replica reads differently after sqlite3_reset_auto_extension()")
             }
-            print("other connections after sqlite3_reset_auto_extension(): open, the replica still reads")
+            print("other connections after sqlite3_reset_auto_extension(): open, and new connections to the replica read it")
         }
         report(result, acked: option("acked", in: arguments).flatMap(Int64.init))
     default:

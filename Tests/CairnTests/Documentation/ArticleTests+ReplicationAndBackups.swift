@@ -31,19 +31,25 @@ extension ArticleTests {
         let locked = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            try? other.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
+            defer { released.signal() }
+            do {
+                try other.writeWithoutTransaction { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    locked.signal()
+                    usleep(300_000)
+                    try db.execute(sql: "ROLLBACK")
+                }
+            } catch {
+                // No hang: the write below does not wait, and the test fails.
                 locked.signal()
-                usleep(300_000)
-                try db.execute(sql: "ROLLBACK")
             }
-            released.signal()
         }
-        locked.wait()
+        // The lock is taken, then (0.3 s later) released: the write waits.
+        try #require(locked.wait(timeout: .now() + 10) == .success)
         let start = Date()
         try dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Dan')") }
         #expect(Date().timeIntervalSince(start) > 0.2)
-        released.wait()
+        try #require(released.wait(timeout: .now() + 10) == .success)
 
         // Block 3: the backup holds the rows of the pool.
         let copy = try Article.block3(dbPool, backupPath: directory.filePath("backup.sqlite"))

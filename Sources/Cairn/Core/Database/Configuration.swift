@@ -41,7 +41,7 @@ public struct Configuration: Sendable {
     /// When true, a path that starts with `file:` is a URI whose parameters
     /// choose how SQLite opens the file: its VFS, its mode, and the
     /// parameters that the VFS reads. Other paths mean what they always
-    /// mean.
+    /// mean. `ATTACH DATABASE` on such connections reads URIs too.
     ///
     /// ```swift
     /// var config = Configuration()
