@@ -106,9 +106,9 @@ fail() {
     exit 1
 }
 
-# Sets `delay` to seconds, with milliseconds, from a range in milliseconds.
-# Not in a subshell: the seed would not carry over.
-random_delay() { local ms=$(( $1 + RANDOM % ($2 - $1) )); delay=$(printf '%d.%03d' $(( ms / 1000 )) $(( ms % 1000 ))); }
+# Sleeps for a random time in a range of milliseconds. Not in a subshell:
+# the seed would not carry over.
+random_sleep() { local ms=$(( $1 + RANDOM % ($2 - $1) )); sleep "$(( ms / 1000 )).$(printf '%03d' $(( ms % 1000 )))"; }
 last_ack() { tail -1 "$acks" 2>/dev/null | grep -E '^[0-9]+$' || echo 0; }
 
 start_litestream() {
@@ -129,8 +129,7 @@ sync_replica() {
         || { cat "$work/sync.log" >&2; fail "litestream sync -wait"; }
 }
 start_writer() {  # extra arguments go to the writer
-    # Configuration.prepareForReplication(), as the article recommends.
-    "$check" write "$db" "$acks" --readers 3 --pause-ms 1 --prepare-for-replication "$@" >> "$work/writer.log" 2>&1 &
+    "$check" write "$db" "$acks" --readers 3 --pause-ms 1 "$@" >> "$work/writer.log" 2>&1 &
     writer_pid=$!
 }
 stop_writer() {  # SIGTERM: the writer closes its connections, and exits 0
@@ -171,6 +170,15 @@ restore_and_verify() {
     total_torn=$(( total_torn + torn ))
 }
 
+# Restores the replica, and checks that it holds every acknowledged
+# transaction; $1 names the scenario.
+expect_nothing_lost() {
+    acked=$(last_ack)
+    restore_and_verify "$acked"
+    (( lost == 0 )) || fail "$1: $lost acknowledged transactions are missing"
+    echo "$1: acknowledged $acked, restored $restored, lost 0, torn $torn"
+}
+
 # After a damaged restore, while the app is down: says whether the replica
 # holds a transaction that the app's database never had (the first known
 # issue of the article: Litestream 0.5.17 replicates a commit that the app
@@ -202,20 +210,17 @@ for round in $(seq 1 "$rounds"); do
     start_writer
     if (( round == 5 )); then
         # Litestream restarts while the app writes.
-        random_delay 500 1500; sleep "$delay"
+        random_sleep 500 1500
         stop_litestream
         sleep 0.5
         start_litestream
     fi
     if (( round % 2 == 1 || host_crashes == 0 )); then
         # The app crashes; Litestream goes on.
-        random_delay 1000 3000; sleep "$delay"
+        random_sleep 1000 3000
         kill_writer
-        acked=$(last_ack)
         sync_replica
-        restore_and_verify "$acked"
-        (( lost == 0 )) || fail "round $round: $lost acknowledged transactions are missing after a completed sync"
-        echo "round $round (app crash): acknowledged $acked, restored $restored, lost 0, torn $torn"
+        expect_nothing_lost "round $round (app crash)"
         if (( round == 3 )); then
             # A point in time while nothing writes: the restore at that time
             # must give exactly this database.
@@ -227,10 +232,10 @@ for round in $(seq 1 "$rounds"); do
     else
         # The host crashes: the writer and Litestream die together, some
         # time after the last sync that completed.
-        random_delay 800 2500; sleep "$delay"
+        random_sleep 800 2500
         synced=$(last_ack)
         sync_replica
-        random_delay 100 900; sleep "$delay"
+        random_sleep 100 900
         kill -9 "$litestream_pid" 2>/dev/null || true
         kill_writer
         wait "$litestream_pid" 2>/dev/null || true
@@ -261,36 +266,27 @@ fi
 # A DatabaseQueue, with the same configuration (without a busy timeout,
 # its writes fail with SQLITE_BUSY within a second of Litestream's start).
 start_writer --queue
-random_delay 1000 2000; sleep "$delay"
+random_sleep 1000 2000
 kill_writer
-acked=$(last_ack)
 sync_replica
-restore_and_verify "$acked"
-(( lost == 0 )) || fail "queue: $lost acknowledged transactions are missing after a completed sync"
-echo "queue writer, app crash: acknowledged $acked, restored $restored, lost 0, torn $torn"
+expect_nothing_lost "queue writer, app crash"
 
 # The app writes while Litestream is stopped, and closes last: SQLite
 # checkpoints and empties the WAL. Litestream starts again, and finds it.
 stop_litestream
 start_writer
-random_delay 500 1500; sleep "$delay"
+random_sleep 500 1500
 stop_writer
 start_litestream
 sync_replica
-acked=$(last_ack)
-restore_and_verify "$acked"
-(( lost == 0 )) || fail "app closed last: $lost acknowledged transactions are missing"
-echo "app closed after Litestream stopped: acknowledged $acked, restored $restored, lost 0, torn $torn"
+expect_nothing_lost "app closed after Litestream stopped"
 
 # A clean shutdown: the app closes its pool, then Litestream stops.
 start_writer
-random_delay 1000 2000; sleep "$delay"
+random_sleep 1000 2000
 stop_writer
 stop_litestream
-acked=$(last_ack)
-restore_and_verify "$acked"
-(( lost == 0 )) || fail "clean shutdown: $lost acknowledged transactions are missing"
-echo "clean shutdown: acknowledged $acked, restored $restored, lost 0, torn $torn"
+expect_nothing_lost "clean shutdown"
 "$check" verify "$db" --acked "$acked" > /dev/null || fail "the app's database is damaged"
 
 # A read replica through the litestream-vfs extension.

@@ -2,11 +2,10 @@
 // DatabasePool writer under load, with concurrent readers, and a verifier of
 // the databases that Litestream restores.
 //
-//   ReplicationCheck write DB ACKLOG [--readers N] [--pause-ms MS] [--busy-timeout S] [--queue]
-//                         [--prepare-for-replication] [--synchronous NORMAL|FULL]
-//                         [--autocheckpoint PAGES]
+//   ReplicationCheck write DB ACKLOG [--readers N] [--pause-ms MS] [--queue]
 //       Writes transactions 1, 2, 3… (after the last one in DB) with a
-//       DatabasePool (a DatabaseQueue in WAL mode with --queue) until
+//       DatabasePool (a DatabaseQueue with --queue), configured by
+//       Configuration.prepareForReplication() as the article says, until
 //       SIGTERM or SIGINT, then closes its connections and exits 0. Each transaction
 //       inserts one `txn` row and a number of `item` rows that depends on its
 //       id only. After each commit, the id is appended to ACKLOG: the
@@ -105,33 +104,13 @@ func write(path: String, ackLog: String, arguments: [String]) throws -> Never {
     let pause = UInt32(option("pause-ms", in: arguments) ?? "2") ?? 2
     var configuration = Configuration()
     configuration.maximumReaderCount = max(1, readerCount)
-    if arguments.contains("--prepare-for-replication") {
-        // The recipe of the article: WAL, a 5 s busy timeout, synchronous
-        // = NORMAL.
-        configuration.prepareForReplication()
-    }
-    if let timeout = option("busy-timeout", in: arguments).flatMap(Double.init) {
-        configuration.busyMode = .timeout(timeout)
-    }
-    if let mode = option("synchronous", in: arguments) {
-        // NORMAL: commits write the WAL without waiting for the disk.
-        guard ["NORMAL", "FULL"].contains(mode) else { fail("--synchronous NORMAL or FULL") }
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = \(mode)")
-        }
-    }
-    if let pages = option("autocheckpoint", in: arguments).flatMap(Int.init) {
-        // SQLite's automatic checkpoints: 1000 pages by default, 0 for none.
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)")
-        }
-    }
-    // A pool, or with --queue a queue in WAL mode (whose reads wait for its
-    // writes).
+    // The recipe of the article: WAL, a 5 s busy timeout, synchronous =
+    // NORMAL.
+    configuration.prepareForReplication()
+    // A pool, or with --queue a queue (whose reads wait for its writes).
     let pool: any DatabaseWriter
     let close: () throws -> Void
     if arguments.contains("--queue") {
-        configuration.journalMode = .wal
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         (pool, close) = (queue, queue.close)
     } else {

@@ -113,14 +113,21 @@ import Cairn
         #expect(throws: DatabaseError.self) { try immediate.migrate(dbQueue) }
     }
 
-    @Test func eraseDatabaseOnSchemaChange() throws {
-        let directory = try TemporaryDirectory()
-        let dbQueue = try DatabaseQueue(path: directory.filePath())
+    /// A migrator that erases the database on schema change, with one
+    /// migration that creates `player (name)`.
+    static func erasingPlayerMigrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.eraseDatabaseOnSchemaChange = true
         migrator.registerMigration("v1") { db throws in
             try db.create(table: "player") { t in t.column("name", .text) }
         }
+        return migrator
+    }
+
+    @Test func eraseDatabaseOnSchemaChange() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        let migrator = Self.erasingPlayerMigrator()
         try migrator.migrate(dbQueue)
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
         // Same migrations: nothing is erased.
@@ -150,11 +157,7 @@ import Cairn
     @Test func litestreamTablesAreNotSchemaChanges() throws {
         let directory = try TemporaryDirectory()
         let dbQueue = try DatabaseQueue(path: directory.filePath())
-        var migrator = DatabaseMigrator()
-        migrator.eraseDatabaseOnSchemaChange = true
-        migrator.registerMigration("v1") { db throws in
-            try db.create(table: "player") { t in t.column("name", .text) }
-        }
+        let migrator = Self.erasingPlayerMigrator()
         try migrator.migrate(dbQueue)
         try dbQueue.write { db in
             // As Litestream 0.5.17 creates them.
@@ -183,11 +186,7 @@ import Cairn
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
         }
         let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: configuration)
-        var migrator = DatabaseMigrator()
-        migrator.eraseDatabaseOnSchemaChange = true
-        migrator.registerMigration("v1") { db throws in
-            try db.create(table: "player") { t in t.column("name", .text) }
-        }
+        let migrator = Self.erasingPlayerMigrator()
         try migrator.migrate(dbQueue)
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES ('Arthur')") }
         // The comparison replays v1 with the same setup.
