@@ -49,7 +49,13 @@ let package = Package(
             name: "Cairn",
             dependencies: ["CairnSQLite"],
             cSettings: traitCSettings,
-            swiftSettings: traitSwiftSettings
+            swiftSettings: traitSwiftSettings,
+            linkerSettings: [
+                // The ICU of the toolchain's Foundation (`swift_ubrk_*`),
+                // for the word boundaries of FTS5WordTokenizer. Apple
+                // platforms use the system's word segmentation instead.
+                .linkedLibrary("_FoundationICU", .when(platforms: [.linux, .android, .windows])),
+            ]
         ),
         // Benchmarks: measure Cairn against the raw C API of the same SQLite.
         .target(

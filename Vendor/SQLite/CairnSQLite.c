@@ -238,3 +238,15 @@ void _cairn_session_delete(sqlite3 *db, _cairn_preupdate_hub *pHub, struct sqlit
 #endif
 }
 
+
+int _cairn_fts5_unicode_category(unsigned int code){
+  return sqlite3Fts5UnicodeCategory((u32)code);
+}
+
+int _cairn_fts5_unicode_fold(int code, int removeDiacritics){
+  return sqlite3Fts5UnicodeFold(code, removeDiacritics);
+}
+
+int _cairn_fts5_unicode_is_diacritic(int code){
+  return sqlite3Fts5UnicodeIsdiacritic(code);
+}

@@ -62,6 +62,22 @@ public final class FTS5LatinASCIITokenizer: FTS5WrapperTokenizer {
     {
         try tokenCallback(LatinASCIIFolding.fold(token), flags)
     }
+
+    /// Outputs the folded token (the byte-level path): a token that is
+    /// already lowercase ASCII goes through unchanged, with no copy.
+    public func accept(
+        utf8Token token: UnsafeRawBufferPointer,
+        flags: FTS5TokenFlags,
+        for tokenization: FTS5Tokenization,
+        locale: String?,
+        tokenCallback: FTS5WrapperUTF8TokenCallback) throws
+    {
+        if LatinASCIIFolding.isFolded(token) {
+            try tokenCallback(token, flags)
+            return
+        }
+        try LatinASCIIFolding.withFolded(token) { try tokenCallback($0, flags) }
+    }
 }
 
 /// The folding of latin letters to lowercase ASCII.
@@ -94,6 +110,69 @@ enum LatinASCIIFolding {
         }
         return table
     }()
+
+    /// The folding of each non-ASCII scalar of the latin blocks, as UTF-8
+    /// bytes, for the byte-level path.
+    private static let byteTable: UTF8TokenTable<[UInt8]> = {
+        var byteTable = UTF8TokenTable<[UInt8]>()
+        for (value, folded) in table {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            byteTable.insert(String(scalar).utf8, value: Array(folded.utf8))
+        }
+        return byteTable
+    }()
+
+    /// The most bytes that one byte of a token folds to.
+    private static let maximumExpansion: Int = table.reduce(1) { result, entry in
+        let length = Unicode.Scalar(entry.key).map { String($0).utf8.count } ?? 1
+        return max(result, (entry.value.utf8.count + length - 1) / length)
+    }
+
+    /// Whether the bytes are lowercase ASCII already.
+    @inline(__always)
+    static func isFolded(_ token: UnsafeRawBufferPointer) -> Bool {
+        for byte in token where byte >= 0x80 || (byte >= 65 && byte <= 90) {
+            return false
+        }
+        return true
+    }
+
+    /// Calls `body` with the folded bytes of a token.
+    static func withFolded<T>(_ token: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        // On the stack: a callback may tokenize again while the bytes are
+        // in use, so they must belong to this call.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(token.count * maximumExpansion, 1)) { output in
+            var used = 0
+            var offset = 0
+            while offset < token.count {
+                let byte = token[offset]
+                if byte < 0x80 {
+                    output[used] = byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+                    used += 1
+                    offset += 1
+                    continue
+                }
+                // The length of the scalar, from its first byte; invalid
+                // bytes are copied one by one.
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                let end = min(offset + length, token.count)
+                let scalar = UnsafeRawBufferPointer(rebasing: token[offset..<end])
+                if length > 1, let folded = byteTable.value(of: scalar) {
+                    for byte in folded {
+                        output[used] = byte
+                        used += 1
+                    }
+                } else {
+                    for byte in scalar {
+                        output[used] = byte
+                        used += 1
+                    }
+                }
+                offset = end
+            }
+            return try body(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: output[..<used])))
+        }
+    }
 
     /// Folds latin letters of a token to lowercase ASCII; other characters
     /// are kept.

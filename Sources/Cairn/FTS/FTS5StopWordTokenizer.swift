@@ -20,6 +20,8 @@ public final class FTS5StopWordTokenizer: FTS5WrapperTokenizer {
     public let wrappedTokenizer: any FTS5Tokenizer
 
     private let stopWords: Set<String>
+    /// The stop words, for the byte-level path.
+    private let stopWordBytes: UTF8TokenTable<Void>
 
     /// Creates the tokenizer.
     ///
@@ -37,6 +39,11 @@ public final class FTS5StopWordTokenizer: FTS5WrapperTokenizer {
         stopWords = try Set(configuration.flatMap { $0.split(separator: " ") }.map { word in
             try singleToken(String(word), of: wrappedTokenizer)
         })
+        var stopWordBytes = UTF8TokenTable<Void>()
+        for word in stopWords {
+            stopWordBytes.insert(word.utf8, value: ())
+        }
+        self.stopWordBytes = stopWordBytes
     }
 
     /// The descriptor of the tokenizer.
@@ -59,6 +66,19 @@ public final class FTS5StopWordTokenizer: FTS5WrapperTokenizer {
         tokenCallback: FTS5WrapperTokenCallback) throws
     {
         if !stopWords.contains(token) {
+            try tokenCallback(token, flags)
+        }
+    }
+
+    /// Outputs the token, unless it is a stop word (the byte-level path).
+    public func accept(
+        utf8Token token: UnsafeRawBufferPointer,
+        flags: FTS5TokenFlags,
+        for tokenization: FTS5Tokenization,
+        locale: String?,
+        tokenCallback: FTS5WrapperUTF8TokenCallback) throws
+    {
+        if stopWordBytes.index(of: token) == nil {
             try tokenCallback(token, flags)
         }
     }

@@ -29,6 +29,9 @@ public final class FTS5SynonymTokenizer: FTS5WrapperTokenizer {
 
     /// The group of each word.
     private let groups: [String: [String]]
+    /// The words of all groups, for the byte-level path: the value of a
+    /// word is the indexes of the other words of its group.
+    private let groupBytes: UTF8TokenTable<[Int]>
 
     /// Creates the tokenizer.
     ///
@@ -54,6 +57,22 @@ public final class FTS5SynonymTokenizer: FTS5WrapperTokenizer {
             }
         }
         self.groups = groups
+        // Each word gets an index; its value lists the other words of its
+        // group, by index.
+        var groupBytes = UTF8TokenTable<[Int]>()
+        let words = groups.keys.sorted()
+        for word in words {
+            groupBytes.insert(word.utf8, value: [])
+        }
+        for word in words {
+            let others = groups[word, default: []].filter { $0 != word }.compactMap { other in
+                other.utf8CString.withUnsafeBytes { bytes in
+                    groupBytes.index(of: UnsafeRawBufferPointer(rebasing: bytes.dropLast()))
+                }
+            }
+            groupBytes.insert(word.utf8, value: others)
+        }
+        self.groupBytes = groupBytes
     }
 
     /// The descriptor of the tokenizer.
@@ -80,6 +99,23 @@ public final class FTS5SynonymTokenizer: FTS5WrapperTokenizer {
         guard !tokenization.contains(.query), let group = groups[token] else { return }
         for synonym in group where synonym != token {
             try tokenCallback(synonym, flags.union(.colocated))
+        }
+    }
+
+    /// Outputs the token, then its synonyms when a document is tokenized
+    /// (the byte-level path).
+    public func accept(
+        utf8Token token: UnsafeRawBufferPointer,
+        flags: FTS5TokenFlags,
+        for tokenization: FTS5Tokenization,
+        locale: String?,
+        tokenCallback: FTS5WrapperUTF8TokenCallback) throws
+    {
+        try tokenCallback(token, flags)
+        guard !tokenization.contains(.query), let synonyms = groupBytes.value(of: token) else { return }
+        let synonymFlags = flags.union(.colocated)
+        for synonym in synonyms {
+            try groupBytes.withKey(at: synonym) { try tokenCallback($0, synonymFlags) }
         }
     }
 }

@@ -135,6 +135,33 @@ public protocol FTS5Tokenizer: AnyObject {
         pText: UnsafePointer<CChar>?,
         nText: CInt,
         tokenCallback: FTS5TokenCallback?) -> CInt
+
+    /// Splits a text into tokens, for a locale: the `xTokenize` function of
+    /// `fts5_tokenizer_v2`, which receives the locale that a value of a
+    /// table created with `locale=1` was given with `fts5_locale()`.
+    ///
+    /// The default implementation ignores the locale, and calls
+    /// ``tokenize(context:tokenization:pText:nText:tokenCallback:)-(_,_,_,_,FTS5TokenCallback)``.
+    /// Wrapper tokenizers pass the locale on to their wrapped tokenizer.
+    ///
+    /// - Parameters:
+    ///   - context: An opaque pointer, to give to `tokenCallback`.
+    ///   - tokenization: Why FTS5 asks for tokens.
+    ///   - pText: The text, UTF-8 bytes, not necessarily NUL-terminated.
+    ///   - nText: The number of bytes of the text.
+    ///   - locale: The locale of the text, or nil when it has none.
+    ///   - tokenCallback: The function to call for each token; when it does
+    ///     not return `SQLITE_OK`, stop and return its result.
+    /// - Returns: `SQLITE_OK`, or an error code.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#the_locale_option>
+    func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        locale: String?,
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
 }
 
 extension FTS5Tokenizer {
@@ -183,6 +210,19 @@ extension FTS5Tokenizer {
             pText: pText, nText: nText,
             tokenCallback: tokenCallback)
     }
+    /// Ignores the locale, and splits the text with
+    /// ``tokenize(context:tokenization:pText:nText:tokenCallback:)-(_,_,_,_,FTS5TokenCallback)``.
+    public func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        locale: String?,
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
+    {
+        tokenize(context: context, tokenization: tokenization, pText: pText, nText: nText, tokenCallback: tokenCallback)
+    }
+
     /// The tokens of a query, with their flags.
     ///
     /// ```swift
@@ -210,6 +250,33 @@ extension FTS5Tokenizer {
     public func tokenize(_ string: String, for tokenization: FTS5Tokenization) throws
         -> [(token: String, flags: FTS5TokenFlags)]
     {
+        try tokens(in: string, for: tokenization).map { ($0.token, $0.flags) }
+    }
+
+    /// The tokens of a text, with their flags and the byte offsets of the
+    /// text they come from.
+    ///
+    /// ```swift
+    /// let words = try db.makeTokenizer(FTS5WordTokenizer.tokenizerDescriptor())
+    /// for token in try words.tokens(in: "研究生命科学") {
+    ///     print(token.token, token.utf8Range)  // 研究 0..<6, 生命 6..<12, 科学 12..<18
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - string: The text.
+    ///   - tokenization: Why the text is tokenized: `.document` (the
+    ///     default), `.query`, `[.query, .prefix]` or `.aux`.
+    ///   - locale: The locale of the text, as `fts5_locale()` gives it to
+    ///     tokenizers; nil for none.
+    /// - Throws: A ``DatabaseError``, or the error of a Swift tokenizer.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#custom_tokenizers>
+    public func tokens(
+        in string: String,
+        for tokenization: FTS5Tokenization = .document,
+        locale: String? = nil) throws -> [FTS5Token]
+    {
         var collector = TokenCollector()
         var string = string
         // The errors of Swift tokenizers, this one or those it wraps.
@@ -223,6 +290,7 @@ extension FTS5Tokenizer {
                         context: UnsafeMutableRawPointer(collectorPointer),
                         tokenization: tokenization,
                         pText: base, nText: CInt(buffer.count),
+                        locale: locale,
                         tokenCallback: collectTokenCallback)
                 }
             }
@@ -236,6 +304,41 @@ extension FTS5Tokenizer {
         return collector.tokens
     }
 }
+
+/// A token of a tokenizer, returned by
+/// ``FTS5Tokenizer/tokens(in:for:locale:)``.
+public struct FTS5Token: Hashable, Sendable {
+    /// The token, as the index stores it.
+    public var token: String
+    /// Its flags: ``FTS5TokenFlags/colocated`` for a synonym of the
+    /// previous token.
+    public var flags: FTS5TokenFlags
+    /// The byte offsets, in the UTF-8 of the tokenized text, of the text
+    /// the token comes from: what `highlight()` and `snippet()` mark.
+    public var utf8Range: Range<Int>
+
+    /// Creates a token.
+    public init(token: String, flags: FTS5TokenFlags, utf8Range: Range<Int>) {
+        self.token = token
+        self.flags = flags
+        self.utf8Range = utf8Range
+    }
+
+    /// The text of the token in the tokenized string: `text[token.range(in: text)]`.
+    ///
+    /// - Parameter text: The string that was tokenized.
+    /// - Returns: The range of the token's bytes, or nil when the offsets
+    ///   are not in the string.
+    public func range(in text: String) -> Range<String.Index>? {
+        let utf8 = text.utf8
+        guard utf8Range.lowerBound >= 0, utf8Range.upperBound <= utf8.count else { return nil }
+        let lower = utf8.index(utf8.startIndex, offsetBy: utf8Range.lowerBound)
+        let upper = utf8.index(lower, offsetBy: utf8Range.count)
+        return lower..<upper
+    }
+}
+
+extension FTS5TokenFlags: Hashable { }
 
 /// The tokenizers whose default `tokenize` that takes a non-optional
 /// callback is running on the current thread (or task): when the default
@@ -251,15 +354,18 @@ func tokenString(_ pToken: UnsafePointer<CChar>?, _ nToken: CInt) -> String {
     return String(decoding: UnsafeRawBufferPointer(start: pToken, count: Int(nToken)), as: UTF8.self)
 }
 
-/// The tokens collected by `tokenize(_:for:)`.
+/// The tokens collected by `tokens(in:for:locale:)`.
 private struct TokenCollector {
-    var tokens: [(token: String, flags: FTS5TokenFlags)] = []
+    var tokens: [FTS5Token] = []
 }
 
-private let collectTokenCallback: FTS5TokenCallback = { context, flags, pToken, nToken, _, _ in
+private let collectTokenCallback: FTS5TokenCallback = { context, flags, pToken, nToken, iStart, iEnd in
     guard let context else { return SQLITE_ERROR }
     let collector = context.assumingMemoryBound(to: TokenCollector.self)
-    collector.pointee.tokens.append((tokenString(pToken, nToken), FTS5TokenFlags(rawValue: flags)))
+    collector.pointee.tokens.append(FTS5Token(
+        token: tokenString(pToken, nToken),
+        flags: FTS5TokenFlags(rawValue: flags),
+        utf8Range: Int(iStart)..<Int(max(iStart, iEnd))))
     return SQLITE_OK
 }
 
@@ -295,8 +401,29 @@ final class FTS5ModuleTokenizer: FTS5Tokenizer {
         nText: CInt,
         tokenCallback: @escaping FTS5TokenCallback) -> CInt
     {
+        tokenize(context: context, tokenization: tokenization, pText: pText, nText: nText, locale: nil, tokenCallback: tokenCallback)
+    }
+
+    func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        locale: String?,
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
+    {
         guard let xTokenize = module.xTokenize else { return SQLITE_ERROR }
-        let code = xTokenize(handle, context, tokenization.rawValue, pText, nText, nil, 0, tokenCallback)
+        let code: CInt
+        if var locale, !locale.isEmpty {
+            code = locale.withUTF8 { locale in
+                locale.withMemoryRebound(to: CChar.self) { locale in
+                    xTokenize(handle, context, tokenization.rawValue, pText, nText,
+                              locale.baseAddress, CInt(locale.count), tokenCallback)
+                }
+            }
+        } else {
+            code = xTokenize(handle, context, tokenization.rawValue, pText, nText, nil, 0, tokenCallback)
+        }
         if code != SQLITE_OK, let failure = connectionErrors.take() {
             // A Swift tokenizer of the connection failed: its error goes
             // to the tokenization that called this one (`tokenize(_:for:)`,

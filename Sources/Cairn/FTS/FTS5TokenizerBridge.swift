@@ -121,17 +121,24 @@ let customTokenizerTokenize: @convention(c) (
     UnsafePointer<CChar>?, CInt,
     UnsafePointer<CChar>?, CInt,
     FTS5TokenCallback?) -> CInt =
-{ handle, context, flags, pText, nText, _, _, tokenCallback in
+{ handle, context, flags, pText, nText, pLocale, nLocale, tokenCallback in
     guard let handle else { return SQLITE_ERROR }
     // FTS5 always gives a callback.
     guard let tokenCallback else { return SQLITE_MISUSE }
     let instance = Unmanaged<FTS5TokenizerInstance>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
     let errors = instance.connectionErrors
+    // The locale of a value of a table created with locale=1.
+    let locale: String? = if let pLocale, nLocale > 0 {
+        String(decoding: UnsafeRawBufferPointer(start: pLocale, count: Int(nLocale)), as: UTF8.self)
+    } else {
+        nil
+    }
     return TokenizerErrorRoute.routing(to: errors) {
         let code = instance.tokenizer.tokenize(
             context: context,
             tokenization: FTS5Tokenization(rawValue: flags),
             pText: pText, nText: nText,
+            locale: locale,
             tokenCallback: tokenCallback)
         if code == SQLITE_OK && errors.hasError {
             // A wrapper tokenizer swallowed the code of a failure: the

@@ -10,6 +10,18 @@ import Foundation
 ///   do not catch it.
 public typealias FTS5WrapperTokenCallback = (_ token: String, _ flags: FTS5TokenFlags) throws -> Void
 
+/// The function a wrapper tokenizer calls for each token it outputs, on
+/// its byte-level path: the UTF-8 bytes of the token, which need to stay
+/// valid only for the time of the call.
+///
+/// - Parameters:
+///   - token: The UTF-8 bytes of the token.
+///   - flags: Its flags: the flags of the input token, or these flags with
+///     `.colocated` for a synonym.
+/// - Throws: An error that tells that FTS5 wants to stop the tokenization:
+///   do not catch it.
+public typealias FTS5WrapperUTF8TokenCallback = (_ token: UnsafeRawBufferPointer, _ flags: FTS5TokenFlags) throws -> Void
+
 /// A Swift tokenizer that post-processes the tokens of another tokenizer,
 /// its wrapped tokenizer: tokens can be modified, ignored, or multiplied
 /// into synonyms.
@@ -37,6 +49,17 @@ public typealias FTS5WrapperTokenCallback = (_ token: String, _ flags: FTS5Token
 /// Two rules: do not catch the errors of `tokenCallback`, and give it the
 /// flags of the input token, unchanged, or with `.colocated` added for a
 /// synonym of the previous token.
+///
+/// ### The byte-level path
+///
+/// FTS5 calls ``accept(utf8Token:flags:for:locale:tokenCallback:)``, whose
+/// default implementation makes a `String` of each token and calls
+/// ``accept(token:flags:for:tokenCallback:)``. A wrapper that handles
+/// bytes implements it too, and avoids that `String` (and the one that
+/// its output becomes): the ready-made tokenizers of Cairn do, and run
+/// within a few percent of SQLite's own tokenizers. Both methods must give
+/// the same tokens, since ``FTS5Tokenizer/tokenize(query:)`` and FTS5 take
+/// the byte path, and code of the user may call the other.
 public protocol FTS5WrapperTokenizer: FTS5CustomTokenizer {
     /// The tokenizer whose tokens are post-processed.
     var wrappedTokenizer: any FTS5Tokenizer { get }
@@ -56,12 +79,74 @@ public protocol FTS5WrapperTokenizer: FTS5CustomTokenizer {
         flags: FTS5TokenFlags,
         for tokenization: FTS5Tokenization,
         tokenCallback: FTS5WrapperTokenCallback) throws
+
+    /// Processes a token of the wrapped tokenizer given as UTF-8 bytes:
+    /// call `tokenCallback` for each output token, zero, one or several
+    /// times. FTS5 calls this method; its default implementation calls
+    /// ``accept(token:flags:for:tokenCallback:)``.
+    ///
+    /// The bytes of `token` are valid until the method returns, and those
+    /// given to `tokenCallback` need to be valid only for the time of its
+    /// call: pass `token` itself, or a slice of it, to output it unchanged,
+    /// with no copy.
+    ///
+    /// ```swift
+    /// func accept(
+    ///     utf8Token token: UnsafeRawBufferPointer,
+    ///     flags: FTS5TokenFlags,
+    ///     for tokenization: FTS5Tokenization,
+    ///     locale: String?,
+    ///     tokenCallback: FTS5WrapperUTF8TokenCallback) throws
+    /// {
+    ///     // Drops tokens longer than 20 bytes, passes the others on.
+    ///     if token.count <= 20 {
+    ///         try tokenCallback(token, flags)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - token: The UTF-8 bytes of a token of the wrapped tokenizer.
+    ///   - flags: Its flags.
+    ///   - tokenization: Why FTS5 asks for tokens.
+    ///   - locale: The locale of the text (`fts5_locale()`, in a table
+    ///     created with `locale=1`), or nil.
+    ///   - tokenCallback: The function that outputs a token.
+    /// - Throws: The errors of `tokenCallback`, or your own error, which
+    ///   stops the tokenization and the statement that asked for it.
+    func accept(
+        utf8Token token: UnsafeRawBufferPointer,
+        flags: FTS5TokenFlags,
+        for tokenization: FTS5Tokenization,
+        locale: String?,
+        tokenCallback: FTS5WrapperUTF8TokenCallback) throws
 }
 
 extension FTS5WrapperTokenizer {
+    /// Makes a `String` of the token, and calls
+    /// ``accept(token:flags:for:tokenCallback:)``.
+    public func accept(
+        utf8Token token: UnsafeRawBufferPointer,
+        flags: FTS5TokenFlags,
+        for tokenization: FTS5Tokenization,
+        locale: String?,
+        tokenCallback: FTS5WrapperUTF8TokenCallback) throws
+    {
+        try accept(
+            token: String(decoding: token, as: UTF8.self),
+            flags: flags,
+            for: tokenization)
+        { token, flags in
+            var token = token
+            try token.withUTF8 { buffer in
+                try tokenCallback(UnsafeRawBufferPointer(buffer), flags)
+            }
+        }
+    }
+
     /// Tokenizes with the wrapped tokenizer, and gives each token to
-    /// ``accept(token:flags:for:tokenCallback:)``. Output tokens keep the
-    /// byte offsets of the input token they come from.
+    /// ``accept(utf8Token:flags:for:locale:tokenCallback:)``. Output tokens
+    /// keep the byte offsets of the input token they come from.
     public func tokenize(
         context: UnsafeMutableRawPointer?,
         tokenization: FTS5Tokenization,
@@ -69,14 +154,30 @@ extension FTS5WrapperTokenizer {
         nText: CInt,
         tokenCallback: @escaping FTS5TokenCallback) -> CInt
     {
+        tokenize(context: context, tokenization: tokenization, pText: pText, nText: nText, locale: nil, tokenCallback: tokenCallback)
+    }
+
+    /// Tokenizes with the wrapped tokenizer, for the locale of the text,
+    /// and gives each token to
+    /// ``accept(utf8Token:flags:for:locale:tokenCallback:)``. Output tokens
+    /// keep the byte offsets of the input token they come from.
+    public func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        locale: String?,
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
+    {
         var state = WrapperTokenizationState(
-            wrapper: self, tokenization: tokenization,
+            wrapper: self, tokenization: tokenization, locale: locale,
             context: context, tokenCallback: tokenCallback)
         return withUnsafeMutablePointer(to: &state) { statePointer in
             wrappedTokenizer.tokenize(
                 context: UnsafeMutableRawPointer(statePointer),
                 tokenization: tokenization,
                 pText: pText, nText: nText,
+                locale: locale,
                 tokenCallback: wrapperTokenCallback)
         }
     }
@@ -87,6 +188,7 @@ extension FTS5WrapperTokenizer {
 private struct WrapperTokenizationState {
     let wrapper: any FTS5WrapperTokenizer
     let tokenization: FTS5Tokenization
+    let locale: String?
     let context: UnsafeMutableRawPointer?
     let tokenCallback: FTS5TokenCallback
 }
@@ -100,21 +202,20 @@ private struct FTS5TokenCallbackError: Error {
 private let wrapperTokenCallback: FTS5TokenCallback = { context, flags, pToken, nToken, iStart, iEnd in
     guard let context else { return SQLITE_ERROR }
     let state = context.assumingMemoryBound(to: WrapperTokenizationState.self)
-    let token = tokenString(pToken, nToken)
     let outerContext = state.pointee.context
     let outerCallback = state.pointee.tokenCallback
+    let token = UnsafeRawBufferPointer(start: pToken, count: pToken == nil ? 0 : Int(max(nToken, 0)))
     do {
         try state.pointee.wrapper.accept(
-            token: token,
+            utf8Token: token,
             flags: FTS5TokenFlags(rawValue: flags),
-            for: state.pointee.tokenization)
+            for: state.pointee.tokenization,
+            locale: state.pointee.locale)
         { token, flags in
-            var token = token
-            let code = token.withUTF8 { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { buffer in
-                    outerCallback(outerContext, flags.rawValue, buffer.baseAddress, CInt(buffer.count), iStart, iEnd)
-                }
-            }
+            let code = outerCallback(
+                outerContext, flags.rawValue,
+                token.baseAddress?.assumingMemoryBound(to: CChar.self), CInt(token.count),
+                iStart, iEnd)
             if code != SQLITE_OK {
                 throw FTS5TokenCallbackError(code: code)
             }

@@ -172,4 +172,20 @@ typedef struct _cairn_vtab_cursor {
     void *context;
 } _cairn_vtab_cursor;
 
+/*
+ * The character data of FTS5's unicode61 tokenizer, for Cairn's word
+ * tokenizer (Sources/Cairn/FTS/FTS5WordTokenizer.swift), so that both fold
+ * text the same way. _cairn_fts5_unicode_category returns the general
+ * category of a code point as an index: 0 unassigned, 1-4 Cc Cf Cn Cs,
+ * 5-9 Ll Lm Lo Lt Lu, 10-12 Mc Me Mn, 13-15 Nd Nl No, 16-22 P*, 23-26 S*,
+ * 27-29 Z*, 30 LC, 31 Co. _cairn_fts5_unicode_fold folds the case of a code
+ * point and, when removeDiacritics is 1 or 2 (unicode61's remove_diacritics
+ * option), removes its diacritic: it returns 0 for a combining diacritic
+ * that disappears. _cairn_fts5_unicode_is_diacritic tells whether a code
+ * point is one of the combining diacritics that unicode61 folds away.
+ */
+int _cairn_fts5_unicode_category(unsigned int code);
+int _cairn_fts5_unicode_fold(int code, int removeDiacritics);
+int _cairn_fts5_unicode_is_diacritic(int code);
+
 #endif /* CAIRN_SHIMS_H */

@@ -1,0 +1,117 @@
+// The word boundaries of the scripts written without spaces, for
+// FTS5WordTokenizer: ICU's dictionaries where Swift ships ICU
+// (`_FoundationICU`, Linux), the system's `NLTokenizer` on Apple
+// platforms, and one word per character elsewhere.
+
+#if canImport(_FoundationICU)
+internal import _FoundationICU
+
+/// Finds the word boundaries of runs of text with one ICU word break
+/// iterator (`UBRK_WORD`), which applies the rules of UAX #29 and the
+/// dictionaries of Chinese, Japanese, Thai, Lao, Khmer and Burmese.
+///
+/// A segmenter is used by one tokenizer, on the thread of its connection.
+final class WordSegmenter {
+    private let iterator: OpaquePointer
+    /// The UTF-8 text of the iterator, reused from run to run.
+    private var text: UnsafeMutablePointer<UText>?
+
+    /// Opens the iterator of a locale ("" for ICU's root locale).
+    ///
+    /// - Throws: A ``DatabaseError`` when ICU cannot open it.
+    init(locale: String) throws {
+        var status = U_ZERO_ERROR
+        let iterator = swift_ubrk_open(UBRK_WORD, locale, nil, 0, &status)
+        guard let iterator, status.rawValue <= U_ZERO_ERROR.rawValue else {
+            if let iterator { swift_ubrk_close(iterator) }
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "cannot open the word boundaries of locale '\(locale)' (ICU error \(status.rawValue))")
+        }
+        self.iterator = iterator
+    }
+
+    deinit {
+        swift_ubrk_close(iterator)
+        if let text { swift_utext_close(text) }
+    }
+
+    /// Replaces `boundaries` with the offsets of the word boundaries of a
+    /// run of valid UTF-8, after its start: the last one is `count`.
+    func boundaries(of bytes: UnsafePointer<UInt8>, count: Int, into boundaries: inout [Int]) {
+        boundaries.removeAll(keepingCapacity: true)
+        var status = U_ZERO_ERROR
+        // Native indexes of a UTF-8 text are byte offsets.
+        text = swift_utext_openUTF8(
+            text,
+            UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self),
+            Int64(count),
+            &status)
+        if let text, status.rawValue <= U_ZERO_ERROR.rawValue {
+            swift_ubrk_setUText(iterator, text, &status)
+        }
+        guard status.rawValue <= U_ZERO_ERROR.rawValue else {
+            // The run stays one word.
+            boundaries.append(count)
+            return
+        }
+        var boundary = swift_ubrk_next(iterator)
+        while boundary != UBRK_DONE {
+            boundaries.append(Int(boundary))
+            boundary = swift_ubrk_next(iterator)
+        }
+    }
+}
+
+#elseif canImport(NaturalLanguage)
+internal import NaturalLanguage
+
+/// Finds the word boundaries of runs of text with the system's word
+/// tokenizer, which has the dictionaries of Chinese, Japanese and Thai
+/// (among others). Not tested by Cairn's test suite, which runs on Linux.
+final class WordSegmenter {
+    private let tokenizer: NLTokenizer
+
+    /// Creates the tokenizer of a locale ("" for the system's guess).
+    init(locale: String) throws {
+        tokenizer = NLTokenizer(unit: .word)
+        if !locale.isEmpty {
+            tokenizer.setLanguage(NLLanguage(rawValue: locale))
+        }
+    }
+
+    /// Replaces `boundaries` with the offsets of the word boundaries of a
+    /// run of valid UTF-8, after its start.
+    func boundaries(of bytes: UnsafePointer<UInt8>, count: Int, into boundaries: inout [Int]) {
+        boundaries.removeAll(keepingCapacity: true)
+        let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        tokenizer.string = string
+        var found: [Int] = []
+        tokenizer.enumerateTokens(in: string.startIndex..<string.endIndex) { range, _ in
+            found.append(string.utf8.distance(from: string.startIndex, to: range.lowerBound))
+            found.append(string.utf8.distance(from: string.startIndex, to: range.upperBound))
+            return true
+        }
+        // Token ranges, in order: their starts and ends are boundaries.
+        boundaries.append(contentsOf: found)
+        boundaries.append(count)
+    }
+}
+
+#else
+
+/// Without ICU nor a system word tokenizer: each character of a script
+/// written without spaces is a word.
+final class WordSegmenter {
+    init(locale: String) throws { }
+
+    func boundaries(of bytes: UnsafePointer<UInt8>, count: Int, into boundaries: inout [Int]) {
+        boundaries.removeAll(keepingCapacity: true)
+        for offset in 1..<max(count, 1) where bytes[offset] & 0xC0 != 0x80 {
+            boundaries.append(offset)
+        }
+        boundaries.append(count)
+    }
+}
+
+#endif
