@@ -72,6 +72,9 @@ public struct FTS5: VirtualTableModule, Sendable {
         if let detail = definition.detail {
             arguments.append("detail=" + (detail.isPlainFTSIdentifier ? detail : detail.sqlStringLiteral))
         }
+        if definition.locale {
+            arguments.append("locale=1")
+        }
         return arguments
     }
 
@@ -167,6 +170,24 @@ public final class FTS5TableDefinition {
 
     /// The `detail` option: `full`, `column` or `none`.
     public var detail: String?
+
+    /// The `locale` option: when true (`locale=1`), each value may come
+    /// with a locale, given with the `fts5_locale(locale, text)` SQL
+    /// function, which FTS5 passes on to the tokenizer
+    /// (``FTS5Tokenizer/tokenize(context:tokenization:pText:nText:locale:tokenCallback:)``);
+    /// `fts5_get_locale(table, column)` reads it back.
+    ///
+    /// ```swift
+    /// try db.create(virtualTable: "note", using: FTS5()) { t in
+    ///     t.tokenizer = FTS5WordTokenizer.tokenizerDescriptor()
+    ///     t.locale = true
+    ///     t.column("text")
+    /// }
+    /// try db.execute(sql: "INSERT INTO note(text) VALUES (fts5_locale('th', ?))", arguments: [thaiText])
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#the_locale_option>
+    public var locale = false
 
     /// How the table is created.
     let configuration: VirtualTableConfiguration

@@ -1,5 +1,5 @@
-// Registering Swift FTS5 tokenizers in database queues and pools, on top
-// of their connection setup hook.
+// Registering Swift FTS5 tokenizers and auxiliary functions in database
+// queues and pools, on top of their connection setup hook.
 
 extension DatabaseQueue {
     /// Registers a Swift FTS5 tokenizer in the connection.
@@ -33,6 +33,37 @@ extension DatabasePool {
     /// `fts5_api`.
     public func add<Tokenizer: FTS5CustomTokenizer>(tokenizer: Tokenizer.Type) {
         setUpConnections(tokenizerRegistration(Tokenizer.self))
+    }
+}
+
+extension DatabaseQueue {
+    /// Registers an FTS5 auxiliary function written in Swift in the
+    /// connection.
+    ///
+    /// ```swift
+    /// dbQueue.add(auxiliaryFunction: myRanking)
+    /// ```
+    ///
+    /// The corresponding C function is `xCreateFunction` of the
+    /// `fts5_api`.
+    public func add(auxiliaryFunction: FTS5AuxiliaryFunction) {
+        setUpConnections { db in db.add(auxiliaryFunction: auxiliaryFunction) }
+    }
+}
+
+extension DatabasePool {
+    /// Registers an FTS5 auxiliary function written in Swift in all
+    /// connections of the pool: the writer, the current readers, and the
+    /// readers the pool opens later.
+    ///
+    /// ```swift
+    /// dbPool.add(auxiliaryFunction: myRanking)
+    /// ```
+    ///
+    /// The corresponding C function is `xCreateFunction` of the
+    /// `fts5_api`.
+    public func add(auxiliaryFunction: FTS5AuxiliaryFunction) {
+        setUpConnections { db in db.add(auxiliaryFunction: auxiliaryFunction) }
     }
 }
 

@@ -324,6 +324,42 @@ import Cairn
         }
     }
 
+    /// The locale of values (`locale=1`, `fts5_locale()`) reaches Swift
+    /// tokenizers, wrappers included, and auxiliary functions.
+    @Test func locale() throws {
+        let directory = try TemporaryDirectory()
+        var config = Configuration()
+        config.prepareDatabase { db in
+            db.add(tokenizer: FTS5WordTokenizer.self)
+            db.add(tokenizer: LocaleRecordingTokenizer.self)
+            db.add(auxiliaryFunction: FTS5AuxiliaryFunction("locale_of") { context, _ in
+                try context.columnLocale(0)
+            })
+        }
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: config)
+        LocaleRecordingTokenizer.locales.withLock { $0 = [] }
+        try dbQueue.write { db throws in
+            try db.create(virtualTable: "doc", using: FTS5()) { t in
+                t.tokenizer = LocaleRecordingTokenizer.tokenizerDescriptor(arguments: FTS5WordTokenizer.tokenizerDescriptor().components)
+                t.locale = true
+                t.column("content")
+            }
+            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'doc'")?.contains("locale=1") == true)
+            try db.execute(sql: "INSERT INTO doc VALUES (fts5_locale('th', ?))", arguments: ["ภาษาไทยง่าย"])
+            try db.execute(sql: "INSERT INTO doc VALUES (fts5_locale('ja', ?))", arguments: ["東京都に住んでいます"])
+            try db.execute(sql: "INSERT INTO doc VALUES (?)", arguments: ["no locale"])
+            #expect(LocaleRecordingTokenizer.locales.withLock { $0 } == ["th", "ja", nil])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH 'ไทย'") == 1)
+            #expect(try String?.fetchAll(db, sql: "SELECT fts5_get_locale(doc, 0) FROM doc ORDER BY rowid") == ["th", "ja", nil])
+            #expect(try String?.fetchAll(db, sql: "SELECT locale_of(doc) FROM doc WHERE doc MATCH '東京 OR locale OR ไทย' ORDER BY rowid")
+                == ["th", "ja", nil])
+            // Tokenize from Swift with a locale.
+            let tokenizer = try db.makeTokenizer(LocaleRecordingTokenizer.tokenizerDescriptor(arguments: ["cairn_words"]))
+            #expect(try tokenizer.tokens(in: "ไทย", locale: "th").map(\.token) == ["ไทย"])
+            #expect(LocaleRecordingTokenizer.locales.withLock { $0.last } == "th")
+        }
+    }
+
     @Test func tokenCallbackErrorStopsTheTokenization() throws {
         let directory = try TemporaryDirectory()
         let dbQueue = try makeQueue(directory)
@@ -366,5 +402,37 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// A wrapper that records the locales of the texts it tokenizes, on the
+/// byte-level path (consecutive texts of the same locale make one entry).
+final class LocaleRecordingTokenizer: FTS5WrapperTokenizer {
+    static let name = "locale_recording"
+    static let locales = Locked<[String?]>([])
+    let wrappedTokenizer: any FTS5Tokenizer
+
+    init(db: Database, arguments: [String]) throws {
+        wrappedTokenizer = try db.makeTokenizer(FTS5TokenizerDescriptor(components: arguments))
+    }
+
+    func accept(
+        utf8Token token: UnsafeRawBufferPointer,
+        flags: FTS5TokenFlags,
+        for tokenization: FTS5Tokenization,
+        locale: String?,
+        tokenCallback: FTS5WrapperUTF8TokenCallback) throws
+    {
+        Self.locales.withLock { locales in
+            // One entry per text: the locale of its first token.
+            if tokenization.contains(.document) || locale != nil, locales.last.map({ $0 != locale }) ?? true {
+                locales.append(locale)
+            }
+        }
+        try tokenCallback(token, flags)
+    }
+
+    func accept(token: String, flags: FTS5TokenFlags, for tokenization: FTS5Tokenization, tokenCallback: FTS5WrapperTokenCallback) throws {
+        try tokenCallback(token, flags)
     }
 }
