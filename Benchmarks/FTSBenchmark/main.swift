@@ -155,6 +155,9 @@ func cairnIndex(_ tokenizer: FTS5TokenizerDescriptor) throws -> Int {
 }
 
 let workloads = [
+    Workload("16 index, unicode61 through Cairn (no Swift tokenizer)", budget: nil, raw: rawIndex, checksum: checksum(pathIndex:)) {
+        try cairnIndex(.unicode61())
+    },
     Workload("17 index, Swift pass-through tokenizer", budget: 1.10, raw: rawIndex, checksum: checksum(pathIndex:)) {
         try cairnIndex(PassThroughTokenizer.tokenizerDescriptor())
     },

@@ -153,3 +153,83 @@ let customTokenizerDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = 
     guard let context else { return }
     Unmanaged<FTS5TokenizerConstructor>.fromOpaque(context).release()
 }
+
+// MARK: - Wrapper tokenizers
+
+/// A tokenization of a wrapper tokenizer: the wrapped tokenizer calls
+/// `wrapperTokenCallback` for each of its tokens, with this object as
+/// context (unretained: `run` keeps it alive for the time of the call).
+final class WrapperTokenization: CCallbackContext {
+    let wrapper: any FTS5WrapperTokenizer
+    let tokenization: FTS5Tokenization
+    let locale: String?
+    /// The context and callback of the caller of the wrapper.
+    let context: UnsafeMutableRawPointer?
+    let tokenCallback: FTS5TokenCallback
+
+    init(
+        wrapper: any FTS5WrapperTokenizer,
+        tokenization: FTS5Tokenization,
+        locale: String?,
+        context: UnsafeMutableRawPointer?,
+        tokenCallback: @escaping FTS5TokenCallback)
+    {
+        self.wrapper = wrapper
+        self.tokenization = tokenization
+        self.locale = locale
+        self.context = context
+        self.tokenCallback = tokenCallback
+    }
+
+    /// Tokenizes the text with the wrapped tokenizer.
+    func run(pText: UnsafePointer<CChar>?, nText: CInt) -> CInt {
+        withExtendedLifetime(self) {
+            wrapper.wrappedTokenizer.tokenize(
+                context: unretainedCContext(),
+                tokenization: tokenization,
+                pText: pText, nText: nText,
+                locale: locale,
+                tokenCallback: wrapperTokenCallback)
+        }
+    }
+}
+
+/// The error that carries a code returned by FTS5's token callback, which
+/// must reach the wrapped tokenizer unchanged.
+private struct FTS5TokenCallbackError: Error {
+    let code: CInt
+}
+
+/// The token callback that a wrapper tokenizer gives to its wrapped
+/// tokenizer: it hands each token to the wrapper's byte-level `accept`.
+private let wrapperTokenCallback: FTS5TokenCallback = { context, flags, pToken, nToken, iStart, iEnd in
+    guard let context else { return SQLITE_ERROR }
+    // Borrowed: `WrapperTokenization.run` keeps the object alive, and a
+    // retain per token shows in FTSBenchmark "17".
+    return Unmanaged<WrapperTokenization>.fromOpaque(context)._withUnsafeGuaranteedRef { state in
+        let token = UnsafeRawBufferPointer(start: pToken, count: pToken == nil ? 0 : Int(max(nToken, 0)))
+        do {
+            try state.wrapper.accept(
+                utf8Token: token,
+                flags: FTS5TokenFlags(rawValue: flags),
+                for: state.tokenization,
+                locale: state.locale)
+            { token, flags in
+                let code = state.tokenCallback(
+                    state.context, flags.rawValue,
+                    token.baseAddress?.assumingMemoryBound(to: CChar.self), CInt(token.count),
+                    iStart, iEnd)
+                if code != SQLITE_OK {
+                    throw FTS5TokenCallbackError(code: code)
+                }
+            }
+            return SQLITE_OK
+        } catch let error as FTS5TokenCallbackError {
+            return error.code
+        } catch {
+            // A Swift error: the statement that asked for tokens throws it.
+            TokenizerErrorRoute.record(error)
+            return SQLITE_ERROR
+        }
+    }
+}

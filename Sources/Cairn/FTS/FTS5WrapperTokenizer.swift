@@ -169,64 +169,10 @@ extension FTS5WrapperTokenizer {
         locale: String?,
         tokenCallback: @escaping FTS5TokenCallback) -> CInt
     {
-        var state = WrapperTokenizationState(
+        let tokenization = WrapperTokenization(
             wrapper: self, tokenization: tokenization, locale: locale,
             context: context, tokenCallback: tokenCallback)
-        return withUnsafeMutablePointer(to: &state) { statePointer in
-            wrappedTokenizer.tokenize(
-                context: UnsafeMutableRawPointer(statePointer),
-                tokenization: tokenization,
-                pText: pText, nText: nText,
-                locale: locale,
-                tokenCallback: wrapperTokenCallback)
-        }
-    }
-}
-
-/// The state of a wrapper tokenization, given to the wrapped tokenizer as
-/// the context of its callback.
-private struct WrapperTokenizationState {
-    let wrapper: any FTS5WrapperTokenizer
-    let tokenization: FTS5Tokenization
-    let locale: String?
-    let context: UnsafeMutableRawPointer?
-    let tokenCallback: FTS5TokenCallback
-}
-
-/// The error that carries a code returned by FTS5's token callback, which
-/// must reach the wrapped tokenizer unchanged.
-private struct FTS5TokenCallbackError: Error {
-    let code: CInt
-}
-
-private let wrapperTokenCallback: FTS5TokenCallback = { context, flags, pToken, nToken, iStart, iEnd in
-    guard let context else { return SQLITE_ERROR }
-    let state = context.assumingMemoryBound(to: WrapperTokenizationState.self)
-    let outerContext = state.pointee.context
-    let outerCallback = state.pointee.tokenCallback
-    let token = UnsafeRawBufferPointer(start: pToken, count: pToken == nil ? 0 : Int(max(nToken, 0)))
-    do {
-        try state.pointee.wrapper.accept(
-            utf8Token: token,
-            flags: FTS5TokenFlags(rawValue: flags),
-            for: state.pointee.tokenization,
-            locale: state.pointee.locale)
-        { token, flags in
-            let code = outerCallback(
-                outerContext, flags.rawValue,
-                token.baseAddress?.assumingMemoryBound(to: CChar.self), CInt(token.count),
-                iStart, iEnd)
-            if code != SQLITE_OK {
-                throw FTS5TokenCallbackError(code: code)
-            }
-        }
-        return SQLITE_OK
-    } catch let error as FTS5TokenCallbackError {
-        return error.code
-    } catch {
-        // A Swift error: the statement that asked for tokens throws it.
-        TokenizerErrorRoute.record(error)
-        return SQLITE_ERROR
+        return tokenization.run(pText: pText, nText: nText)
     }
 }
 
