@@ -131,10 +131,14 @@ enum LatinASCIIFolding {
     /// Whether the bytes are lowercase ASCII already.
     @inline(__always)
     static func isFolded(_ token: UnsafeRawBufferPointer) -> Bool {
-        for byte in token where byte >= 0x80 || (byte >= 65 && byte <= 90) {
-            return false
+        // Without a branch per byte: the high bit of `byte` tells a byte
+        // beyond ASCII, and for an ASCII byte, the high bit of
+        // (byte + 0x3F) & ~(byte + 0x25) tells a letter from A to Z.
+        var bits: UInt8 = 0
+        for byte in token {
+            bits |= byte | ((byte &+ 0x3F) & ~(byte &+ 0x25))
         }
-        return true
+        return bits & 0x80 == 0
     }
 
     /// Calls `body` with the folded bytes of a token.

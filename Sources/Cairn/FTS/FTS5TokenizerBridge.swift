@@ -158,14 +158,24 @@ let customTokenizerDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = 
 
 /// A tokenization of a wrapper tokenizer: the wrapped tokenizer calls
 /// `wrapperTokenCallback` for each of its tokens, with this object as
-/// context (unretained: `run` keeps it alive for the time of the call).
+/// context (unretained: `run` keeps it alive for the time of the call),
+/// and the wrapper outputs its tokens with ``FTS5WrapperUTF8TokenCallback``,
+/// which reads the caller's callback here.
+@usableFromInline
 final class WrapperTokenization: CCallbackContext {
     let wrapper: any FTS5WrapperTokenizer
     let tokenization: FTS5Tokenization
     let locale: String?
     /// The context and callback of the caller of the wrapper.
-    let context: UnsafeMutableRawPointer?
-    let tokenCallback: FTS5TokenCallback
+    @usableFromInline let context: UnsafeMutableRawPointer?
+    @usableFromInline let tokenCallback: FTS5TokenCallback
+    /// Whether the tokenization runs: an output callback kept after it
+    /// throws instead of calling `tokenCallback` with a stale context.
+    /// Unchecked: the dynamic exclusivity check of this read, in the
+    /// output callback inlined into each wrapper, costs 24 instructions per
+    /// token (FTSBenchmark "17"); it is written only by `run`, before and
+    /// after the wrapped tokenizer runs.
+    @usableFromInline @exclusivity(unchecked) var isActive = false
 
     init(
         wrapper: any FTS5WrapperTokenizer,
@@ -183,7 +193,9 @@ final class WrapperTokenization: CCallbackContext {
 
     /// Tokenizes the text with the wrapped tokenizer.
     func run(pText: UnsafePointer<CChar>?, nText: CInt) -> CInt {
-        withExtendedLifetime(self) {
+        isActive = true
+        defer { isActive = false }
+        return withExtendedLifetime(self) {
             wrapper.wrappedTokenizer.tokenize(
                 context: unretainedCContext(),
                 tokenization: tokenization,
@@ -192,12 +204,26 @@ final class WrapperTokenization: CCallbackContext {
                 tokenCallback: wrapperTokenCallback)
         }
     }
+
+    /// The error of an output callback used after its tokenization.
+    @usableFromInline
+    static func endedError() -> DatabaseError {
+        DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "a token callback of a wrapper tokenizer was used after its tokenization")
+    }
 }
 
 /// The error that carries a code returned by FTS5's token callback, which
 /// must reach the wrapped tokenizer unchanged.
-private struct FTS5TokenCallbackError: Error {
-    let code: CInt
+@usableFromInline
+struct FTS5TokenCallbackError: Error {
+    @usableFromInline let code: CInt
+
+    @usableFromInline
+    init(code: CInt) {
+        self.code = code
+    }
 }
 
 /// The token callback that a wrapper tokenizer gives to its wrapped
@@ -213,16 +239,8 @@ private let wrapperTokenCallback: FTS5TokenCallback = { context, flags, pToken, 
                 utf8Token: token,
                 flags: FTS5TokenFlags(rawValue: flags),
                 for: state.tokenization,
-                locale: state.locale)
-            { token, flags in
-                let code = state.tokenCallback(
-                    state.context, flags.rawValue,
-                    token.baseAddress?.assumingMemoryBound(to: CChar.self), CInt(token.count),
-                    iStart, iEnd)
-                if code != SQLITE_OK {
-                    throw FTS5TokenCallbackError(code: code)
-                }
-            }
+                locale: state.locale,
+                tokenCallback: FTS5WrapperUTF8TokenCallback(tokenization: state, start: iStart, end: iEnd))
             return SQLITE_OK
         } catch let error as FTS5TokenCallbackError {
             return error.code
