@@ -3,14 +3,27 @@ import Cairn
 import Foundation
 import CairnSQLiteShims
 
-// Full-text indexing: documents inserted into an FTS5 table in one
-// transaction. Raw C indexes with the built-in unicode61 tokenizer; Cairn
-// indexes through Swift wrapper tokenizers around unicode61: a tokenizer
-// that passes tokens through (the cost of the Swift bridge), and the
-// ready-made Latin-ASCII folding, synonym and stop-word tokenizers. The
-// corpus is built in: generated from a fixed vocabulary with a fixed seed.
+// Full-text indexing and ranking: documents inserted into an FTS5 table in
+// one transaction. Raw C indexes with the built-in unicode61 tokenizer;
+// Cairn indexes through Swift wrapper tokenizers around unicode61: a
+// tokenizer that passes tokens through (the cost of the Swift bridge), and
+// the ready-made Latin-ASCII folding, synonym and stop-word tokenizers.
+// Then the word tokenizer (cairn_words) on Chinese text, against raw C
+// calling the same ICU break iterator, and on English text, against
+// unicode61; and a BM25 written in Swift against the built-in bm25(). The
+// corpora are built in: generated from fixed vocabularies with fixed seeds
+// (Corpus.swift). `--scale N` reports indexing and query latencies at N
+// documents instead (Scale.swift).
 
-let options = BenchmarkOptions(defaultRows: 20_000)
+var arguments = Array(CommandLine.arguments.dropFirst())
+if let index = arguments.firstIndex(of: "--scale") {
+    guard index + 1 < arguments.count, let count = Int(arguments[index + 1]), count > 0 else {
+        FileHandle.standardError.write(Data("error: --scale takes a number of documents\n".utf8))
+        exit(2)
+    }
+    runScale(documents: count)
+}
+let options = BenchmarkOptions(arguments: arguments, defaultRows: 20_000)
 let documentCount = options.rows
 
 /// A pass-through wrapper: the cost of a Swift tokenizer.
@@ -65,24 +78,10 @@ final class StringPassThroughTokenizer: FTS5WrapperTokenizer {
 
 /// The corpus: documents of 40 words, mostly English, with some latin
 /// letters beyond ASCII.
-let corpus: [String] = {
-    let vocabulary = """
-        river mountain database engine search index token query table column record value \
-        the a of and to in is it that was for on are as with his they at be this have from \
-        first second third 1st 2nd 3rd café naïve Großmann Jérôme encyclopædia fidélité Øresund \
-        whale captain sea ship harbor storm wind sail crew island map treasure gold silver \
-        swift sqlite pool snapshot writer reader cursor statement argument transaction commit \
-        garden flower tree leaf branch root seed rain sun cloud winter summer autumn spring
-        """.split(separator: " ").map(String.init)
-    var state: UInt64 = 0x2545F4914F6CDD1D
-    func next() -> Int {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return Int(truncatingIfNeeded: state >> 33)
-    }
-    return (0..<documentCount).map { _ in
-        (0..<40).map { _ in vocabulary[next() % vocabulary.count] }.joined(separator: " ")
-    }
-}()
+let corpus = englishCorpus(count: documentCount)
+
+/// Documents of 40 Chinese words, written without spaces.
+let chineseDocuments = chineseCorpus(count: documentCount)
 
 let createSQL = "CREATE VIRTUAL TABLE doc USING fts5(content, tokenize=%@)"
 let paths = [temporaryPath("cairn-fts-benchmark-raw.sqlite"), temporaryPath("cairn-fts-benchmark-cairn.sqlite")]
@@ -114,16 +113,18 @@ func registerTokenizers(_ db: Database) {
     db.add(tokenizer: FTS5LatinASCIITokenizer.self)
     db.add(tokenizer: FTS5SynonymTokenizer.self)
     db.add(tokenizer: FTS5StopWordTokenizer.self)
+    db.add(tokenizer: FTS5WordTokenizer.self)
 }
 
-// Raw C: unicode61, prepare once, bind text, step, reset.
-func rawIndex() throws -> Int {
+// Raw C: prepare once, bind text, step, reset.
+func rawIndex(_ documents: [String], tokenizer: String = "unicode61", register: (OpaquePointer) throws -> Void = { _ in }) throws -> Int {
     let db = try rawOpen(freshPath(0))
     try rawExec(db, "PRAGMA synchronous = OFF")
-    try rawExec(db, String(format: createSQL, "'unicode61'"))
+    try register(db)
+    try rawExec(db, String(format: createSQL, "'\(tokenizer)'"))
     try rawExec(db, "BEGIN")
     let statement = try rawPrepare(db, "INSERT INTO doc(content) VALUES (?)")
-    for document in corpus {
+    for document in documents {
         _ = document.withCString { text in
             sqlite3_bind_text(statement, 1, text, -1, _cairn_sqlite_transient())
         }
@@ -136,8 +137,12 @@ func rawIndex() throws -> Int {
     return 0
 }
 
-/// Indexes the corpus with Cairn, through a tokenizer.
-func cairnIndex(_ tokenizer: FTS5TokenizerDescriptor) throws -> Int {
+func rawIndex() throws -> Int {
+    try rawIndex(corpus)
+}
+
+/// Indexes documents with Cairn, through a tokenizer.
+func cairnIndex(_ tokenizer: FTS5TokenizerDescriptor, documents: [String] = corpus) throws -> Int {
     var configuration = Configuration()
     configuration.prepareDatabase { db in
         // No fsync at commit, as in raw C: the workloads measure indexing,
@@ -152,12 +157,41 @@ func cairnIndex(_ tokenizer: FTS5TokenizerDescriptor) throws -> Int {
             t.column("content")
         }
         let statement = try db.cachedStatement(sql: "INSERT INTO doc(content) VALUES (?)")
-        for document in corpus {
+        for document in documents {
             try statement.execute(arguments: [document])
         }
     }
     try dbQueue.close()
     return 1
+}
+
+/// The number of documents, and of documents that contain 科学 (science).
+func chineseChecksum(pathIndex: Int) throws -> Int {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+        registerTokenizers(db)
+        #if canImport(_FoundationICU)
+        // The raw C table names raw C's tokenizer.
+        if let handle = db.sqliteConnection { try rawRegisterICUTokenizer(handle) }
+        #endif
+    }
+    let dbQueue = try DatabaseQueue(path: paths[pathIndex], configuration: configuration)
+    defer { try? dbQueue.close() }
+    return try dbQueue.read { db in
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc")!
+        let matches = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH '科学'")!
+        return count * 1_000_000 + matches
+    }
+}
+
+/// The ranking database, made by the warm-up run of workload 23.
+nonisolated(unsafe) var rankingPath: String?
+
+func rankingDatabase() throws -> String {
+    if let rankingPath { return rankingPath }
+    let path = try makeRankingDatabase(corpus)
+    rankingPath = path
+    return path
 }
 
 let workloads = [
@@ -180,4 +214,27 @@ let workloads = [
         try cairnIndex(FTS5StopWordTokenizer.tokenizerDescriptor(stopWords: ["the", "a", "of", "and", "to", "in", "is"]))
     },
 ]
-BenchmarkRunner(title: "Full-text indexing (ratios to unicode61 in raw C)", options: options).run(workloads)
+
+#if canImport(_FoundationICU)
+let wordWorkloads = [
+    Workload("21 index Chinese, cairn_words (raw: the same ICU iterator)", budget: 1.15,
+             raw: { try rawIndex(chineseDocuments, tokenizer: "raw_icu", register: rawRegisterICUTokenizer) },
+             checksum: chineseChecksum(pathIndex:)) {
+        try cairnIndex(FTS5WordTokenizer.tokenizerDescriptor(), documents: chineseDocuments)
+    },
+]
+#else
+let wordWorkloads: [Workload] = []
+#endif
+
+let otherWorkloads = [
+    Workload("22 index English, cairn_words (raw: unicode61)", budget: nil, raw: rawIndex, checksum: checksum(pathIndex:)) {
+        try cairnIndex(FTS5WordTokenizer.tokenizerDescriptor())
+    },
+    Workload("23 rank, Swift BM25 (raw: bm25())", budget: 1.5, units: rankingQueries.count,
+             raw: { try rawRank(rankingDatabase()) }) {
+        try cairnRank(rankingDatabase())
+    },
+]
+
+BenchmarkRunner(title: "Full-text search (ratios to raw C)", options: options).run(workloads + wordWorkloads + otherWorkloads)

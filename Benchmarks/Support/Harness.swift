@@ -362,12 +362,12 @@ func svgChart(title: String, results: [WorkloadResult]) -> String {
     return svg
 }
 
-func format(_ value: Double, _ digits: Int = 2) -> String {
+public func format(_ value: Double, _ digits: Int = 2) -> String {
     String(format: "%.\(digits)f", value)
 }
 
 /// Bytes in megabytes, or "?" when unknown.
-func megabytes(_ bytes: Int?) -> String {
+public func megabytes(_ bytes: Int?) -> String {
     bytes.map { String(format: "%.0f", Double($0) / 1_048_576) } ?? "?"
 }
 
@@ -396,8 +396,8 @@ func gitRevision() -> String? {
 /// On Linux, the peak (`VmHWM` of `/proc/self/status`) is reset before each
 /// run by writing 5 to `/proc/self/clear_refs`, so that each run reports its
 /// own peak. Elsewhere, the peak of the process so far (`ru_maxrss`).
-enum PeakMemory {
-    static func reset() {
+public enum PeakMemory {
+    public static func reset() {
         #if os(Linux)
         if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
             handle.write(Data("5".utf8))
@@ -406,7 +406,7 @@ enum PeakMemory {
         #endif
     }
 
-    static func current() -> Int? {
+    public static func current() -> Int? {
         #if os(Linux)
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
@@ -422,7 +422,7 @@ enum PeakMemory {
         #endif
     }
 
-    static func maximum(_ a: Int?, _ b: Int?) -> Int? {
+    public static func maximum(_ a: Int?, _ b: Int?) -> Int? {
         switch (a, b) {
         case let (a?, b?): max(a, b)
         case let (a?, nil): a

@@ -424,13 +424,14 @@ public final class FTS5AuxiliaryContext {
     // MARK: Per-query data
 
     /// A value kept for the time of the query: each call of the function
-    /// in the same query (one per row) sees what a previous one stored
-    /// (`xSetAuxdata`, `xGetAuxdata`). Use it for what is computed once per
-    /// query, such as the number of rows that match each phrase.
+    /// in the same query (one per row) sees what a previous call stored
+    /// with ``setAuxiliaryData(_:)`` (`xGetAuxdata`). Use it for what is
+    /// computed once per query, such as the number of rows that match each
+    /// phrase.
     ///
     /// ```swift
     /// let hits: [Int]
-    /// if let cached = try context.auxiliaryData() as? [Int] {
+    /// if let cached = try context.auxiliaryData(as: [Int].self) {
     ///     hits = cached
     /// } else {
     ///     hits = try computeHits(context)
@@ -438,26 +439,34 @@ public final class FTS5AuxiliaryContext {
     /// }
     /// ```
     ///
+    /// - Parameter type: The type of the value.
+    /// - Returns: The value, or nil when there is none, or when it is not
+    ///   of this type.
     /// - Throws: A ``DatabaseError`` when the context is no longer valid.
-    public func auxiliaryData() throws -> Any? {
+    public func auxiliaryData<T>(as type: T.Type) throws -> T? {
         let (api, fts) = try current()
         guard let pointer = api.pointee.xGetAuxdata(fts, 0) else { return nil }
-        return AuxiliaryDataBox.value(of: pointer)
+        return AuxiliaryDataBox<T>.value(at: pointer)
     }
 
     /// Stores a value for the next calls of the function in the same
-    /// query, in place of the previous one (see ``auxiliaryData()``).
+    /// query, in place of the previous one (see ``auxiliaryData(as:)``).
+    /// FTS5 releases it when the query ends.
     ///
-    /// - Parameter value: The value, or nil to forget it.
+    /// - Parameter value: The value.
     /// - Throws: A ``DatabaseError`` when the context is no longer valid,
     ///   or when SQLite cannot store it.
-    public func setAuxiliaryData(_ value: Any?) throws {
+    public func setAuxiliaryData<T>(_ value: T) throws {
         let (api, fts) = try current()
-        guard let value else {
-            try check(api.pointee.xSetAuxdata(fts, nil, nil), "xSetAuxdata")
-            return
-        }
         try check(api.pointee.xSetAuxdata(fts, AuxiliaryDataBox(value).retainedCContext(), auxiliaryDataDelete), "xSetAuxdata")
+    }
+
+    /// Forgets the value stored by ``setAuxiliaryData(_:)``.
+    ///
+    /// - Throws: A ``DatabaseError`` when the context is no longer valid.
+    public func removeAuxiliaryData() throws {
+        let (api, fts) = try current()
+        try check(api.pointee.xSetAuxdata(fts, nil, nil), "xSetAuxdata")
     }
 }
 

@@ -24,17 +24,27 @@ final class AuxiliaryFunctionBox: CCallbackContext {
     }
 }
 
-/// A value stored by `FTS5AuxiliaryContext.setAuxiliaryData(_:)`. FTS5 owns
-/// it until the query ends, and releases it with `auxiliaryDataDelete`.
-final class AuxiliaryDataBox: CCallbackContext {
-    let value: Any
+/// The base of the boxes of values stored by
+/// `FTS5AuxiliaryContext.setAuxiliaryData(_:)`. FTS5 owns a box until the
+/// query ends, and releases it with `auxiliaryDataDelete`.
+class AnyAuxiliaryDataBox: CCallbackContext { }
 
-    init(_ value: Any) {
+/// A value stored by `FTS5AuxiliaryContext.setAuxiliaryData(_:)`: the
+/// type of the box is the type of the value, so that reading it back is a
+/// cast between classes, not from `Any`.
+final class AuxiliaryDataBox<Value>: AnyAuxiliaryDataBox {
+    let value: Value
+
+    init(_ value: Value) {
         self.value = value
     }
 
-    static func value(of pointer: UnsafeMutableRawPointer) -> Any {
-        Unmanaged<AuxiliaryDataBox>.fromOpaque(pointer).takeUnretainedValue().value
+    /// The value of the box at `pointer`, or nil when the box holds a
+    /// value of another type.
+    static func value(at pointer: UnsafeMutableRawPointer) -> Value? {
+        Unmanaged<AnyAuxiliaryDataBox>.fromOpaque(pointer)._withUnsafeGuaranteedRef { box in
+            (box as? AuxiliaryDataBox<Value>)?.value
+        }
     }
 }
 
@@ -73,8 +83,11 @@ let auxiliaryFunctionCallback: @convention(c) (
         }
     }
     do {
-        let result = try box.function.function(context, arguments)
-        (result?.databaseValue ?? .null).setResult(of: sqliteContext)
+        if let result = try box.function.function(context, arguments) {
+            result.databaseValue.setResult(of: sqliteContext)
+        } else {
+            sqlite3_result_null(sqliteContext)
+        }
     } catch {
         // The statement throws the error as it is.
         let code = (error as? DatabaseError)?.extendedResultCode.rawValue ?? SQLITE_ERROR
@@ -93,7 +106,7 @@ let auxiliaryFunctionDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void 
 /// xDelete of `xSetAuxdata`: releases a stored value.
 let auxiliaryDataDelete: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
     guard let pointer else { return }
-    AuxiliaryDataBox.releaseCContext(pointer)
+    AnyAuxiliaryDataBox.releaseCContext(pointer)
 }
 
 /// The token callback of `FTS5AuxiliaryContext.tokens(in:locale:)`: its

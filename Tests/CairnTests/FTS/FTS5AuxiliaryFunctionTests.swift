@@ -15,7 +15,7 @@ let swiftBM25 = FTS5AuxiliaryFunction("swift_bm25") { context, arguments in
         }
     }
     let data: QueryData
-    if let cached = try context.auxiliaryData() as? QueryData {
+    if let cached = try context.auxiliaryData(as: QueryData.self) {
         data = cached
     } else {
         let rowCount = Double(try context.rowCount())
@@ -199,7 +199,7 @@ struct AuxiliaryTestError: Error, Equatable {
         // Counts the calls of the function within the query.
         let callNumber = FTS5AuxiliaryFunction("call_number") { context, _ in
             final class Counter { var count = 0 }
-            let counter = try context.auxiliaryData() as? Counter ?? Counter()
+            let counter = try context.auxiliaryData(as: Counter.self) ?? Counter()
             if counter.count == 0 { try context.setAuxiliaryData(counter) }
             counter.count += 1
             return counter.count
@@ -211,6 +211,17 @@ struct AuxiliaryTestError: Error, Equatable {
             let sql = "SELECT call_number(doc) FROM doc WHERE doc MATCH 'word' ORDER BY rowid"
             #expect(try Int.fetchAll(db, sql: sql) == [1, 2, 3, 4, 5])
             #expect(try Int.fetchAll(db, sql: sql) == [1, 2, 3, 4, 5])
+            // A value of another type reads as nil; a removed value too.
+            let typed = FTS5AuxiliaryFunction("typed") { context, _ in
+                try context.setAuxiliaryData("text")
+                let asInt = try context.auxiliaryData(as: Int.self)
+                let asString = try context.auxiliaryData(as: String.self)
+                try context.removeAuxiliaryData()
+                let removed = try context.auxiliaryData(as: String.self)
+                return "\(asInt.map(String.init) ?? "nil") \(asString ?? "nil") \(removed ?? "nil")"
+            }
+            db.add(auxiliaryFunction: typed)
+            #expect(try String.fetchAll(db, sql: "SELECT typed(doc) FROM doc WHERE doc MATCH 'word' LIMIT 1") == ["nil text nil"])
         }
     }
 
