@@ -97,6 +97,7 @@ public struct FTS5Table: Sendable, Hashable {
     /// tokenizer such as `porter`. The token itself is not a suggestion.
     ///
     /// - Parameters:
+    ///   - db: A connection.
     ///   - word: A word, as a user typed it.
     ///   - maximumDistance: The largest edit distance of a suggestion; by
     ///     default 1 for tokens of up to four characters, 2 otherwise.
@@ -157,6 +158,7 @@ public struct FTS5Table: Sendable, Hashable {
     /// Words of fewer than three characters are not corrected.
     ///
     /// - Parameters:
+    ///   - db: A connection.
     ///   - query: A query, as a user typed it.
     ///   - popularity: How many times more rows a word must be in than the
     ///     typed word (when the index holds it) to replace it.
@@ -206,6 +208,7 @@ public struct FTS5Table: Sendable, Hashable {
     /// no text: its rows have no key tokens.
     ///
     /// - Parameters:
+    ///   - db: A connection.
     ///   - rowID: The rowid of the row.
     ///   - limit: The maximum number of tokens.
     /// - Throws: A ``DatabaseError`` when the table is not an FTS5 table.
@@ -256,6 +259,7 @@ public struct FTS5Table: Sendable, Hashable {
     /// ```
     ///
     /// - Parameters:
+    ///   - db: A connection.
     ///   - rowID: The rowid of the row.
     ///   - limit: The maximum number of rows.
     ///   - keyTokenCount: How many key tokens of the row the search uses.

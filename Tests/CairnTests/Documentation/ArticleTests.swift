@@ -442,9 +442,9 @@ import Cairn
             #expect(count == 1, "\(query)")
         }
 
-        // Block 9: a wrapper tokenizer.
+        // Block 12: a wrapper tokenizer.
         try dbQueue.write { db in
-            try Article.block9(db)
+            try Article.block12(db)
             try db.execute(sql: "INSERT INTO note (text) VALUES ('Meet 2024 friends, 42 of them')")
         }
         let noteTokens = try dbQueue.read { db in
@@ -454,6 +454,63 @@ import Cairn
         #expect(noteTokens == ["meet", "friends", "of", "them"])
         #expect(try strings("SELECT text FROM note WHERE note MATCH 'friends'").count == 1)
         #expect(try strings("SELECT text FROM note WHERE note MATCH '2024 friends'").count == 1)
+
+        // Blocks 9, 10 and 11: words of every language, highlight, locale.
+        let (postQueue, posts) = try Article.block9(databasePath: directory.filePath("posts.sqlite"))
+        #expect(posts == ["研究生命科学很有意思"])
+        #expect(try Article.block10(postQueue) == "[東京]都に住んでいます")
+        try Article.block11(postQueue)
+        try postQueue.read { db throws in
+            #expect(try String.fetchAll(db, sql: "SELECT fts5_get_locale(message, 0) FROM message") == ["th"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message WHERE message MATCH 'ไทย'") == 1)
+            for query in ["生命科学", "ERP审批", "ERP", "审批", "東京", "ます"] {
+                #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE post MATCH ?", arguments: [query]) == 1, "\(query)")
+            }
+            let pattern = FTS5Pattern(matchingAllTokensIn: "有意思 研究")
+            #expect(try String.fetchAll(db, sql: "SELECT body FROM post WHERE post MATCH ?", arguments: [pattern]) == ["研究生命科学很有意思"])
+        }
+        // The stop-word example of the text.
+        try postQueue.read { db throws in
+            let stopWords = FTS5StopWordTokenizer.tokenizerDescriptor(stopWords: ["的", "了"], wrapping: FTS5WordTokenizer.tokenizerDescriptor())
+            db.add(tokenizer: FTS5StopWordTokenizer.self)
+            #expect(try db.makeTokenizer(stopWords).tokens(in: "我们的数据库坏了").map(\.token) == ["我们", "数据", "库", "坏"])
+        }
+
+        // Block 13: the byte-level path.
+        try dbQueue.write { db in
+            db.add(tokenizer: Article.ShortTokenTokenizer.self)
+            let tokenizer = try db.makeTokenizer(Article.ShortTokenTokenizer.tokenizerDescriptor())
+            let long = String(repeating: "x", count: 21)
+            #expect(try tokenizer.tokens(in: "keep \(long) this").map(\.token) == ["keep", "this"])
+            try db.create(virtualTable: "short", using: FTS5()) { t in
+                t.tokenizer = Article.ShortTokenTokenizer.tokenizerDescriptor()
+                t.column("text")
+            }
+            try db.execute(sql: "INSERT INTO short VALUES (?)", arguments: ["keep \(long) this"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM short WHERE short MATCH ?", arguments: [long]) == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM short WHERE short MATCH 'keep'") == 1)
+        }
+
+        // Block 14: tokens with their offsets.
+        let (japaneseTokens, queryTokens) = try postQueue.read { db in try Article.block14(db) }
+        #expect(japaneseTokens.map(\.token) == ["東京", "都", "に", "住", "んで", "い", "ます"])
+        #expect(japaneseTokens.prefix(3).map(\.utf8Range) == [0..<6, 6..<9, 9..<12])
+        #expect(queryTokens.map(\.token) == ["生命", "科学"])
+
+        // Block 15: an auxiliary function.
+        let densities = try Article.block15(databasePath: directory.filePath())
+        // Four tokens each, one of which matches.
+        #expect(Set(densities.map { $0["title"] as String }) == ["SQLite", "Notes"])
+        #expect(densities.map { $0["density"] as Double } == [0.25, 0.25])
+
+        // Block 16: suggestions, key tokens, similar rows (porter stems).
+        let (corrections, keyTokens, similar) = try Article.block16(dbQueue)
+        #expect(corrections.first?.token == "databas")
+        // "a" and "engin" are in row 1 only; "sqlite" and "databas" in two rows.
+        #expect(Set(keyTokens.prefix(2).map(\.token)) == ["a", "engin"])
+        #expect(Set(keyTokens.suffix(2).map(\.token)) == ["sqlite", "databas"])
+        #expect(similar == [3, 2])
+        #expect(try dbQueue.read { db in try FTS5Table("document").suggestedQuery(db, for: "sqllite databse") } == "sqlite databas")
     }
 
     // MARK: - DifferencesFromGRDB.md

@@ -207,11 +207,12 @@ enum ReadmeBlock6 {
 
 // README block 7
 enum ReadmeBlock7 {
-    static func run(databasePath: String) throws -> [String] {
+    static func run(databasePath: String) throws -> (titles: [String], posts: [String]) {
         // Swift tokenizers are registered in each connection that uses them.
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             db.add(tokenizer: FTS5LatinASCIITokenizer.self)
+            db.add(tokenizer: FTS5WordTokenizer.self)
         }
         let dbQueue = try DatabaseQueue(path: databasePath, configuration: configuration)
 
@@ -222,6 +223,13 @@ enum ReadmeBlock7 {
                 t.column("body")
             }
             try db.execute(sql: "INSERT INTO document (title, body) VALUES (?, ?)", arguments: ["Café", "Crème brûlée"])
+
+            // Words of languages written without spaces, found with dictionaries.
+            try db.create(virtualTable: "post", using: FTS5()) { t in
+                t.tokenizer = FTS5WordTokenizer.tokenizerDescriptor()
+                t.column("body")
+            }
+            try db.execute(sql: "INSERT INTO post (body) VALUES (?)", arguments: ["研究生命科学很有意思"])
         }
 
         let userInput = "creme cafe"
@@ -229,7 +237,11 @@ enum ReadmeBlock7 {
             guard let pattern = FTS5Pattern(matchingAllTokensIn: userInput) else { return [] } // nil when no token
             return try String.fetchAll(db, sql: "SELECT title FROM document WHERE document MATCH ? ORDER BY rank", arguments: [pattern])
         }
-        return titles
+        let posts = try dbQueue.read { db in
+            // 科学 (science) is a word of the post: 研究 生命 科学 很 有意思
+            try String.fetchAll(db, sql: "SELECT body FROM post WHERE post MATCH ?", arguments: ["科学"])
+        }
+        return (titles, posts)
     }
 }
 // end of README block 7

@@ -78,8 +78,11 @@ import Cairn
         }
         #expect(try ReadmeBlock6.run(databasePath: poolPath) == 2)
 
-        // Block 7: full-text search with a Swift tokenizer.
-        #expect(try ReadmeBlock7.run(databasePath: directory.filePath("fts.sqlite")) == ["Café"])
+        // Block 7: full-text search with Swift tokenizers, in Latin and
+        // Chinese text.
+        let (titles, posts) = try ReadmeBlock7.run(databasePath: directory.filePath("fts.sqlite"))
+        #expect(titles == ["Café"])
+        #expect(posts == ["研究生命科学很有意思"])
 
         // Block 10: a file stored in pieces, into a zeroblob.
         let megabyte = 1 << 20
