@@ -1,9 +1,45 @@
 // The word boundaries of the scripts written without spaces, for
-// FTS5WordTokenizer: ICU's dictionaries where Swift ships ICU
-// (`_FoundationICU`, Linux), the system's `NLTokenizer` on Apple
-// platforms, and one word per character elsewhere.
+// FTS5WordTokenizer: the system's `NLTokenizer` on Apple platforms, ICU's
+// dictionaries where Swift's Foundation ships ICU (`_FoundationICU`: Linux,
+// and the other platforms of swift-foundation), and one word per character
+// elsewhere.
 
-#if canImport(_FoundationICU)
+#if canImport(NaturalLanguage)
+internal import NaturalLanguage
+
+/// Finds the word boundaries of runs of text with the system's word
+/// tokenizer, which has the dictionaries of Chinese, Japanese and Thai
+/// (among others). Not tested by Cairn's test suite, which runs on Linux.
+final class WordSegmenter {
+    private let tokenizer: NLTokenizer
+
+    /// Creates the tokenizer of a locale ("" for the system's guess).
+    init(locale: String) throws {
+        tokenizer = NLTokenizer(unit: .word)
+        if !locale.isEmpty {
+            tokenizer.setLanguage(NLLanguage(rawValue: locale))
+        }
+    }
+
+    /// Replaces `boundaries` with the offsets of the word boundaries of a
+    /// run of valid UTF-8, after its start.
+    func boundaries(of bytes: UnsafePointer<UInt8>, count: Int, into boundaries: inout [Int]) {
+        boundaries.removeAll(keepingCapacity: true)
+        let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        tokenizer.string = string
+        var found: [Int] = []
+        tokenizer.enumerateTokens(in: string.startIndex..<string.endIndex) { range, _ in
+            found.append(string.utf8.distance(from: string.startIndex, to: range.lowerBound))
+            found.append(string.utf8.distance(from: string.startIndex, to: range.upperBound))
+            return true
+        }
+        // Token ranges, in order: their starts and ends are boundaries.
+        boundaries.append(contentsOf: found)
+        boundaries.append(count)
+    }
+}
+
+#elseif canImport(_FoundationICU)
 internal import _FoundationICU
 
 /// Finds the word boundaries of runs of text with one ICU word break
@@ -60,41 +96,6 @@ final class WordSegmenter {
             boundaries.append(Int(boundary))
             boundary = swift_ubrk_next(iterator)
         }
-    }
-}
-
-#elseif canImport(NaturalLanguage)
-internal import NaturalLanguage
-
-/// Finds the word boundaries of runs of text with the system's word
-/// tokenizer, which has the dictionaries of Chinese, Japanese and Thai
-/// (among others). Not tested by Cairn's test suite, which runs on Linux.
-final class WordSegmenter {
-    private let tokenizer: NLTokenizer
-
-    /// Creates the tokenizer of a locale ("" for the system's guess).
-    init(locale: String) throws {
-        tokenizer = NLTokenizer(unit: .word)
-        if !locale.isEmpty {
-            tokenizer.setLanguage(NLLanguage(rawValue: locale))
-        }
-    }
-
-    /// Replaces `boundaries` with the offsets of the word boundaries of a
-    /// run of valid UTF-8, after its start.
-    func boundaries(of bytes: UnsafePointer<UInt8>, count: Int, into boundaries: inout [Int]) {
-        boundaries.removeAll(keepingCapacity: true)
-        let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        tokenizer.string = string
-        var found: [Int] = []
-        tokenizer.enumerateTokens(in: string.startIndex..<string.endIndex) { range, _ in
-            found.append(string.utf8.distance(from: string.startIndex, to: range.lowerBound))
-            found.append(string.utf8.distance(from: string.startIndex, to: range.upperBound))
-            return true
-        }
-        // Token ranges, in order: their starts and ends are boundaries.
-        boundaries.append(contentsOf: found)
-        boundaries.append(count)
     }
 }
 
