@@ -65,6 +65,7 @@ public final class FTS5LatinASCIITokenizer: FTS5WrapperTokenizer {
 
     /// Outputs the folded token (the byte-level path): a token that is
     /// already lowercase ASCII goes through unchanged, with no copy.
+    @inline(__always)
     public func accept(
         utf8Token token: UnsafeRawBufferPointer,
         flags: FTS5TokenFlags,

@@ -71,6 +71,7 @@ public final class FTS5StopWordTokenizer: FTS5WrapperTokenizer {
     }
 
     /// Outputs the token, unless it is a stop word (the byte-level path).
+    @inline(__always)
     public func accept(
         utf8Token token: UnsafeRawBufferPointer,
         flags: FTS5TokenFlags,

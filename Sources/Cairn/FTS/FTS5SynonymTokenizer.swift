@@ -104,6 +104,7 @@ public final class FTS5SynonymTokenizer: FTS5WrapperTokenizer {
 
     /// Outputs the token, then its synonyms when a document is tokenized
     /// (the byte-level path).
+    @inline(__always)
     public func accept(
         utf8Token token: UnsafeRawBufferPointer,
         flags: FTS5TokenFlags,

@@ -159,50 +159,80 @@ let customTokenizerDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = 
 /// A tokenization of a wrapper tokenizer: the wrapped tokenizer calls
 /// `wrapperTokenCallback` for each of its tokens, with this object as
 /// context (unretained: `run` keeps it alive for the time of the call),
-/// and the wrapper outputs its tokens with ``FTS5WrapperUTF8TokenCallback``,
-/// which reads the caller's callback here.
+/// which gives the token to `acceptToken`: the wrapper's byte-level
+/// `accept`, in a closure that the wrapper's module specializes. The
+/// wrapper outputs its tokens with ``FTS5WrapperUTF8TokenCallback``, which
+/// calls the caller's callback while the scope of the tokenization is open
+/// (a ``ScopeCell``: a kept output callback finds it closed, and throws).
 @usableFromInline
 final class WrapperTokenization: CCallbackContext {
-    let wrapper: any FTS5WrapperTokenizer
-    let tokenization: FTS5Tokenization
-    let locale: String?
+    /// Gives a token to the wrapper; returns an SQLite code.
+    @usableFromInline
+    typealias AcceptToken = (
+        _ state: WrapperTokenization, _ token: UnsafeRawBufferPointer,
+        _ flags: CInt, _ start: CInt, _ end: CInt) -> CInt
+
+    @usableFromInline let tokenization: FTS5Tokenization
+    @usableFromInline let locale: String?
     /// The context and callback of the caller of the wrapper.
     @usableFromInline let context: UnsafeMutableRawPointer?
     @usableFromInline let tokenCallback: FTS5TokenCallback
-    /// Whether the tokenization runs: an output callback kept after it
-    /// throws instead of calling `tokenCallback` with a stale context.
-    /// Unchecked: the dynamic exclusivity check of this read, in the
-    /// output callback inlined into each wrapper, costs 24 instructions per
-    /// token (FTSBenchmark "17"); it is written only by `run`, before and
-    /// after the wrapped tokenizer runs.
-    @usableFromInline @exclusivity(unchecked) var isActive = false
+    let acceptToken: AcceptToken
+    private let cell: ScopeCell
+    /// The scope of the tokenization, closed when `run` ends.
+    @usableFromInline let scope: ScopeToken
 
+    @usableFromInline
     init(
-        wrapper: any FTS5WrapperTokenizer,
         tokenization: FTS5Tokenization,
         locale: String?,
         context: UnsafeMutableRawPointer?,
-        tokenCallback: @escaping FTS5TokenCallback)
+        tokenCallback: @escaping FTS5TokenCallback,
+        acceptToken: @escaping AcceptToken)
     {
-        self.wrapper = wrapper
         self.tokenization = tokenization
         self.locale = locale
         self.context = context
         self.tokenCallback = tokenCallback
+        self.acceptToken = acceptToken
+        cell = ScopeCell.make()
+        scope = cell.token
+    }
+
+    deinit {
+        cell.release()
+    }
+
+    /// The output callback of a token.
+    @inlinable @inline(__always)
+    func output(start: CInt, end: CInt) -> FTS5WrapperUTF8TokenCallback {
+        FTS5WrapperUTF8TokenCallback(scope: scope, context: context, tokenCallback: tokenCallback, start: start, end: end)
     }
 
     /// Tokenizes the text with the wrapped tokenizer.
-    func run(pText: UnsafePointer<CChar>?, nText: CInt) -> CInt {
-        isActive = true
-        defer { isActive = false }
+    @usableFromInline
+    func run(wrapping wrappedTokenizer: any FTS5Tokenizer, pText: UnsafePointer<CChar>?, nText: CInt) -> CInt {
+        defer { cell.endScope() }
         return withExtendedLifetime(self) {
-            wrapper.wrappedTokenizer.tokenize(
+            wrappedTokenizer.tokenize(
                 context: unretainedCContext(),
                 tokenization: tokenization,
                 pText: pText, nText: nText,
                 locale: locale,
                 tokenCallback: wrapperTokenCallback)
         }
+    }
+
+    /// The code that the token callback returns for an error of `accept`:
+    /// the code of FTS5's callback, or `SQLITE_ERROR` for a Swift error,
+    /// which the statement that asked for tokens throws.
+    @usableFromInline
+    static func code(for error: any Error) -> CInt {
+        if let error = error as? FTS5TokenCallbackError {
+            return error.code
+        }
+        TokenizerErrorRoute.record(error)
+        return SQLITE_ERROR
     }
 
     /// The error of an output callback used after its tokenization.
@@ -234,20 +264,6 @@ private let wrapperTokenCallback: FTS5TokenCallback = { context, flags, pToken, 
     // retain per token shows in FTSBenchmark "17".
     return Unmanaged<WrapperTokenization>.fromOpaque(context)._withUnsafeGuaranteedRef { state in
         let token = UnsafeRawBufferPointer(start: pToken, count: pToken == nil ? 0 : Int(max(nToken, 0)))
-        do {
-            try state.wrapper.accept(
-                utf8Token: token,
-                flags: FTS5TokenFlags(rawValue: flags),
-                for: state.tokenization,
-                locale: state.locale,
-                tokenCallback: FTS5WrapperUTF8TokenCallback(tokenization: state, start: iStart, end: iEnd))
-            return SQLITE_OK
-        } catch let error as FTS5TokenCallbackError {
-            return error.code
-        } catch {
-            // A Swift error: the statement that asked for tokens throws it.
-            TokenizerErrorRoute.record(error)
-            return SQLITE_ERROR
-        }
+        return state.acceptToken(state, token, flags, iStart, iEnd)
     }
 }
