@@ -240,13 +240,17 @@ public final class FTS5WordTokenizer: FTS5CustomTokenizer {
         }
     }
 
-    /// The segmenter of a locale, made at its first use.
+    /// The segmenter of a locale, made at its first use. Sixteen are kept
+    /// at most: the locales of values are data, and any number of them
+    /// must not grow the memory of the tokenizer.
     private func segmenter(for locale: String) throws -> WordSegmenter {
         if let segmenter = segmenters[locale] {
             return segmenter
         }
         let segmenter = try WordSegmenter(locale: locale)
-        segmenters[locale] = segmenter
+        if segmenters.count < 16 {
+            segmenters[locale] = segmenter
+        }
         return segmenter
     }
 }
@@ -257,8 +261,6 @@ public final class FTS5WordTokenizer: FTS5CustomTokenizer {
 final class WordFoldBuffer {
     private(set) var bytes: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
-    /// The boundaries of the words of a run, reused between runs.
-    var boundaries: [Int] = []
 
     init() {
         capacity = 256
@@ -270,8 +272,12 @@ final class WordFoldBuffer {
     }
 
     /// Makes room for `count` bytes, keeping the first `used` bytes.
+    @inline(__always)
     func reserve(_ count: Int, keeping used: Int) {
-        guard count > capacity else { return }
+        if count > capacity { grow(to: count, keeping: used) }
+    }
+
+    private func grow(to count: Int, keeping used: Int) {
         var newCapacity = capacity
         while newCapacity < count { newCapacity *= 2 }
         let newBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -434,19 +440,18 @@ struct WordScanner {
                 let code = self.emit(runStart, offset, needsFolding: needsFolding, buffer: buffer, emit: emit)
                 if code != SQLITE_OK { return code }
             } else {
-                segmenter.boundaries(of: text + runStart, count: offset - runStart, into: &buffer.boundaries)
+                let runEnd = offset
                 var start = runStart
-                for boundary in buffer.boundaries {
+                var code = segmenter.forEachBoundary(of: text + runStart, count: runEnd - runStart) { boundary in
                     let end = runStart + boundary
-                    guard end > start, end <= offset else { continue }
-                    let code = self.emit(start, end, needsFolding: needsFolding, buffer: buffer, emit: emit)
-                    if code != SQLITE_OK { return code }
-                    start = end
+                    guard end > start, end <= runEnd else { return SQLITE_OK }
+                    defer { start = end }
+                    return self.emit(start, end, needsFolding: needsFolding, buffer: buffer, emit: emit)
                 }
-                if start < offset {
-                    let code = self.emit(start, offset, needsFolding: needsFolding, buffer: buffer, emit: emit)
-                    if code != SQLITE_OK { return code }
+                if code == SQLITE_OK && start < runEnd {
+                    code = self.emit(start, runEnd, needsFolding: needsFolding, buffer: buffer, emit: emit)
                 }
+                if code != SQLITE_OK { return code }
             }
         }
         return SQLITE_OK
@@ -464,15 +469,15 @@ struct WordScanner {
         guard needsFolding else {
             return emit(text + start, end - start, start, end)
         }
-        // A code point takes at least one byte, and folds to at most four.
-        buffer.reserve((end - start) * 4, keeping: 0)
-        let output = buffer.bytes
         var used = 0
         var offset = start
         while offset < end {
             let (decoded, length) = decode(at: offset)
             offset += length
             guard var code = decoded else { continue }
+            // A code point folds to at most four bytes.
+            buffer.reserve(used + 4, keeping: used)
+            let output = buffer.bytes
             if code < 0x80 {
                 if !caseSensitive && code >= 0x41 && code <= 0x5A { code |= 0x20 }
                 output[used] = UInt8(code)
@@ -489,7 +494,7 @@ struct WordScanner {
             used += encodeUTF8(code, into: output + used)
         }
         guard used > 0 else { return SQLITE_OK }
-        return emit(UnsafePointer(output), used, start, end)
+        return emit(UnsafePointer(buffer.bytes), used, start, end)
     }
 
     /// Writes the UTF-8 of a code point. Returns its length.

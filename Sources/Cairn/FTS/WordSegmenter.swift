@@ -21,21 +21,26 @@ final class WordSegmenter {
         }
     }
 
-    /// Replaces `boundaries` with the offsets of the word boundaries of a
-    /// run of valid UTF-8, after its start.
-    func boundaries(of bytes: UnsafePointer<UInt8>, count: Int, into boundaries: inout [Int]) {
-        boundaries.removeAll(keepingCapacity: true)
+    /// Calls `body` with the offset of each word boundary of a run of
+    /// valid UTF-8 after its start, in order, the last one being `count`,
+    /// until `body` returns a code that is not `SQLITE_OK`, which it
+    /// returns.
+    func forEachBoundary(of bytes: UnsafePointer<UInt8>, count: Int, _ body: (Int) -> CInt) -> CInt {
         let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         tokenizer.string = string
-        var found: [Int] = []
+        var boundaries: [Int] = []
         tokenizer.enumerateTokens(in: string.startIndex..<string.endIndex) { range, _ in
-            found.append(string.utf8.distance(from: string.startIndex, to: range.lowerBound))
-            found.append(string.utf8.distance(from: string.startIndex, to: range.upperBound))
+            boundaries.append(string.utf8.distance(from: string.startIndex, to: range.lowerBound))
+            boundaries.append(string.utf8.distance(from: string.startIndex, to: range.upperBound))
             return true
         }
         // Token ranges, in order: their starts and ends are boundaries.
-        boundaries.append(contentsOf: found)
         boundaries.append(count)
+        for boundary in boundaries {
+            let code = body(boundary)
+            if code != SQLITE_OK { return code }
+        }
+        return SQLITE_OK
     }
 }
 
@@ -72,10 +77,11 @@ final class WordSegmenter {
         if let text { swift_utext_close(text) }
     }
 
-    /// Replaces `boundaries` with the offsets of the word boundaries of a
-    /// run of valid UTF-8, after its start: the last one is `count`.
-    func boundaries(of bytes: UnsafePointer<UInt8>, count: Int, into boundaries: inout [Int]) {
-        boundaries.removeAll(keepingCapacity: true)
+    /// Calls `body` with the offset of each word boundary of a run of
+    /// valid UTF-8 after its start, in order, the last one being `count`,
+    /// until `body` returns a code that is not `SQLITE_OK`, which it
+    /// returns.
+    func forEachBoundary(of bytes: UnsafePointer<UInt8>, count: Int, _ body: (Int) -> CInt) -> CInt {
         var status = U_ZERO_ERROR
         // Native indexes of a UTF-8 text are byte offsets.
         text = swift_utext_openUTF8(
@@ -88,14 +94,15 @@ final class WordSegmenter {
         }
         guard status.rawValue <= U_ZERO_ERROR.rawValue else {
             // The run stays one word.
-            boundaries.append(count)
-            return
+            return body(count)
         }
         var boundary = swift_ubrk_next(iterator)
         while boundary != UBRK_DONE {
-            boundaries.append(Int(boundary))
+            let code = body(Int(boundary))
+            if code != SQLITE_OK { return code }
             boundary = swift_ubrk_next(iterator)
         }
+        return SQLITE_OK
     }
 }
 
@@ -106,12 +113,12 @@ final class WordSegmenter {
 final class WordSegmenter {
     init(locale: String) throws { }
 
-    func boundaries(of bytes: UnsafePointer<UInt8>, count: Int, into boundaries: inout [Int]) {
-        boundaries.removeAll(keepingCapacity: true)
+    func forEachBoundary(of bytes: UnsafePointer<UInt8>, count: Int, _ body: (Int) -> CInt) -> CInt {
         for offset in 1..<max(count, 1) where bytes[offset] & 0xC0 != 0x80 {
-            boundaries.append(offset)
+            let code = body(offset)
+            if code != SQLITE_OK { return code }
         }
-        boundaries.append(count)
+        return body(count)
     }
 }
 

@@ -353,6 +353,13 @@ import Cairn
             #expect(try String?.fetchAll(db, sql: "SELECT fts5_get_locale(doc, 0) FROM doc ORDER BY rowid") == ["th", "ja", nil])
             #expect(try String?.fetchAll(db, sql: "SELECT locale_of(doc) FROM doc WHERE doc MATCH '東京 OR locale OR ไทย' ORDER BY rowid")
                 == ["th", "ja", nil])
+            // Locales are data: any number of them, unknown ones included,
+            // tokenize with the root word boundaries.
+            for index in 0..<40 {
+                try db.execute(sql: "INSERT INTO doc VALUES (fts5_locale(?, ?))", arguments: ["x-test-\(index)", "研究生命科学 word\(index)"])
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH '科学'") == 40)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH 'word39'") == 1)
             // Tokenize from Swift with a locale.
             let tokenizer = try db.makeTokenizer(LocaleRecordingTokenizer.tokenizerDescriptor(arguments: ["cairn_words"]))
             #expect(try tokenizer.tokens(in: "ไทย", locale: "th").map(\.token) == ["ไทย"])
