@@ -223,6 +223,24 @@ extension FTS5Tokenizer {
         tokenize(context: context, tokenization: tokenization, pText: pText, nText: nText, tokenCallback: tokenCallback)
     }
 
+    /// Tokenizes with the variant of `tokenize` that takes a locale only
+    /// when there is one: a tokenizer that overrides the variant without a
+    /// locale (code written before locales existed, such as a wrapper
+    /// that prepares its text) keeps running its own code.
+    func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        optionalLocale locale: String?,
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
+    {
+        if let locale {
+            return tokenize(context: context, tokenization: tokenization, pText: pText, nText: nText, locale: locale, tokenCallback: tokenCallback)
+        }
+        return tokenize(context: context, tokenization: tokenization, pText: pText, nText: nText, tokenCallback: tokenCallback)
+    }
+
     /// The tokens of a query, with their flags.
     ///
     /// ```swift
@@ -290,7 +308,7 @@ extension FTS5Tokenizer {
                         context: UnsafeMutableRawPointer(collectorPointer),
                         tokenization: tokenization,
                         pText: base, nText: CInt(buffer.count),
-                        locale: locale,
+                        optionalLocale: locale,
                         tokenCallback: collectTokenCallback)
                 }
             }

@@ -138,7 +138,7 @@ let customTokenizerTokenize: @convention(c) (
             context: context,
             tokenization: FTS5Tokenization(rawValue: flags),
             pText: pText, nText: nText,
-            locale: locale,
+            optionalLocale: locale,
             tokenCallback: tokenCallback)
         if code == SQLITE_OK && errors.hasError {
             // A wrapper tokenizer swallowed the code of a failure: the
@@ -218,7 +218,7 @@ final class WrapperTokenization: CCallbackContext {
                 context: unretainedCContext(),
                 tokenization: tokenization,
                 pText: pText, nText: nText,
-                locale: locale,
+                optionalLocale: locale,
                 tokenCallback: wrapperTokenCallback)
         }
     }

@@ -185,3 +185,58 @@ extension FTS5WrapperTokenizerTests {
         }
     }
 }
+
+extension FTS5WrapperTokenizerTests {
+    /// A wrapper that overrides `tokenize` (without a locale), as code
+    /// written for the GRDB guides may: FTS5 runs the override for values
+    /// without a locale.
+    @Test func overriddenTokenizeRuns() throws {
+        let directory = try TemporaryDirectory()
+        var config = Configuration()
+        config.prepareDatabase { db in db.add(tokenizer: PrefixingWrapper.self) }
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: config)
+        try dbQueue.write { db throws in
+            try db.create(virtualTable: "doc", using: FTS5()) { t in
+                t.tokenizer = PrefixingWrapper.tokenizerDescriptor()
+                t.column("content")
+            }
+            try db.execute(sql: "INSERT INTO doc VALUES ('alpha beta')")
+            // The override indexed "zzz alpha beta", and turns the query
+            // "alpha" into the phrase "zzz alpha", "beta" into "zzz beta".
+            #expect(try FTS5Table("doc").documentCount(db, of: "zzz") == 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH 'alpha'") == 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM doc WHERE doc MATCH 'beta'") == 0)
+            #expect(try db.makeTokenizer(PrefixingWrapper.tokenizerDescriptor()).tokens(in: "gamma").map(\.token) == ["zzz", "gamma"])
+        }
+    }
+}
+
+/// Adds the word "zzz" before every text, in its own `tokenize`.
+final class PrefixingWrapper: FTS5WrapperTokenizer {
+    static let name = "prefixing"
+    let wrappedTokenizer: any FTS5Tokenizer
+
+    init(db: Database, arguments: [String]) throws {
+        wrappedTokenizer = try db.makeTokenizer(.unicode61())
+    }
+
+    func accept(token: String, flags: FTS5TokenFlags, for tokenization: FTS5Tokenization, tokenCallback: FTS5WrapperTokenCallback) throws {
+        try tokenCallback(token, flags)
+    }
+
+    func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<CChar>?,
+        nText: CInt,
+        tokenCallback: @escaping FTS5TokenCallback) -> CInt
+    {
+        let text = "zzz " + String(decoding: UnsafeRawBufferPointer(start: pText, count: Int(nText)), as: UTF8.self)
+        return text.withCString { text in
+            wrappedTokenizer.tokenize(
+                context: context, tokenization: tokenization,
+                pText: text, nText: CInt(strlen(text)),
+                tokenCallback: tokenCallback)
+        }
+    }
+}
