@@ -90,9 +90,14 @@ public final class FTS5AuxiliaryContext {
     private var api: UnsafePointer<Fts5ExtensionApi>?
     private var fts: OpaquePointer?
 
-    init(api: UnsafePointer<Fts5ExtensionApi>, fts: OpaquePointer) {
+    /// The callback errors of the connection, where the errors of the
+    /// Swift tokenizers that FTS5 runs for ``tokens(in:locale:)`` go.
+    let connectionErrors: CallbackErrorStash
+
+    init(api: UnsafePointer<Fts5ExtensionApi>, fts: OpaquePointer, connectionErrors: CallbackErrorStash) {
         self.api = api
         self.fts = fts
+        self.connectionErrors = connectionErrors
     }
 
     /// Points the context at another call (a context is reused when the
@@ -118,6 +123,23 @@ public final class FTS5AuxiliaryContext {
                 message: "FTS5AuxiliaryContext used after the call of its auxiliary function")
         }
         return (api, fts)
+    }
+
+    /// An index as a C int.
+    ///
+    /// - Throws: A ``DatabaseError`` with `SQLITE_RANGE` for a negative
+    ///   index, or one that a C int cannot hold.
+    private func index(_ value: Int, _ what: String) throws -> CInt {
+        guard value >= 0, let index = CInt(exactly: value) else {
+            throw DatabaseError(resultCode: .SQLITE_RANGE, message: "invalid \(what) index: \(value)")
+        }
+        return index
+    }
+
+    /// A column index for the functions that take -1 for all columns.
+    private func columnOrAll(_ column: Int?) throws -> CInt {
+        guard let column else { return -1 }
+        return try index(column, "column")
     }
 
     /// Throws a ``DatabaseError`` for an SQLite code that is not
@@ -162,7 +184,7 @@ public final class FTS5AuxiliaryContext {
         try checkPhrase(phrase, api, fts)
         var pointer: UnsafePointer<CChar>?
         var count: CInt = 0
-        try check(api.pointee.xQueryToken(fts, CInt(phrase), CInt(token), &pointer, &count), "xQueryToken")
+        try check(api.pointee.xQueryToken(fts, CInt(phrase), index(token, "token"), &pointer, &count), "xQueryToken")
         return tokenString(pointer, count)
     }
 
@@ -196,11 +218,12 @@ public final class FTS5AuxiliaryContext {
     /// all columns for nil (`xColumnTotalSize`).
     ///
     /// - Parameter column: The index of the column, or nil.
-    /// - Throws: A ``DatabaseError`` when the column does not exist.
+    /// - Throws: A ``DatabaseError`` when the column does not exist (or is
+    ///   negative).
     public func columnTotalSize(_ column: Int? = nil) throws -> Int {
         let (api, fts) = try current()
         var count: sqlite3_int64 = 0
-        try check(api.pointee.xColumnTotalSize(fts, CInt(column ?? -1), &count), "xColumnTotalSize")
+        try check(api.pointee.xColumnTotalSize(fts, columnOrAll(column), &count), "xColumnTotalSize")
         return Int(count)
     }
 
@@ -218,11 +241,12 @@ public final class FTS5AuxiliaryContext {
     /// columns for nil (`xColumnSize`).
     ///
     /// - Parameter column: The index of the column, or nil.
-    /// - Throws: A ``DatabaseError`` when the column does not exist.
+    /// - Throws: A ``DatabaseError`` when the column does not exist (or is
+    ///   negative).
     public func columnSize(_ column: Int? = nil) throws -> Int {
         let (api, fts) = try current()
         var count: CInt = 0
-        try check(api.pointee.xColumnSize(fts, CInt(column ?? -1), &count), "xColumnSize")
+        try check(api.pointee.xColumnSize(fts, columnOrAll(column), &count), "xColumnSize")
         return Int(count)
     }
 
@@ -285,7 +309,7 @@ public final class FTS5AuxiliaryContext {
         var phrase: CInt = 0
         var column: CInt = 0
         var offset: CInt = 0
-        try check(api.pointee.xInst(fts, CInt(index), &phrase, &column, &offset), "xInst")
+        try check(api.pointee.xInst(fts, self.index(index, "instance"), &phrase, &column, &offset), "xInst")
         return FTS5PhraseInstance(phrase: Int(phrase), column: Int(column), offset: Int(offset))
     }
 
@@ -308,7 +332,7 @@ public final class FTS5AuxiliaryContext {
         let (api, fts) = try current()
         var pointer: UnsafePointer<CChar>?
         var count: CInt = 0
-        try check(api.pointee.xInstToken(fts, CInt(index), CInt(token), &pointer, &count), "xInstToken")
+        try check(api.pointee.xInstToken(fts, self.index(index, "instance"), self.index(token, "token"), &pointer, &count), "xInstToken")
         return tokenString(pointer, count)
     }
 
@@ -369,12 +393,19 @@ public final class FTS5AuxiliaryContext {
     /// - Parameters:
     ///   - text: The text.
     ///   - locale: The locale of the text, or nil.
-    /// - Throws: A ``DatabaseError``, or the error of a Swift tokenizer.
+    /// - Throws: A ``DatabaseError``, or the error of a Swift tokenizer
+    ///   (which the function may throw in its turn: the statement then
+    ///   throws it).
     public func tokens(in text: String, locale: String? = nil) throws -> [FTS5Token] {
         let (api, fts) = try current()
+        guard CInt(exactly: text.utf8.count) != nil, CInt(exactly: locale?.utf8.count ?? 0) != nil else {
+            throw DatabaseError(resultCode: .SQLITE_TOOBIG, message: "text too long to tokenize")
+        }
         var collector: [FTS5Token] = []
         var text = text
         var locale = locale ?? ""
+        // FTS5 runs the table's tokenizer, which keeps the error of a
+        // Swift tokenizer in the connection's stash: thrown here as it is.
         let code = text.withUTF8 { text in
             locale.withUTF8 { locale in
                 withUnsafeMutablePointer(to: &collector) { collector in
@@ -386,6 +417,9 @@ public final class FTS5AuxiliaryContext {
                         auxiliaryTokenCallback)
                 }
             }
+        }
+        if code != SQLITE_OK, let (error, _) = connectionErrors.take() {
+            throw error
         }
         try check(code, "xTokenize")
         return collector
@@ -410,7 +444,7 @@ public final class FTS5AuxiliaryContext {
         let (api, fts) = try current()
         try checkPhrase(phrase, api, fts)
         try withoutActuallyEscaping(body) { body in
-            var state = QueryPhraseState(body: body)
+            var state = QueryPhraseState(connectionErrors: connectionErrors, body: body)
             let code = withUnsafeMutablePointer(to: &state) { state in
                 api.pointee.xQueryPhrase(fts, CInt(phrase), UnsafeMutableRawPointer(state), auxiliaryQueryPhraseCallback)
             }
@@ -473,6 +507,7 @@ public final class FTS5AuxiliaryContext {
 /// The state of `queryPhrase(_:_:)`, given to FTS5 as the context of its
 /// callback.
 struct QueryPhraseState {
+    let connectionErrors: CallbackErrorStash
     let body: (FTS5AuxiliaryContext) throws -> Bool
     var error: (any Error)?
 }

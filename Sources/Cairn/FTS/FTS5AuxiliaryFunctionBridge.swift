@@ -69,7 +69,7 @@ let auxiliaryFunctionCallback: @convention(c) (
         reusable.reset(api: api, fts: fts)
         context = reusable
     } else {
-        context = FTS5AuxiliaryContext(api: api, fts: fts)
+        context = FTS5AuxiliaryContext(api: api, fts: fts, connectionErrors: box.errors)
     }
     defer {
         context.invalidate()
@@ -129,7 +129,7 @@ let auxiliaryQueryPhraseCallback: @convention(c) (
 { api, fts, pointer in
     guard let api, let fts, let pointer else { return SQLITE_ERROR }
     let state = pointer.assumingMemoryBound(to: QueryPhraseState.self)
-    let context = FTS5AuxiliaryContext(api: api, fts: fts)
+    let context = FTS5AuxiliaryContext(api: api, fts: fts, connectionErrors: state.pointee.connectionErrors)
     defer { context.invalidate() }
     do {
         // SQLITE_DONE stops the iteration; xQueryPhrase returns SQLITE_OK.

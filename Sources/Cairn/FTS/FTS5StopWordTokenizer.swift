@@ -22,6 +22,11 @@ public final class FTS5StopWordTokenizer: FTS5WrapperTokenizer {
     private let stopWords: Set<String>
     /// The stop words, for the byte-level path.
     private let stopWordBytes: UTF8TokenTable<Void>
+    /// Whether a stop word has characters beyond ASCII: a token with the
+    /// same characters in another normalization form (such as a decomposed
+    /// "é") is then looked up as a String too, which compares canonical
+    /// equivalents.
+    private let hasNonASCIIStopWords: Bool
 
     /// Creates the tokenizer.
     ///
@@ -44,6 +49,7 @@ public final class FTS5StopWordTokenizer: FTS5WrapperTokenizer {
             stopWordBytes.insert(word.utf8, value: ())
         }
         self.stopWordBytes = stopWordBytes
+        hasNonASCIIStopWords = stopWords.contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
     }
 
     /// The descriptor of the tokenizer.
@@ -79,8 +85,12 @@ public final class FTS5StopWordTokenizer: FTS5WrapperTokenizer {
         locale: String?,
         tokenCallback: FTS5WrapperUTF8TokenCallback) throws
     {
-        if stopWordBytes.index(of: token) == nil {
-            try tokenCallback(token, flags)
+        if stopWordBytes.index(of: token) != nil {
+            return
         }
+        if hasNonASCIIStopWords && !isASCII(token) && stopWords.contains(String(decoding: token, as: UTF8.self)) {
+            return
+        }
+        try tokenCallback(token, flags)
     }
 }

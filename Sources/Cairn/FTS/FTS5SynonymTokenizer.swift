@@ -32,6 +32,10 @@ public final class FTS5SynonymTokenizer: FTS5WrapperTokenizer {
     /// The words of all groups, for the byte-level path: the value of a
     /// word is the indexes of the other words of its group.
     private let groupBytes: UTF8TokenTable<[Int]>
+    /// Whether a word of a group has characters beyond ASCII: a token with
+    /// the same characters in another normalization form is then looked up
+    /// as a String too, which compares canonical equivalents.
+    private let hasNonASCIIWords: Bool
 
     /// Creates the tokenizer.
     ///
@@ -73,6 +77,7 @@ public final class FTS5SynonymTokenizer: FTS5WrapperTokenizer {
             groupBytes.insert(word.utf8, value: others)
         }
         self.groupBytes = groupBytes
+        hasNonASCIIWords = groups.keys.contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
     }
 
     /// The descriptor of the tokenizer.
@@ -113,10 +118,18 @@ public final class FTS5SynonymTokenizer: FTS5WrapperTokenizer {
         tokenCallback: FTS5WrapperUTF8TokenCallback) throws
     {
         try tokenCallback(token, flags)
-        guard !tokenization.contains(.query), let synonyms = groupBytes.value(of: token) else { return }
+        guard !tokenization.contains(.query) else { return }
         let synonymFlags = flags.union(.colocated)
-        for synonym in synonyms {
-            try groupBytes.withKey(at: synonym) { try tokenCallback($0, synonymFlags) }
+        if let synonyms = groupBytes.value(of: token) {
+            for synonym in synonyms {
+                try groupBytes.withKey(at: synonym) { try tokenCallback($0, synonymFlags) }
+            }
+        } else if hasNonASCIIWords && !isASCII(token) {
+            let word = String(decoding: token, as: UTF8.self)
+            guard let group = groups[word] else { return }
+            for var synonym in group where synonym != word {
+                try synonym.withUTF8 { try tokenCallback(UnsafeRawBufferPointer($0), synonymFlags) }
+            }
         }
     }
 }

@@ -64,7 +64,9 @@ public struct FTS5Table: Sendable, Hashable {
             arguments: [token]) ?? 0
     }
 
-    /// The number of occurrences of a token in the whole index.
+    /// The number of occurrences of a token in the whole index: 0 for a
+    /// table created with `detail=column` or `detail=none`, whose index
+    /// does not count occurrences.
     ///
     /// - Throws: A ``DatabaseError`` when the table is not an FTS5 table.
     public func occurrenceCount(_ db: Database, of token: String) throws -> Int {
@@ -124,7 +126,7 @@ public struct FTS5Table: Sendable, Hashable {
         limit: Int) throws -> [FTS5TokenSuggestion]
     {
         let target = Array(token.unicodeScalars)
-        let maximumDistance = maximumDistance ?? (target.count <= 4 ? 1 : 2)
+        let maximumDistance = Swift.min(maximumDistance ?? (target.count <= 4 ? 1 : 2), 16)
         guard limit > 0, maximumDistance > 0 else { return [] }
         var suggestions: [FTS5TokenSuggestion] = []
         let candidates = try Row.fetchCursor(
@@ -169,7 +171,7 @@ public struct FTS5Table: Sendable, Hashable {
         var corrected: [UInt8] = []
         var position = 0
         var changed = false
-        for segment in fts5QueryTextRanges(utf8) {
+        for (segment, isQuoted) in fts5QueryTextRanges(utf8) {
             let text = String(decoding: utf8[segment], as: UTF8.self)
             for token in try tokenizer.tokens(in: text, for: .query) where !token.flags.contains(.colocated) {
                 let range = (segment.lowerBound + token.utf8Range.lowerBound)..<(segment.lowerBound + token.utf8Range.upperBound)
@@ -177,11 +179,12 @@ public struct FTS5Table: Sendable, Hashable {
                       token.token.unicodeScalars.count >= 3
                 else { continue }
                 let count = try documentCount(db, of: token.token)
+                let (threshold, overflow) = count.multipliedReportingOverflow(by: Swift.max(popularity, 1))
                 guard let best = try suggestions(db, forToken: token.token, maximumDistance: nil, limit: 1).first,
-                      count == 0 || best.documentCount >= count * Swift.max(popularity, 1)
+                      count == 0 || (!overflow && best.documentCount >= threshold)
                 else { continue }
                 corrected += utf8[position..<range.lowerBound]
-                corrected += Array(best.token.utf8)
+                corrected += fts5QueryText(best.token, insideString: isQuoted)
                 position = range.upperBound
                 changed = true
             }
@@ -214,17 +217,26 @@ public struct FTS5Table: Sendable, Hashable {
     /// - Throws: A ``DatabaseError`` when the table is not an FTS5 table.
     public func keyTokens(_ db: Database, rowID: Int64, limit: Int = 10) throws -> [FTS5KeyToken] {
         let tableSchema = try FTS5TableSchema(db, table: name, schema: schema)
-        let indexed = tableSchema.columns.filter(\.isIndexed).map(\.name)
+        // The indexed columns, as text (a column of an FTS5 table may hold
+        // numbers and blobs, which FTS5 indexes as text), and their locale.
+        let indexed = tableSchema.columns.indices.filter { tableSchema.columns[$0].isIndexed }
         guard !indexed.isEmpty, limit > 0 else { return [] }
-        let sql = "SELECT " + indexed.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            + " FROM \(qualifiedName) WHERE rowid = ?"
+        let selection = indexed.map { index in
+            let column = tableSchema.columns[index].name.quotedDatabaseIdentifier
+            let locale = tableSchema.hasLocale
+                ? "fts5_get_locale(\(name.quotedDatabaseIdentifier), \(index))"
+                : "NULL"
+            return "CAST(\(column) AS TEXT), \(locale)"
+        }
+        let sql = "SELECT " + selection.joined(separator: ", ") + " FROM \(qualifiedName) WHERE rowid = ?"
         guard let row = try Row.fetchOne(db, sql: sql, arguments: [rowID]) else { return [] }
         let tokenizer = try db.makeTokenizer(tableSchema.tokenizer)
         var counts: [String: (count: Int, text: String)] = [:]
         var length = 0
-        for index in indexed.indices {
-            guard let text = row[index] as String? else { continue }
-            for token in try tokenizer.tokens(in: text) where !token.flags.contains(.colocated) {
+        for position in indexed.indices {
+            guard let text = row[2 * position] as String? else { continue }
+            let locale = row[2 * position + 1] as String?
+            for token in try tokenizer.tokens(in: text, locale: locale) where !token.flags.contains(.colocated) {
                 length += 1
                 if let entry = counts[token.token] {
                     counts[token.token] = (entry.count + 1, entry.text)
@@ -292,8 +304,9 @@ public struct FTS5Table: Sendable, Hashable {
         // The name depends on the schema, table and type only; a table
         // name may hold any character, so it is hashed.
         var hasher = FNV1a()
-        hasher.combine(schema.lowercased())
-        hasher.combine(name.lowercased())
+        // SQLite folds the case of ASCII letters only in names.
+        hasher.combine(schema.asciiLowercased)
+        hasher.combine(name.asciiLowercased)
         let vocabularyName = "cairn_fts5vocab_\(type)_\(String(hasher.value, radix: 36))"
         let exists = try Bool.fetchOne(db, sql: """
             SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?
@@ -326,8 +339,13 @@ public struct FTS5Table: Sendable, Hashable {
                 values.append(value)
                 offset += length
             }
-            if let rowCount = values.first {
-                return (rowCount, values.dropFirst().reduce(0, +))
+            // A damaged record gives no statistics, not a crash.
+            if let rowCount = values.first, rowCount >= 0, values.allSatisfy({ $0 >= 0 }) {
+                let (tokenCount, overflow) = values.dropFirst().reduce((0, false)) { sum, value in
+                    let (result, overflow) = sum.0.addingReportingOverflow(value)
+                    return (result, sum.1 || overflow)
+                }
+                if !overflow { return (rowCount, tokenCount) }
             }
         }
         let rowCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(qualifiedName)") ?? 0
@@ -411,15 +429,11 @@ func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], maximum: Int) ->
 /// `NEAR` group (after a comma).
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#full_text_query_syntax>
-func fts5QueryTextRanges(_ query: [UInt8]) -> [Range<Int>] {
-    func isBarewordByte(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || byte == 0x1A || byte == UInt8(ascii: "_")
-            || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-    }
+func fts5QueryTextRanges(_ query: [UInt8]) -> [(range: Range<Int>, isQuoted: Bool)] {
     func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
-    var ranges: [Range<Int>] = []
+    var ranges: [(range: Range<Int>, isQuoted: Bool)] = []
     var index = 0
     var previous: UInt8 = 0 // the previous byte that is not a space
     while index < query.count {
@@ -438,7 +452,7 @@ func fts5QueryTextRanges(_ query: [UInt8]) -> [Range<Int>] {
                 }
                 end += 1
             }
-            ranges.append((index + 1)..<Swift.min(end, query.count))
+            ranges.append(((index + 1)..<Swift.min(end, query.count), true))
             index = end + 1
             previous = byte
         } else if byte == UInt8(ascii: "{") {
@@ -456,7 +470,7 @@ func fts5QueryTextRanges(_ query: [UInt8]) -> [Range<Int>] {
             let isOperator = ["AND", "OR", "NOT", "NEAR"].contains(word)
             let isDistance = previous == UInt8(ascii: ",")
             if !isColumn && !isOperator && !isDistance {
-                ranges.append(index..<end)
+                ranges.append((index..<end, false))
             }
             index = end
             previous = query[end - 1]
@@ -466,6 +480,25 @@ func fts5QueryTextRanges(_ query: [UInt8]) -> [Range<Int>] {
         }
     }
     return ranges
+}
+
+/// Whether a byte may be part of a bareword of an FTS5 query.
+func isBarewordByte(_ byte: UInt8) -> Bool {
+    byte >= 0x80 || byte == 0x1A || byte == UInt8(ascii: "_")
+        || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+}
+
+/// A word written into an FTS5 query: inside a quoted string, with its
+/// quotes doubled; elsewhere, as a bareword when it is one (and not an
+/// operator), or else quoted.
+func fts5QueryText(_ word: String, insideString: Bool) -> [UInt8] {
+    let escaped = Array(word.replacingOccurrences(of: "\"", with: "\"\"").utf8)
+    if insideString { return escaped }
+    let bytes = Array(word.utf8)
+    if !bytes.isEmpty && bytes.allSatisfy(isBarewordByte) && !["AND", "OR", "NOT", "NEAR"].contains(word) {
+        return bytes
+    }
+    return [UInt8(ascii: "\"")] + escaped + [UInt8(ascii: "\"")]
 }
 
 /// Reads an SQLite varint (big-endian groups of 7 bits, the ninth byte
@@ -521,5 +554,13 @@ extension Database {
             }
         }
         return try body()
+    }
+}
+
+extension String {
+    /// The string with its ASCII letters lowercase, as SQLite compares
+    /// names.
+    fileprivate var asciiLowercased: String {
+        String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -44,7 +44,7 @@ struct FTS5TableSchema: Equatable {
     /// Parses a `CREATE VIRTUAL TABLE` statement; nil when it does not
     /// create an FTS5 table.
     init?(sql: String) {
-        let scalars = Array(sql.unicodeScalars)
+        let scalars = Self.removingComments(Array(sql.unicodeScalars))
         // The module name, then its arguments between parentheses.
         guard let using = Self.findKeyword("USING", in: scalars) else { return nil }
         var index = using + 5
@@ -82,6 +82,42 @@ struct FTS5TableSchema: Equatable {
                 columns.append((Self.unquote(first), isIndexed))
             }
         }
+    }
+
+    /// The statement with its comments (`-- …` to the end of the line,
+    /// `/* … */`) outside quotes replaced by spaces: SQLite keeps them in
+    /// `sqlite_master`.
+    static func removingComments(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        var result: [Unicode.Scalar] = []
+        result.reserveCapacity(scalars.count)
+        var index = 0
+        var quote: Unicode.Scalar?
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if let open = quote {
+                result.append(scalar)
+                if scalar == closing(open) { quote = nil }
+                index += 1
+            } else if "'\"`[".unicodeScalars.contains(scalar) {
+                quote = scalar
+                result.append(scalar)
+                index += 1
+            } else if scalar == "-", index + 1 < scalars.count, scalars[index + 1] == "-" {
+                while index < scalars.count && scalars[index] != "\n" { index += 1 }
+                result.append(" ")
+            } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
+                index += 2
+                while index < scalars.count && !(scalars[index] == "*" && index + 1 < scalars.count && scalars[index + 1] == "/") {
+                    index += 1
+                }
+                index += 2
+                result.append(" ")
+            } else {
+                result.append(scalar)
+                index += 1
+            }
+        }
+        return result
     }
 
     /// The position of a keyword outside quotes, case-insensitive.

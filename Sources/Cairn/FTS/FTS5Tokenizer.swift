@@ -140,9 +140,14 @@ public protocol FTS5Tokenizer: AnyObject {
     /// `fts5_tokenizer_v2`, which receives the locale that a value of a
     /// table created with `locale=1` was given with `fts5_locale()`.
     ///
-    /// The default implementation ignores the locale, and calls
-    /// ``tokenize(context:tokenization:pText:nText:tokenCallback:)-(_,_,_,_,FTS5TokenCallback)``.
-    /// Wrapper tokenizers pass the locale on to their wrapped tokenizer.
+    /// FTS5 calls it for values that have a locale, and calls
+    /// ``tokenize(context:tokenization:pText:nText:tokenCallback:)-(_,_,_,_,FTS5TokenCallback)``
+    /// for the others. The default implementation ignores the locale, and
+    /// calls that method. Wrapper tokenizers (``FTS5WrapperTokenizer``)
+    /// have their own implementation, which passes the locale on to the
+    /// wrapped tokenizer and to `accept`: a wrapper that overrides the
+    /// method without a locale overrides this one too, to handle the values
+    /// that have a locale the same way.
     ///
     /// - Parameters:
     ///   - context: An opaque pointer, to give to `tokenCallback`.

@@ -45,9 +45,10 @@ internal import CairnSQLiteShims
 /// How words are found:
 ///
 /// - Words are runs of letters, digits and combining marks (Unicode
-///   categories L, N, M and Co); everything else separates words, as in
-///   `unicode61` (whose token characters are L, N and Co: `cairn_words`
-///   also keeps the vowel signs of Indic scripts inside their words).
+///   categories L, N, M and Co, and code points not assigned yet);
+///   everything else separates words, as in `unicode61` (whose token
+///   characters are L, N and Co: `cairn_words` also keeps the vowel signs
+///   of Indic scripts inside their words).
 /// - A run that holds a character of a script written without spaces (Han,
 ///   Hiragana, Katakana, Thai, Lao, Khmer, Myanmar, Tai scripts) is split
 ///   at its Unicode word boundaries (UAX #29) with the dictionaries of the
@@ -227,7 +228,11 @@ public final class FTS5WordTokenizer: FTS5CustomTokenizer {
         // A nested tokenization gets buffers of its own.
         let buffer = foldBuffer ?? WordFoldBuffer()
         foldBuffer = nil
-        defer { foldBuffer = buffer }
+        segmenter.isInUse = true
+        defer {
+            foldBuffer = buffer
+            segmenter.isInUse = false
+        }
         var scanner = WordScanner(
             text: UnsafeRawPointer(pText).assumingMemoryBound(to: UInt8.self),
             count: Int(nText),
@@ -242,10 +247,14 @@ public final class FTS5WordTokenizer: FTS5CustomTokenizer {
 
     /// The segmenter of a locale, made at its first use. Sixteen are kept
     /// at most: the locales of values are data, and any number of them
-    /// must not grow the memory of the tokenizer.
+    /// must not grow the memory of the tokenizer. A segmenter in use by an
+    /// enclosing tokenization (a token callback that tokenizes again with
+    /// this tokenizer) is not shared: ICU's iterator holds the text of its
+    /// run, and a nested tokenization gets a segmenter of its own.
     private func segmenter(for locale: String) throws -> WordSegmenter {
         if let segmenter = segmenters[locale] {
-            return segmenter
+            if !segmenter.isInUse { return segmenter }
+            return try WordSegmenter(locale: locale)
         }
         let segmenter = try WordSegmenter(locale: locale)
         if segmenters.count < 16 {

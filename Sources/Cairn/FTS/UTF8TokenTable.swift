@@ -101,7 +101,8 @@ struct UTF8TokenTable<Value> {
         if let longKey = key.longKey {
             return try longKeys[longKey].withUnsafeBytes(body)
         }
-        return try withUnsafeBytes(of: (key.low, key.high)) { bytes in
+        // The words hold the bytes in little-endian order.
+        return try withUnsafeBytes(of: (key.low.littleEndian, key.high.littleEndian)) { bytes in
             try body(UnsafeRawBufferPointer(rebasing: bytes[..<key.count]))
         }
     }
@@ -165,3 +166,11 @@ struct UTF8TokenTable<Value> {
 }
 
 extension UTF8TokenTable: Sendable where Value: Sendable { }
+
+/// Whether the bytes are all ASCII.
+@inline(__always)
+func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var bits: UInt8 = 0
+    for byte in bytes { bits |= byte }
+    return bits & 0x80 == 0
+}

@@ -12,6 +12,8 @@ internal import NaturalLanguage
 /// (among others). Not tested by Cairn's test suite, which runs on Linux.
 final class WordSegmenter {
     private let tokenizer: NLTokenizer
+    /// Whether a tokenization uses the segmenter (see FTS5WordTokenizer).
+    var isInUse = false
 
     /// Creates the tokenizer of a locale ("" for the system's guess).
     init(locale: String) throws {
@@ -54,6 +56,8 @@ internal import _FoundationICU
 /// A segmenter is used by one tokenizer, on the thread of its connection.
 final class WordSegmenter {
     private let iterator: OpaquePointer
+    /// Whether a tokenization uses the segmenter (see FTS5WordTokenizer).
+    var isInUse = false
     /// The UTF-8 text of the iterator, reused from run to run.
     private var text: UnsafeMutablePointer<UText>?
 
@@ -111,6 +115,9 @@ final class WordSegmenter {
 /// Without ICU nor a system word tokenizer: each character of a script
 /// written without spaces is a word.
 final class WordSegmenter {
+    /// Whether a tokenization uses the segmenter (see FTS5WordTokenizer).
+    var isInUse = false
+
     init(locale: String) throws { }
 
     func forEachBoundary(of bytes: UnsafePointer<UInt8>, count: Int, _ body: (Int) -> CInt) -> CInt {

@@ -311,13 +311,17 @@ struct AuxiliaryTestError: Error, Equatable {
             case "phrase": return try context.phraseSize(3)
             case "instance": return try context.instance(at: 10).offset
             case "locale": return try context.columnLocale(-1)
+            case "size": return try context.columnSize(-1)
+            case "total": return try context.columnTotalSize(-2)
+            case "huge": return try context.instance(at: Int.max).offset
+            case "token": return try context.queryToken(phrase: 0, token: -1)
             default: return nil
             }
         })
         try dbQueue.write { db throws in
             try db.create(virtualTable: "doc", using: FTS5()) { t in t.column("content") }
             try db.execute(sql: "INSERT INTO doc VALUES ('word')")
-            for probe in ["column", "phrase", "instance", "locale"] {
+            for probe in ["column", "phrase", "instance", "locale", "size", "total", "huge", "token"] {
                 #expect(throws: DatabaseError.self, "\(probe)") {
                     try Row.fetchAll(db, sql: "SELECT probe(doc, ?) FROM doc WHERE doc MATCH 'word'", arguments: [probe])
                 }

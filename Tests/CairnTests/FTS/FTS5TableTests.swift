@@ -15,6 +15,9 @@ import Testing
          ["x"], [true], ["unicode61", "tokenchars", "-_"], false),
         ("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'cairn_synonyms ''a b'' ''c d'' -- cairn_words')",
          ["x"], [true], ["cairn_synonyms", "a b", "c d", "--", "cairn_words"], false),
+        // Comments stay in sqlite_master.
+        ("CREATE VIRTUAL TABLE t USING fts5(\n  title, -- the user's title\n  body /* (notes, 'quoted') */,\n  tokenize='porter'\n)",
+         ["title", "body"], [true, true], ["porter"], false),
     ])
     func schemaParsing(sql: String, columns: [String], indexed: [Bool], tokenizer: [String], locale: Bool) throws {
         let schema = try #require(FTS5TableSchema(sql: sql))
@@ -174,6 +177,36 @@ import Testing
             // Rows 2 and 4 share two words with row 1 each; row 3 none.
             #expect(try Set(zh.similarRowIDs(db, to: 1)) == [2, 4])
             #expect(try zh.keyTokens(db, rowID: 3).map(\.token).contains("天气"))
+        }
+    }
+
+    /// Values that are not text (FTS5 columns have no type), queries
+    /// whose corrections need quotes, damaged statistics.
+    @Test func unusualValuesAndQueries() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath())
+        try dbQueue.write { db throws in
+            try db.create(virtualTable: "doc", using: FTS5()) { t in
+                t.tokenizer = .unicode61(tokenCharacters: ["-"])
+                t.column("body")
+            }
+            try db.execute(sql: "INSERT INTO doc VALUES (42)")
+            try db.execute(sql: "INSERT INTO doc VALUES (3.5)")
+            try db.execute(sql: "INSERT INTO doc VALUES (x'616263')")
+            for _ in 0..<20 {
+                try db.execute(sql: "INSERT INTO doc VALUES ('send an e-mail')")
+            }
+            let doc = FTS5Table("doc")
+            #expect(try doc.keyTokens(db, rowID: 1).map(\.token) == ["42"])
+            #expect(try doc.keyTokens(db, rowID: 2).map(\.token).sorted() == ["3", "5"])
+            #expect(try doc.keyTokens(db, rowID: 3).map(\.token) == ["abc"])
+            _ = try doc.similarRowIDs(db, to: 1)
+            // "e-mail" is not a bareword: the correction is quoted.
+            #expect(try doc.suggestedQuery(db, for: "e-mial") == nil) // "e" and "mial" are barewords
+            #expect(try doc.suggestedQuery(db, for: "\"e-mial\" sendd") == "\"e-mail\" send")
+            #expect(try doc.suggestions(db, for: "e-mial", maximumDistance: .max).first?.token == "e-mail")
+            // A popularity that overflows the count does not crash.
+            #expect(try doc.suggestedQuery(db, for: "send an", popularity: .max) == nil)
         }
     }
 

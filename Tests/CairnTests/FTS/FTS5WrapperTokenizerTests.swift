@@ -240,3 +240,69 @@ final class PrefixingWrapper: FTS5WrapperTokenizer {
         }
     }
 }
+
+extension FTS5WrapperTokenizerTests {
+    /// A wrapper whose `accept` tokenizes again with its wrapped tokenizer
+    /// (the same instance of cairn_words): the outer tokenization keeps its
+    /// own ICU iterator and buffer.
+    @Test func nestedTokenizationWithTheSameTokenizer() throws {
+        let directory = try TemporaryDirectory()
+        var config = Configuration()
+        config.prepareDatabase { db in
+            db.add(tokenizer: FTS5WordTokenizer.self)
+            db.add(tokenizer: NestingWrapper.self)
+        }
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: config)
+        try dbQueue.read { db throws in
+            let text = "研究生命科学很有意思。東京都に住んでいます ÉCOLE"
+            let plain = try db.makeTokenizer(FTS5WordTokenizer.tokenizerDescriptor()).tokens(in: text)
+            let nested = try db.makeTokenizer(NestingWrapper.tokenizerDescriptor()).tokens(in: text)
+            #expect(nested == plain)
+            #expect(plain.map(\.token).suffix(2) == ["ます", "ecole"])
+        }
+    }
+
+    /// Stop words and synonyms match canonically equivalent tokens (a
+    /// decomposed "é"), on the byte path as on the String path.
+    @Test func canonicalEquivalence() throws {
+        let directory = try TemporaryDirectory()
+        let dbQueue = try makeQueue(directory)
+        try dbQueue.read { db throws in
+            let keep = FTS5TokenizerDescriptor.unicode61(diacritics: .keep)
+            let stopWords = try db.makeTokenizer(FTS5StopWordTokenizer.tokenizerDescriptor(stopWords: ["café"], wrapping: keep))
+            #expect(try stopWords.tokens(in: "café cafe\u{301} cafe").map(\.token) == ["cafe"])
+            let synonyms = try db.makeTokenizer(FTS5SynonymTokenizer.tokenizerDescriptor(synonyms: [["café", "coffee"]], wrapping: keep))
+            #expect(try synonyms.tokens(in: "cafe\u{301}").map(\.token) == ["cafe\u{301}", "coffee"])
+            #expect(try synonyms.tokens(in: "coffee").map(\.token) == ["coffee", "café"])
+        }
+    }
+}
+
+/// Tokenizes a short text with its wrapped tokenizer for each token, and
+/// passes the token on.
+final class NestingWrapper: FTS5WrapperTokenizer {
+    static let name = "nesting"
+    let wrappedTokenizer: any FTS5Tokenizer
+
+    init(db: Database, arguments: [String]) throws {
+        wrappedTokenizer = try db.makeTokenizer(FTS5WordTokenizer.tokenizerDescriptor())
+    }
+
+    func accept(token: String, flags: FTS5TokenFlags, for tokenization: FTS5Tokenization, tokenCallback: FTS5WrapperTokenCallback) throws {
+        try tokenCallback(token, flags)
+    }
+
+    func accept(
+        utf8Token token: UnsafeRawBufferPointer,
+        flags: FTS5TokenFlags,
+        for tokenization: FTS5Tokenization,
+        locale: String?,
+        tokenCallback: FTS5WrapperUTF8TokenCallback) throws
+    {
+        let inner = try wrappedTokenizer.tokens(in: "ภาษาไทยง่ายนิดเดียว AÉ")
+        guard inner.map(\.token) == ["ภาษา", "ไทย", "ง่าย", "นิด", "เดียว", "ae"] else {
+            throw TokenizerTestError(message: "nested tokens: \(inner.map(\.token))")
+        }
+        try tokenCallback(token, flags)
+    }
+}
