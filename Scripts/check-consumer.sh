@@ -2,8 +2,10 @@
 # Checks that a package that depends on Cairn gets what Cairn's traits
 # compile in, with no settings of its own: the C functions and the Swift API
 # of the session extension with the SQLITE_ENABLE_SESSION trait, and of
-# encryption with SQLITE_HAS_CODEC, and a build without them otherwise; and that `import Cairn` does not give it Cairn's own
-# C helpers (_cairn_*). Builds Tests/Fixtures/TraitConsumer against this
+# encryption with SQLITE_HAS_CODEC, and a build without them otherwise
+# (with a wrapper tokenizer of its own over the word tokenizer: Cairn's
+# inlinable code and ICU's library reach the consumer); and that `import
+# Cairn` does not give it Cairn's own C helpers (_cairn_*). Builds Tests/Fixtures/TraitConsumer against this
 # checkout (run by .ci/run).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,7 +21,9 @@ echo "-- without the trait"
 swift build --product PlainConsumer 2>&1 | tail -1
 output="$(.build/debug/PlainConsumer)"
 echo "$output"
-[[ "$output" == "session: false fts5: true" ]] || { echo "unexpected output" >&2; exit 1; }
+expected="session: false fts5: true
+words: 研究,生命,科学,keep found: 1"
+[[ "$output" == "$expected" ]] || { echo "unexpected output" >&2; exit 1; }
 
 echo "-- Cairn's C helpers are hidden"
 if swift build --target ShimsAreHidden > "$work/hidden.txt" 2>&1; then
@@ -40,7 +44,8 @@ output="$(.build/debug/SessionConsumer)"
 echo "$output"
 [[ "$output" == "session: true operations: 2 replica: Arthur,Barbara" ]] || { echo "unexpected output" >&2; exit 1; }
 output="$(.build/debug/PlainConsumer)"
-[[ "$output" == "session: true fts5: true" ]] || { echo "unexpected output: $output" >&2; exit 1; }
+[[ "$output" == "session: true fts5: true
+words: 研究,生命,科学,keep found: 1" ]] || { echo "unexpected output: $output" >&2; exit 1; }
 
 echo "-- with the encryption trait"
 output="$(swift build --product EncryptionConsumer 2>&1 | tail -1 >/dev/null; .build/debug/EncryptionConsumer)"

@@ -154,21 +154,25 @@ public final class FTS5WordTokenizer: FTS5CustomTokenizer {
     /// ```
     ///
     /// - Parameters:
-    ///   - diacritics: How diacritics are removed, as in `unicode61`.
+    ///   - diacritics: How diacritics are removed, as in `unicode61`; nil
+    ///     for the tokenizer's default: removed (`.removeLegacy`) when the
+    ///     tokenizer folds case, kept otherwise.
     ///   - caseSensitive: When true, letters keep their case; diacritics
-    ///     must then be kept (`.keep`).
+    ///     are then kept too (other values of `diacritics` make an invalid
+    ///     descriptor, which the tokenizer refuses).
     ///   - locale: The locale of word boundaries (a BCP 47 or ICU tag such
     ///     as `ja` or `th`) for text that comes without one.
     public static func tokenizerDescriptor(
-        diacritics: FTS5.Diacritics = .removeLegacy,
+        diacritics: FTS5.Diacritics? = nil,
         caseSensitive: Bool = false,
         locale: String? = nil) -> FTS5TokenizerDescriptor
     {
         var arguments: [String] = []
         switch diacritics {
-        case .keep: arguments += ["remove_diacritics", "0"]
-        case .removeLegacy: if caseSensitive { arguments += ["remove_diacritics", "1"] }
-        case .remove: arguments += ["remove_diacritics", "2"]
+        case nil: break
+        case .keep?: arguments += ["remove_diacritics", "0"]
+        case .removeLegacy?: arguments += ["remove_diacritics", "1"]
+        case .remove?: arguments += ["remove_diacritics", "2"]
         }
         if caseSensitive { arguments += ["case_sensitive", "1"] }
         if let locale { arguments += ["locale", locale] }

@@ -84,6 +84,11 @@ import Cairn
             #expect(try words(db, "Jérôme ERP审批", FTS5WordTokenizer.tokenizerDescriptor(diacritics: .keep, caseSensitive: true))
                 == ["Jérôme", "ERP", "审批"])
             #expect(FTS5WordTokenizer.tokenizerDescriptor().components == ["cairn_words"])
+            #expect(FTS5WordTokenizer.tokenizerDescriptor(caseSensitive: true).components == ["cairn_words", "case_sensitive", "1"])
+            #expect(try words(db, "Jérôme ÉCOLE", FTS5WordTokenizer.tokenizerDescriptor(caseSensitive: true)) == ["Jérôme", "ÉCOLE"])
+            #expect(throws: DatabaseError.self) {
+                try db.makeTokenizer(FTS5WordTokenizer.tokenizerDescriptor(diacritics: .removeLegacy, caseSensitive: true))
+            }
             #expect(FTS5WordTokenizer.tokenizerDescriptor(diacritics: .remove, locale: "ja").components
                 == ["cairn_words", "remove_diacritics", "2", "locale", "ja"])
             #expect(try words(db, "東京都に住んでいます", FTS5WordTokenizer.tokenizerDescriptor(locale: "ja"))
