@@ -357,7 +357,7 @@ do {
                     authorCount: smallAuthorCount)
             }
         },
-        Workload("15 including(required:) belongsTo", budget: 1.30, raw: rawBooksWithAuthor) {
+        Workload("15 including(required:) belongsTo", budget: 1.40, raw: rawBooksWithAuthor) {
             try largeQueue.read { db in
                 try checksum(
                     Book.including(required: Book.author).asRequest(of: BookInfo.self).fetchAll(db),

@@ -13,6 +13,9 @@ public struct BenchmarkOptions: Sendable {
     public var jsonPath: String?
     public var chartPath: String?
     public var check = false
+    /// Runs each budgeted workload once more after its warm-up, through
+    /// ``countedRun(_:)``, for `Benchmarks/instructions.sh --check`.
+    public var instructions = false
 
     /// Parses the command line.
     ///
@@ -36,6 +39,7 @@ public struct BenchmarkOptions: Sendable {
             case "--json": jsonPath = value()
             case "--chart": chartPath = value()
             case "--check": check = true
+            case "--instructions": instructions = true
             case "--help", "-h": BenchmarkOptions.usage(nil)
             default: BenchmarkOptions.usage("unknown option \(argument)")
             }
@@ -53,6 +57,8 @@ public struct BenchmarkOptions: Sendable {
               --json PATH      write the results as JSON
               --chart PATH     write an SVG bar chart of the ratios
               --check          exit 1 when a workload is over its budget
+              --instructions   run each budgeted workload once, raw C then Cairn,
+                               for callgrind (Benchmarks/instructions.sh --check)
             """)
         exit(error == nil ? 0 : 2)
     }
@@ -152,6 +158,9 @@ public final class BenchmarkRunner {
         let selected = workloads.filter { workload in
             options.filter.map { workload.name.localizedCaseInsensitiveContains($0) } ?? true
         }
+        if options.instructions {
+            runForInstructionCount(selected.filter { $0.budget != nil })
+        }
         var results: [WorkloadResult] = []
         do {
             for workload in selected {
@@ -189,6 +198,34 @@ public final class BenchmarkRunner {
                 exit(1)
             }
             print("all workloads within budget")
+        }
+        exit(0)
+    }
+
+    /// The `--instructions` mode: after the warm-up of a workload, its raw C
+    /// and its Cairn implementations run once each through
+    /// ``countedRun(_:)``, and a line tells which workload it was and its
+    /// units. callgrind zeroes its counters when the function is entered and
+    /// writes them out when it returns (`--zero-before`, `--dump-after`), so
+    /// the n-th dump holds the instructions of the n-th counted run, in every
+    /// thread.
+    private func runForInstructionCount(_ workloads: [Workload]) -> Never {
+        do {
+            for workload in workloads {
+                let expected = try workload.checksum(workload.raw())
+                guard try workload.checksum(workload.cairn()) == expected else {
+                    throw BenchmarkError("\(workload.name): checksum mismatch")
+                }
+                let raw = try countedRun(workload.raw)
+                let cairn = try countedRun(workload.cairn)
+                guard try workload.checksum(raw) == expected, try workload.checksum(cairn) == expected else {
+                    throw BenchmarkError("\(workload.name): checksum changed")
+                }
+                print("counted\t\(workload.name)\t\(workload.units ?? options.rows)\t\(workload.budget ?? 0)")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            exit(1)
         }
         exit(0)
     }
@@ -319,6 +356,15 @@ public final class BenchmarkRunner {
     private func writeChart(_ results: [WorkloadResult], to path: String) throws {
         try svgChart(title: title, results: results).write(toFile: path, atomically: true, encoding: .utf8)
     }
+}
+
+/// Runs `body`: the function whose instructions callgrind counts in the
+/// `--instructions` mode. It has a fixed symbol name for callgrind's
+/// options, is never inlined, and is not optimized, so that the optimizer
+/// cannot clone it under another name.
+@inline(never) @_optimize(none) @_silgen_name("cairn_benchmark_counted_run")
+public func countedRun(_ body: () throws -> Int) rethrows -> Int {
+    try body()
 }
 
 /// An SVG bar chart of the ratios, with the budgets as marks.
