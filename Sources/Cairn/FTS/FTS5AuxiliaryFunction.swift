@@ -26,8 +26,9 @@ import Foundation
 /// The function receives a ``FTS5AuxiliaryContext``, which exposes the
 /// FTS5 extension API for the current row, and the arguments that follow
 /// the table name. It returns a value (nil for NULL). An error it throws
-/// stops the statement, which throws that error; the transaction stays
-/// usable.
+/// stops the statement, which throws that error. A query leaves the
+/// transaction usable; a statement that writes rolls it back, so that no
+/// half of the statement is ever committed.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#custom_auxiliary_functions>
 public struct FTS5AuxiliaryFunction: Sendable {

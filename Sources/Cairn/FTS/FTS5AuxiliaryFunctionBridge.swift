@@ -89,11 +89,12 @@ let auxiliaryFunctionCallback: @convention(c) (
             sqlite3_result_null(sqliteContext)
         }
     } catch {
-        // The statement throws the error as it is.
+        // The statement throws the error as it is, and rolls back its
+        // transaction when it writes (see `asIsRollingBack`).
         let code = (error as? DatabaseError)?.extendedResultCode.rawValue ?? SQLITE_ERROR
         sqlite3_result_error(sqliteContext, "\(box.function.name): \(error)", -1)
         sqlite3_result_error_code(sqliteContext, code == SQLITE_OK ? SQLITE_ERROR : code)
-        box.errors.record(error, disposition: .asIs)
+        box.errors.record(error, disposition: .asIsRollingBack)
     }
 }
 

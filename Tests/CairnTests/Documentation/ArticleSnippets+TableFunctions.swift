@@ -112,6 +112,18 @@ extension TableFunctionsArticle {
             // The transaction goes on: both rows commit.
             try db.execute(sql: "INSERT INTO log (message) VALUES ('import done')")
         }
+
+        do {
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO log (message) VALUES ('copy started')")
+                // The statement writes and fails: the transaction is rolled back.
+                try db.execute(sql: "INSERT INTO log (message) SELECT 'value ' || value FROM numbers(?)", arguments: [-1])
+            }
+        } catch let error as DatabaseError {
+            print(error.message ?? "")   // numbers() needs a count of zero or more
+            printed.append(error.message ?? "")
+            // No row of the block remains, 'copy started' included.
+        }
         return printed
     }
 }

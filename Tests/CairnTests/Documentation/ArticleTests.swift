@@ -1242,10 +1242,12 @@ import Cairn
             try Int.fetchOne(db, sql: "SELECT value FROM fibonacci WHERE value > 100 LIMIT 1")
         } == 144)
 
-        // Block 3: the error of the closure fails the statement; the
-        // transaction goes on, and both rows commit.
+        // Block 3: the error of the closure fails a query; the transaction
+        // goes on, and both rows commit. A statement that writes rolls its
+        // transaction back: 'copy started' is gone.
         try dbQueue.write { db in try db.execute(sql: "CREATE TABLE log (message TEXT NOT NULL)") }
-        #expect(try Article.block3(dbQueue) == ["numbers() needs a count of zero or more"])
+        #expect(try Article.block3(dbQueue)
+            == ["numbers() needs a count of zero or more", "numbers() needs a count of zero or more"])
         #expect(try dbQueue.read { db in try String.fetchAll(db, sql: "SELECT message FROM log ORDER BY rowid") }
             == ["import started", "import done"])
         // Another error becomes SQLITE_ERROR, with its description and the

@@ -251,13 +251,18 @@ struct AuxiliaryTestError: Error, Equatable {
             try db.create(table: "log") { t in t.column("value", .integer) }
             for _ in 0..<3 { try db.execute(sql: "INSERT INTO doc VALUES ('word')") }
         }
-        try writer.write { db throws in
-            try db.execute(sql: "INSERT INTO log VALUES (0)")
-            #expect(throws: AuxiliaryTestError(row: 2)) {
+        // A statement that writes and fails rolls back its transaction:
+        // nothing of the block remains.
+        #expect(throws: AuxiliaryTestError(row: 2)) {
+            try writer.write { db throws in
+                try db.execute(sql: "INSERT INTO log VALUES (-1)")
                 try db.execute(sql: "INSERT INTO log SELECT fail_on(doc, 2) FROM doc WHERE doc MATCH 'word' ORDER BY rowid")
             }
-            // The failed statement left nothing; the transaction goes on.
-            #expect(try Int.fetchAll(db, sql: "SELECT value FROM log") == [0])
+        }
+        try writer.write { db throws in
+            #expect(try Int.fetchAll(db, sql: "SELECT value FROM log") == [])
+            try db.execute(sql: "INSERT INTO log VALUES (0)")
+            // A query that fails leaves the transaction usable.
             let error = #expect(throws: DatabaseError.self) {
                 try Row.fetchAll(db, sql: "SELECT fail_db(doc) FROM doc WHERE doc MATCH 'word'")
             }

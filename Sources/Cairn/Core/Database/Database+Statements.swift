@@ -216,7 +216,7 @@ extension Database {
                 // A Swift tokenizer may fail while SQLite prepares a query
                 // of its table.
                 let underlyingError = callbackErrors.take().map {
-                    callbackFailureError($0.error, disposition: $0.disposition, statement: nil)
+                    callbackFailureError($0.error, disposition: $0.disposition, statement: nil, sqliteError: databaseError)
                 }
                 throw PreparationError(
                     underlyingError: underlyingError ?? databaseError,

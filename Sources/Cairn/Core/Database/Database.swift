@@ -650,7 +650,7 @@ public final class Database {
         let callbackFailure = callbackErrors.take()
         activeStatementHooks?.statementDidFail(statement, in: self)
         if let (callbackError, disposition) = callbackFailure {
-            throw callbackFailureError(callbackError, disposition: disposition, statement: statement)
+            throw callbackFailureError(callbackError, disposition: disposition, statement: statement, sqliteError: error)
         }
         throw error
     }
@@ -659,16 +659,23 @@ public final class Database {
 extension Database {
     /// The error that a statement throws when a Swift callback made it
     /// fail (see ``CallbackErrorStash/Disposition``).
+    ///
+    /// - Parameter sqliteError: The error that SQLite reported for the
+    ///   statement.
     func callbackFailureError(
         _ callbackError: any Error,
         disposition: CallbackErrorStash.Disposition,
-        statement: Statement?) -> any Error
+        statement: Statement?,
+        sqliteError: DatabaseError) -> any Error
     {
         switch disposition {
         case .asIs:
             // The error of an observer that prevented the commit.
             return callbackError
-        case .described:
+        case .described, .describedRollingBack:
+            if disposition == .describedRollingBack {
+                rollBackHalfDoneStatement(statement)
+            }
             // A DatabaseError of an SQL function keeps its code and
             // message; another error becomes an SQLite error whose message
             // describes it, with the SQL of the statement.
@@ -678,18 +685,27 @@ extension Database {
             return makeError(
                 resultCode: .SQLITE_ERROR, message: "\(callbackError)",
                 sql: statement?.sql, arguments: statement?.arguments)
+        case .sqliteErrorRollingBack:
+            rollBackHalfDoneStatement(statement)
+            return sqliteError
         case .asIsRollingBack:
-            // The callback may have left the changes of the statement half
-            // done (a document half-indexed by FTS5): the transaction is
-            // rolled back, so that nothing half done remains. (Outside of a
-            // transaction, the failed statement was its own transaction,
-            // already rolled back.) Rolled back as SQLite rolls back on its
-            // own: a block that owns the transaction sees it aborted.
-            if let statement, !statement.databaseEventKinds.isEmpty, isInsideTransaction {
-                try? rollback()
-                state.schemaCache.clear()
-            }
+            rollBackHalfDoneStatement(statement)
             return callbackError
+        }
+    }
+
+    /// Rolls back the transaction of a statement that writes, after a Swift
+    /// callback failed in the middle of its work (a document half indexed
+    /// by a failed FTS5 tokenizer, rows inserted before a table function
+    /// threw): nothing half done remains. Outside of a transaction, the
+    /// failed statement was its own transaction, which SQLite rolled back.
+    /// Rolled back as SQLite rolls back on its own: a block that owns the
+    /// transaction sees it aborted. A statement that does not write leaves
+    /// the transaction as it is.
+    private func rollBackHalfDoneStatement(_ statement: Statement?) {
+        if let statement, !statement.databaseEventKinds.isEmpty, isInsideTransaction {
+            try? rollback()
+            state.schemaCache.clear()
         }
     }
 }

@@ -34,6 +34,19 @@ final class CallbackErrorStash {
         /// tokenizer), and a statement that writes one row has no
         /// statement journal to undo it.
         case asIsRollingBack
+        /// As ``described``, and the statement's transaction is rolled back
+        /// when the statement writes: an SQL function or a table function
+        /// failed in the middle of the statement's work, and SQLite undoes
+        /// the rows written before the failure only when the statement has
+        /// a statement journal, which it opens for statements that may hit
+        /// a constraint, not for those that call functions
+        /// (`INSERT INTO log SELECT … FROM failingFunction()` keeps the rows
+        /// inserted before the error).
+        case describedRollingBack
+        /// The statement throws SQLite's own error (the callback gave SQLite
+        /// the code and message of its `DatabaseError`), and its
+        /// transaction is rolled back as for ``describedRollingBack``.
+        case sqliteErrorRollingBack
     }
 
     /// Callbacks run on the thread of the statement that calls them, and

@@ -16,7 +16,9 @@
 /// ``DatabaseError`` becomes the error of the statement (with its code and
 /// message), and any other error becomes an `SQLITE_ERROR` whose message
 /// is the description of the error (`"\(error)"`), with the SQL of the
-/// statement.
+/// statement. When the statement writes, inside a transaction, the
+/// transaction is rolled back: SQLite would keep the rows written before
+/// the failure.
 ///
 /// Register functions on each connection, with
 /// ``Configuration/prepareDatabase(_:)``: pools open several connections.

@@ -39,8 +39,10 @@ internal import CairnSQLiteShims
 ///
 /// An error thrown by the closure, or by the cursor it returns, makes the
 /// statement fail with the error (a ``DatabaseError`` as it is, another
-/// error as an SQLite error whose message describes it); the transaction
-/// stays open and usable.
+/// error as an SQLite error whose message describes it). A query leaves the
+/// transaction open and usable; a statement that writes
+/// (`INSERT INTO … SELECT … FROM function()`) rolls it back, since SQLite
+/// would keep the rows written before the failure.
 ///
 /// Register the function on each connection that uses it, with
 /// ``Database/add(tableFunction:)``; on every connection of a pool, register

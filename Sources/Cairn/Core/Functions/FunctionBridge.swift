@@ -6,13 +6,16 @@
 
 /// Reports a Swift error to SQLite, and stashes it for the calling method.
 private func report(_ error: any Error, to sqliteContext: OpaquePointer, errors: CallbackErrorStash) {
+    // The statement's transaction is rolled back when the statement writes:
+    // SQLite may keep the rows written before the failure.
     if let error = error as? DatabaseError {
         // A DatabaseError keeps its code and message, as the statement's own.
         sqlite3_result_error(sqliteContext, error.message ?? "", -1)
         sqlite3_result_error_code(sqliteContext, error.extendedResultCode.rawValue)
+        errors.record(error, disposition: .sqliteErrorRollingBack)
     } else {
         sqlite3_result_error(sqliteContext, "\(error)", -1)
-        errors.record(error, disposition: .described)
+        errors.record(error, disposition: .describedRollingBack)
     }
 }
 

@@ -136,7 +136,10 @@ private func report(_ error: any Error, cursor: UnsafeMutablePointer<sqlite3_vta
         message = "\(error)"
         code = SQLITE_ERROR
     }
-    state.registration.errors.record(error, disposition: .described)
+    // The statement's transaction is rolled back when the statement writes
+    // (`INSERT INTO log SELECT … FROM function()`): SQLite keeps the rows
+    // written before the failure.
+    state.registration.errors.record(error, disposition: .describedRollingBack)
     if let table = cursor.pointee.pVtab {
         sqlite3_free(table.pointee.zErrMsg)
         table.pointee.zErrMsg = sqliteString(message)

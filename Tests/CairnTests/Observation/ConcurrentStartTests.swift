@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+import Testing
+import Cairn
+
+/// A scheduler that asks for the initial value at once, from any thread.
+struct AnyThreadImmediateScheduler: ValueObservationScheduler {
+    func immediateInitialValue() -> Bool { true }
+    func schedule(_ action: @escaping @Sendable () -> Void) { DispatchQueue.global().async(execute: action) }
+}
+
+@Suite struct ConcurrentStartTests {
+    @Test(arguments: WriterKind.allCases)
+    func customImmediateFromThreads(kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try kind.make(path: directory.filePath())
+        try writer.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        let recorder = Recorder<Int>()
+        let cancellables = Locked<[AnyDatabaseCancellable]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
+                .start(in: writer, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
+            cancellables.withLock { $0.append(c) }
+        }
+        #expect(recorder.values.count == 8)
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func immediateFromMainQueueBlocks(kind: WriterKind) async throws {
+        let directory = try TemporaryDirectory()
+        let writer = try kind.make(path: directory.filePath())
+        try await writer.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        let recorder = Recorder<Int>()
+        let cancellables = Locked<[AnyDatabaseCancellable]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            DispatchQueue.main.async {
+                let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
+                    .start(in: writer, scheduling: .immediate, onError: recorder.receive(error:), onChange: recorder.receive)
+                cancellables.withLock { $0.append(c) }
+            }
+        }
+        try await Task.sleep(for: .seconds(1))
+        #expect(recorder.values.count == 8)
+    }
+
+    @Test(arguments: WriterKind.allCases)
+    func immediateFromMainActorTasks(kind: WriterKind) async throws {
+        let directory = try TemporaryDirectory()
+        let writer = try kind.make(path: directory.filePath())
+        try await writer.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        let recorder = Recorder<Int>()
+        let cancellables = Locked<[AnyDatabaseCancellable]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { @MainActor in
+                    let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
+                        .start(in: writer, scheduling: .immediate, onError: recorder.receive(error:), onChange: recorder.receive)
+                    cancellables.withLock { $0.append(c) }
+                }
+            }
+        }
+        #expect(recorder.values.count == 8)
+    }
+}
