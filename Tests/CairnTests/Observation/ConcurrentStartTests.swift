@@ -3,12 +3,16 @@ import Foundation
 import Testing
 import Cairn
 
-/// A scheduler that asks for the initial value at once, from any thread.
+/// A scheduler that asks for the initial value at once, from any thread
+/// (`.immediate` asks for it from the main queue only).
 struct AnyThreadImmediateScheduler: ValueObservationScheduler {
     func immediateInitialValue() -> Bool { true }
     func schedule(_ action: @escaping @Sendable () -> Void) { DispatchQueue.global().async(execute: action) }
 }
 
+/// Observations started at once, from several threads or main-queue jobs,
+/// each deliver their initial value: the starts wait for each other, and
+/// none is taken for a nested access.
 @Suite struct ConcurrentStartTests {
     @Test(arguments: WriterKind.allCases)
     func customImmediateFromThreads(kind: WriterKind) throws {
@@ -22,7 +26,8 @@ struct AnyThreadImmediateScheduler: ValueObservationScheduler {
                 .start(in: writer, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
             cancellables.withLock { $0.append(c) }
         }
-        #expect(recorder.values.count == 8)
+        #expect(recorder.values == Array(repeating: 0, count: 8))
+        #expect(recorder.errors.isEmpty)
     }
 
     @Test(arguments: WriterKind.allCases)
@@ -39,8 +44,8 @@ struct AnyThreadImmediateScheduler: ValueObservationScheduler {
                 cancellables.withLock { $0.append(c) }
             }
         }
-        try await Task.sleep(for: .seconds(1))
-        #expect(recorder.values.count == 8)
+        #expect(recorder.wait { $0.count == 8 })
+        #expect(recorder.values == Array(repeating: 0, count: 8))
     }
 
     @Test(arguments: WriterKind.allCases)
@@ -59,6 +64,6 @@ struct AnyThreadImmediateScheduler: ValueObservationScheduler {
                 }
             }
         }
-        #expect(recorder.values.count == 8)
+        #expect(recorder.values == Array(repeating: 0, count: 8))
     }
 }

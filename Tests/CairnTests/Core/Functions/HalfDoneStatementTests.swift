@@ -48,18 +48,33 @@ import Cairn
         try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT value FROM log ORDER BY rowid") }
     }
 
-    @Test func failingTableFunctionRollsBackTheWrite() throws {
-        let dbQueue = try makeQueue()
-        let error = #expect(throws: DatabaseError.self) {
+    /// Runs `sql` in a write that catches its error and goes on, as the
+    /// docs of SQL functions used to suggest, and returns the caught error.
+    /// The write must throw: its transaction was rolled back, and nothing
+    /// of it may commit (SQLite alone would commit 0 and the rows that
+    /// `sql` inserted before the failure).
+    func errorOfCaughtFailure(_ dbQueue: DatabaseQueue, _ sql: String) throws -> (any Error)? {
+        var caught: (any Error)?
+        #expect(throws: DatabaseError.self) {
             try dbQueue.write { db in
                 try db.execute(sql: "INSERT INTO log VALUES (0)")
-                try db.execute(sql: "INSERT INTO log SELECT value FROM failing_numbers")
+                do {
+                    try db.execute(sql: sql)
+                } catch {
+                    caught = error
+                }
+                #expect(!db.isInsideTransaction)
             }
         }
+        #expect(try loggedValues(dbQueue) == [])
+        return caught
+    }
+
+    @Test func failingTableFunctionRollsBackTheWrite() throws {
+        let dbQueue = try makeQueue()
+        let error = try errorOfCaughtFailure(dbQueue, "INSERT INTO log SELECT value FROM failing_numbers") as? DatabaseError
         #expect(error?.resultCode == .SQLITE_ERROR)
         #expect(error?.message == "failed on purpose")
-        // Without the rollback, 0, 1, 2 and 3 would commit.
-        #expect(try loggedValues(dbQueue) == [])
     }
 
     @Test func caughtErrorLeavesNoTransaction() throws {
@@ -80,15 +95,10 @@ import Cairn
 
     @Test func failingSQLFunctionRollsBackTheWrite() throws {
         let dbQueue = try makeQueue()
-        let error = #expect(throws: DatabaseError.self) {
-            try dbQueue.write { db in
-                try db.execute(sql: "INSERT INTO log VALUES (0)")
-                try db.execute(sql: "INSERT INTO log SELECT failing_identity(value) FROM number ORDER BY value")
-            }
-        }
+        let sql = "INSERT INTO log SELECT failing_identity(value) FROM number"
+        let error = try errorOfCaughtFailure(dbQueue, sql) as? DatabaseError
         #expect(error?.message == "failed on purpose")
-        #expect(error?.sql == "INSERT INTO log SELECT failing_identity(value) FROM number ORDER BY value")
-        #expect(try loggedValues(dbQueue) == [])
+        #expect(error?.sql == sql)
     }
 
     @Test func databaseErrorOfSQLFunctionKeepsItsCodeAndRollsBack() throws {
@@ -97,24 +107,15 @@ import Cairn
             db.add(function: HalfDoneStatementTests.failingIdentity(
                 DatabaseError(resultCode: .SQLITE_CONSTRAINT_CHECK, message: "four is refused")))
         }
-        let error = #expect(throws: DatabaseError.self) {
-            try dbQueue.write { db in
-                try db.execute(sql: "INSERT INTO log VALUES (0)")
-                try db.execute(sql: "INSERT INTO log SELECT failing_identity(value) FROM number ORDER BY value")
-            }
-        }
+        let error = try errorOfCaughtFailure(dbQueue, "INSERT INTO log SELECT failing_identity(value) FROM number")
+            as? DatabaseError
         #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_CHECK)
         #expect(error?.message == "four is refused")
-        #expect(try loggedValues(dbQueue) == [])
     }
 
     @Test func failingUpdateRollsBack() throws {
         let dbQueue = try makeQueue()
-        #expect(throws: DatabaseError.self) {
-            try dbQueue.write { db in
-                try db.execute(sql: "UPDATE number SET value = failing_identity(value) * 10")
-            }
-        }
+        _ = try errorOfCaughtFailure(dbQueue, "UPDATE number SET value = failing_identity(value) * 10")
         #expect(try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT value FROM number ORDER BY rowid") }
             == [1, 2, 3, 4, 5])
     }
@@ -158,13 +159,8 @@ import Cairn
                 INSERT INTO doc(rowid, body) VALUES (1, 'apple'), (2, 'apple pie'), (3, 'apple tart');
                 """)
         }
-        let error = #expect(throws: (any Error).self) {
-            try dbQueue.write { db in
-                try db.execute(sql: "INSERT INTO log VALUES (0)")
-                try db.execute(sql: "INSERT INTO log SELECT failing_aux(doc) FROM doc WHERE doc MATCH 'apple' ORDER BY rowid")
-            }
-        }
+        let error = try errorOfCaughtFailure(
+            dbQueue, "INSERT INTO log SELECT failing_aux(doc) FROM doc WHERE doc MATCH 'apple' ORDER BY rowid")
         #expect(error is Failure)
-        #expect(try loggedValues(dbQueue) == [])
     }
 }
