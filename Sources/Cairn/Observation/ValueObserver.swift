@@ -51,6 +51,10 @@ where Reducer.Value: Sendable
     }
 
     private let tracking: ValueObservationTracking
+    /// The fetching half of the reducer, made once (see
+    /// ``_ValueReducer/_makeFetcher()``): it fetches on any connection,
+    /// without the lock of the state.
+    private let fetcher: Reducer.Fetcher
     private let events: ValueObservationEvents<Reducer.Value>
     private let requiresWriteAccess: Bool
     private let reader: any DatabaseReader
@@ -86,7 +90,9 @@ where Reducer.Value: Sendable
         self.writer = reader as? any DatabaseWriter
         self.pool = observation.requiresWriteAccess ? nil : reader as? DatabasePool
         self.callbacks = callbacks
-        self.state = Locked(State(reducer: observation.makeReducer()))
+        let reducer = observation.makeReducer()
+        self.fetcher = reducer._makeFetcher()
+        self.state = Locked(State(reducer: reducer))
     }
 
     // MARK: Start and stop
@@ -289,20 +295,21 @@ where Reducer.Value: Sendable
         // Fetches run one at a time: the reducer is taken out of the state,
         // so that no lock is held while user code (transforms, events) runs.
         var reducer = state.withLock { $0.reducer }
-        let fetchValue = { () throws -> Reducer.Fetched in
+        let fetcher = self.fetcher
+        let fetchValue = { () throws -> Reducer.Fetcher.Value in
             if onWriter {
                 if self.requiresWriteAccess {
-                    return try db.inTransactionReturning(nil) { try reducer._fetch(db) }
+                    return try db.inTransactionReturning(nil) { try fetcher.fetch(db) }
                 }
                 // No transaction: the writer's queue is serialized with all
                 // writes, and an empty transaction would be notified to
                 // the other observers.
-                return try db.readOnly { try reducer._fetch(db) }
+                return try db.readOnly { try fetcher.fetch(db) }
             }
-            return try reducer._fetch(db)
+            return try fetcher.fetch(db)
         }
 
-        let fetched: Reducer.Fetched
+        let fetched: Reducer.Fetcher.Value
         var newRegion: DatabaseRegion?
         switch tracking {
         case .constantRegion(let regions):
