@@ -2,7 +2,7 @@
 ///
 /// Database cursors step the statement lazily, and must be consumed inside
 /// the database access that created them.
-public protocol DatabaseCursor: Cursor {
+public protocol DatabaseCursor<Element>: Cursor {
     /// The statement that the cursor iterates.
     var statement: Statement { get }
 
