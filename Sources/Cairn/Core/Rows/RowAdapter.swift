@@ -22,6 +22,16 @@ public protocol RowAdapter: Sendable {
     /// - Throws: A ``DatabaseError`` when the adapter does not fit the row
     ///   (a column or an index that does not exist).
     func _layout(columnNames: [String]) throws -> RowLayout
+
+    /// The adapted columns and scopes for a layout of a base row: the
+    /// requirement that adapters written for GRDB implement (see
+    /// `RowAdapter+Underscored.swift`). An adapter implements this method
+    /// or ``_layout(columnNames:)``: each has a default that calls the
+    /// other.
+    ///
+    /// - Throws: A ``DatabaseError`` when the adapter does not fit the
+    ///   layout.
+    func _layoutedAdapter(from layout: some _RowLayout) throws -> any _LayoutedRowAdapter
 }
 
 /// The layout of an adapted row: which columns of the base row it shows,
