@@ -302,6 +302,12 @@ private func titles(_ db: Database) throws -> some DatabaseCursor<String> {
             let rows = try Row.fetchAll(db, UnderscoredBook.including(required: nested).order(Column("id")))
             #expect(rows.count == 2)
 
+            // The definition of an association is settable.
+            var writtenBy = UnderscoredBook.author
+            writtenBy._sqlAssociation = UnderscoredBook.author.forKey("writer")._sqlAssociation
+            let withWriter = try Row.fetchAll(db, UnderscoredBook.including(required: writtenBy).order(Column("id")))
+            #expect(withWriter.first?.scopes["writer"]?["name"] as String? == "Ann")
+
             let alias = TableAlias()
             let aliased = UnderscoredBook.all()._aliased(alias).filter(alias[Column("title")] == "Birch")
             #expect(try aliased.fetchAll(db).map(\.id) == [2])

@@ -30,7 +30,10 @@ public protocol Association: DerivableRequest, Sendable {
     associatedtype OriginRowDecoder
 
     /// The definition of the association. Not for use by applications.
-    var _sqlAssociation: _SQLAssociation { get }
+    ///
+    /// - Note: Settable, as in GRDB, for its companion libraries, which
+    ///   copy the definition of one association into another.
+    var _sqlAssociation: _SQLAssociation { get set }
 
     /// Creates an association from its definition. Not for use by
     /// applications.
@@ -279,7 +282,7 @@ public struct BelongsToAssociation<Origin, Destination>: AssociationToOne {
     public typealias RowDecoder = Destination
 
     /// The definition of the association. Not for use by applications.
-    public let _sqlAssociation: _SQLAssociation
+    public var _sqlAssociation: _SQLAssociation
 
     /// Creates an association from its definition. Not for use by
     /// applications.
@@ -301,7 +304,7 @@ public struct HasOneAssociation<Origin, Destination>: AssociationToOne {
     public typealias RowDecoder = Destination
 
     /// The definition of the association. Not for use by applications.
-    public let _sqlAssociation: _SQLAssociation
+    public var _sqlAssociation: _SQLAssociation
 
     /// Creates an association from its definition. Not for use by
     /// applications.
@@ -323,7 +326,7 @@ public struct HasManyAssociation<Origin, Destination>: AssociationToMany {
     public typealias RowDecoder = Destination
 
     /// The definition of the association. Not for use by applications.
-    public let _sqlAssociation: _SQLAssociation
+    public var _sqlAssociation: _SQLAssociation
 
     /// Creates an association from its definition. Not for use by
     /// applications.
@@ -346,7 +349,7 @@ public struct HasOneThroughAssociation<Origin, Destination>: AssociationToOne {
     public typealias RowDecoder = Destination
 
     /// The definition of the association. Not for use by applications.
-    public let _sqlAssociation: _SQLAssociation
+    public var _sqlAssociation: _SQLAssociation
 
     /// Creates an association from its definition. Not for use by
     /// applications.
@@ -369,7 +372,7 @@ public struct HasManyThroughAssociation<Origin, Destination>: AssociationToMany 
     public typealias RowDecoder = Destination
 
     /// The definition of the association. Not for use by applications.
-    public let _sqlAssociation: _SQLAssociation
+    public var _sqlAssociation: _SQLAssociation
 
     /// Creates an association from its definition. Not for use by
     /// applications.

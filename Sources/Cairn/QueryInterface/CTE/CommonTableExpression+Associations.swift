@@ -103,7 +103,7 @@ public struct JoinAssociation<Origin, Destination>: AssociationToOne {
     public typealias RowDecoder = Destination
 
     /// The definition of the association. Not for use by applications.
-    public let _sqlAssociation: _SQLAssociation
+    public var _sqlAssociation: _SQLAssociation
 
     /// Creates the association from its definition. Not for use by
     /// applications.
