@@ -122,7 +122,7 @@ extension ValueObservation {
     ///
     /// - Parameter fetch: The function that fetches the value; it must not
     ///   write (see ``requiresWriteAccess``).
-    public static func tracking<Value>(
+    public static func tracking<Value: Sendable>(
         _ fetch: @escaping @Sendable (Database) throws -> Value) -> Self
         where Reducer == ValueReducers.Fetch<Value>
     {
@@ -136,7 +136,7 @@ extension ValueObservation {
     /// A fetch whose region changes (it reads a table only when a value
     /// of another one says so, for instance) must use
     /// ``tracking(_:)`` instead.
-    public static func trackingConstantRegion<Value>(
+    public static func trackingConstantRegion<Value: Sendable>(
         _ fetch: @escaping @Sendable (Database) throws -> Value) -> Self
         where Reducer == ValueReducers.Fetch<Value>
     {
@@ -156,7 +156,7 @@ extension ValueObservation {
     ///   - region: A region to observe.
     ///   - otherRegions: Other regions to observe.
     ///   - fetch: The function that fetches the value.
-    public static func tracking<Value>(
+    public static func tracking<Value: Sendable>(
         region: any DatabaseRegionConvertible,
         _ otherRegions: any DatabaseRegionConvertible...,
         fetch: @escaping @Sendable (Database) throws -> Value) -> Self
@@ -167,7 +167,7 @@ extension ValueObservation {
 
     /// Observes the value that `fetch` returns, after each transaction that
     /// changes one of the given regions.
-    public static func tracking<Value>(
+    public static func tracking<Value: Sendable>(
         regions: [any DatabaseRegionConvertible],
         fetch: @escaping @Sendable (Database) throws -> Value) -> Self
         where Reducer == ValueReducers.Fetch<Value>
@@ -188,7 +188,7 @@ extension ValueObservation {
     /// ```
     ///
     /// The transform runs after each fetch, before the value is delivered.
-    public func map<T>(
+    public func map<T: Sendable>(
         _ transform: @escaping @Sendable (Reducer.Value) throws -> T) -> ValueObservation<ValueReducers.Map<Reducer, T>>
     {
         let makeReducer = self.makeReducer

@@ -18,8 +18,9 @@ public protocol _ValueReducer {
     /// The `Sendable` half of the reducer, that fetches from the database.
     associatedtype Fetcher: _ValueReducerFetcher
 
-    /// What the observation delivers.
-    associatedtype Value
+    /// What the observation delivers: values that cross from the thread
+    /// that reduces them to the one that receives them.
+    associatedtype Value: Sendable
 
     /// Returns the fetching half of the reducer.
     ///
@@ -68,7 +69,7 @@ public protocol ValueReducer: _ValueReducer, GRDBSendableMetatype { }
 /// The reducers of ``ValueObservation``.
 public enum ValueReducers {
     /// Fetches a value, and delivers it.
-    public struct Fetch<Value>: ValueReducer, @unchecked Sendable {
+    public struct Fetch<Value: Sendable>: ValueReducer, @unchecked Sendable {
         // Unchecked Sendable: the function is @Sendable.
         let fetch: @Sendable (Database) throws -> Value
 
@@ -100,7 +101,7 @@ public enum ValueReducers {
     }
 
     /// Transforms the values of another reducer.
-    public struct Map<Base: _ValueReducer, Value>: ValueReducer {
+    public struct Map<Base: _ValueReducer, Value: Sendable>: ValueReducer {
         var base: Base
         let transform: @Sendable (Base.Value) throws -> Value
 
@@ -162,10 +163,7 @@ public enum ValueReducers {
     }
 
     /// Skips the values equal to the previous one.
-    ///
-    /// The values are `Sendable`: the previous value waits for the next
-    /// fetch, which may run on another thread.
-    public struct RemoveDuplicates<Base: ValueReducer>: ValueReducer where Base.Value: Sendable {
+    public struct RemoveDuplicates<Base: ValueReducer>: ValueReducer {
         var base: Base
         let predicate: @Sendable (Base.Value, Base.Value) -> Bool
         /// Sees all the values of the base reducer.
