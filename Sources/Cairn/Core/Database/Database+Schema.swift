@@ -476,7 +476,8 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
     public let columns: [String]
 
     /// The column that is an alias of the rowid (an `INTEGER PRIMARY KEY`),
-    /// or nil.
+    /// or nil. It is nil for the hidden `rowid` of a table without explicit
+    /// primary key, as in GRDB: no column of the table aliases the rowid.
     public let rowIDColumn: String?
 
     /// Whether the primary key is the hidden `rowid` column.
@@ -496,7 +497,7 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
 
     /// The hidden `rowid` primary key of a table without explicit primary
     /// key.
-    static let hiddenRowID = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isRowID: true)
+    static let hiddenRowID = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: nil, isRowID: true)
 }
 
 /// An index of a table.
