@@ -74,12 +74,17 @@ extension Database {
     ///
     /// - Throws: A ``DatabaseError`` when the statement fails, or the error
     ///   of the format.
+    ///
+    /// Each statement is printed by a copy of `format`, as in GRDB: the
+    /// changes that a format makes to itself while it prints a statement
+    /// are not seen by the next statement, and `format` is left as it is.
     func dumpStatement(_ statement: Statement, format: inout some DumpFormat, to stream: inout DumpStream) throws {
+        var statementFormat = format
         let cursor = try Row.fetchCursor(statement)
         while try cursor.next() != nil {
-            try format.writeRow(self, statement: statement, to: &stream)
+            try statementFormat.writeRow(self, statement: statement, to: &stream)
         }
-        format.finalize(self, statement: statement, to: &stream)
+        statementFormat.finalize(self, statement: statement, to: &stream)
     }
 
     // MARK: Dumping tables
@@ -133,13 +138,29 @@ extension Database {
         case .automatic: header = tables.count > 1
         case .always: header = true
         }
-        for table in tables {
-            try dumpTable(table, header: header, stableOrder: stableOrder, format: &format, to: &dumpStream)
+        try dumpTables(tables, header: header, stableOrder: stableOrder, format: &format, to: &dumpStream)
+    }
+
+    /// Prints the rows of tables and views, separated by a line feed (an
+    /// empty line after a table whose output ends with a line feed), each
+    /// after its name if `header` is true.
+    private func dumpTables(
+        _ tables: [String],
+        header: Bool,
+        stableOrder: Bool,
+        format: inout some DumpFormat,
+        to stream: inout DumpStream) throws
+    {
+        for (index, table) in tables.enumerated() {
+            if index > 0 {
+                stream.write("\n")
+            }
+            try dumpTable(table, header: header, stableOrder: stableOrder, format: &format, to: &stream)
         }
     }
 
-    /// Prints the rows of a table or view, after an empty line if something
-    /// was printed before, and after its name if `header` is true.
+    /// Prints the rows of a table or view, after its name if `header`
+    /// is true.
     private func dumpTable(
         _ table: String,
         header: Bool,
@@ -147,11 +168,12 @@ extension Database {
         format: inout some DumpFormat,
         to stream: inout DumpStream) throws
     {
-        let statement = try makeStatement(sql: dumpSelectSQL(table, stableOrder: stableOrder))
-        stream.margin()
+        // The name comes first, as in GRDB: a missing table is named before
+        // its error is thrown.
         if header {
             stream.write(table + "\n")
         }
+        let statement = try makeStatement(sql: dumpSelectSQL(table, stableOrder: stableOrder))
         try dumpStatement(statement, format: &format, to: &stream)
     }
 
@@ -173,7 +195,7 @@ extension Database {
             return select + " ORDER BY " + (1...count).map { String($0) }.joined(separator: ", ")
         }
         let primaryKey = try primaryKey(table, in: schema)
-        if primaryKey.isRowID {
+        if primaryKey.isRowID && primaryKey.columns == ["rowid"] {
             // The hidden rowid, under a name that no column takes.
             let names = Set(try columns(in: table, in: schema).map { $0.name.lowercased() })
             guard let rowID = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else {
@@ -221,9 +243,9 @@ extension Database {
         var dumpStream = DumpStream(stream)
         var format = format
         let tables = try dumpSchema(to: &dumpStream)
-        for table in tables {
-            try dumpTable(table, header: true, stableOrder: false, format: &format, to: &dumpStream)
-        }
+        guard !tables.isEmpty else { return }
+        dumpStream.write("\n")
+        try dumpTables(tables, header: true, stableOrder: false, format: &format, to: &dumpStream)
     }
 
     /// Prints the SQL of the schema of the main database: tables, indexes,
@@ -243,14 +265,16 @@ extension Database {
     /// statement per schema object, as SQLite stored it, and a semicolon.
     /// Objects are grouped by table, in the alphabetical order of table
     /// names (ignoring case): a table comes first, then its indexes, then
-    /// its triggers. A view comes with its `INSTEAD OF` triggers.
+    /// its triggers. A view comes after the `INSTEAD OF` triggers of the
+    /// same name. This is the order of GRDB's `dumpContent`.
     ///
     /// SQLite's own tables (`sqlite_sequence`, `sqlite_stat1`…), the shadow
     /// tables of virtual tables (the storage of full-text tables), and the
     /// internal tables of Cairn (names that start with `grdb_`, such as the
-    /// table of ``DatabaseMigrator``) are left out, with their indexes and
-    /// triggers. Indexes that SQLite creates for constraints have no SQL,
-    /// and are left out too.
+    /// table of ``DatabaseMigrator``) are left out. As in GRDB, an object is
+    /// left out by its own name only: an index or a trigger that you create
+    /// on such a table is printed. Indexes that SQLite creates for
+    /// constraints have no SQL, and are left out too.
     ///
     /// - Parameter stream: The stream that receives the output; nil (the
     ///   default) prints to the standard output.
@@ -268,27 +292,31 @@ extension Database {
         let shadowTables = try Set(Row.fetchAll(self, sql: "PRAGMA main.table_list")
             .filter { row in (row["schema"] as String?) == "main" && (row["type"] as String?) == "shadow" }
             .compactMap { row in (row["name"] as String?)?.lowercased() })
+        // Objects are left out by their own name, as in GRDB: the names
+        // that start with `sqlite_`, `pragma_` or `grdb_`, and shadow tables.
         func isHidden(_ name: String) -> Bool {
-            let name = name.lowercased()
-            return name.hasPrefix("sqlite_") || name.hasPrefix("grdb_") || shadowTables.contains(name)
+            Database.isSQLiteInternalTable(name) || Database.isGRDBInternalTable(name)
+                || shadowTables.contains(name.lowercased())
         }
 
+        // GRDB's order: by table, then tables, indexes, triggers and views
+        // (a view comes after the INSTEAD OF triggers of its own name).
         let objects = try Row.fetchAll(self, sql: """
-            SELECT type, name, tbl_name, sql FROM main.sqlite_master
+            SELECT type, name, sql FROM main.sqlite_master
             WHERE sql IS NOT NULL
             ORDER BY
-              tbl_name COLLATE NOCASE, tbl_name,
-              CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 0 WHEN 'index' THEN 1 ELSE 2 END,
-              name COLLATE NOCASE, name
+              tbl_name COLLATE NOCASE,
+              CASE type WHEN 'table' THEN 'a' WHEN 'index' THEN 'aa' ELSE type END,
+              name COLLATE NOCASE,
+              sql
             """)
         stream.write("sqlite_master\n")
         var tables: [String] = []
         for object in objects {
             let type: String = object["type"]
             let name: String = object["name"]
-            let tableName: String = object["tbl_name"]
             let sql: String = object["sql"]
-            if isHidden(name) || isHidden(tableName) { continue }
+            if isHidden(name) { continue }
             stream.write(sql + ";\n")
             if type == "table" {
                 tables.append(name)

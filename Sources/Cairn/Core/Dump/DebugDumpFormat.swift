@@ -18,7 +18,8 @@ import Foundation
 /// `123.45`), texts as they are, and NULL as ``nullValue``. A blob is
 /// printed as text when it holds valid UTF-8, as a UUID
 /// (`69BF8A9C-D9F0-4777-BD11-93451D84CBCF`) when it holds 16 other bytes,
-/// and in hexadecimal (`X'80'`) otherwise.
+/// and in hexadecimal (`X'80'`) otherwise. Columns whose name starts with
+/// `grdb_` are not printed.
 ///
 /// Do not parse this output: its rendering of values may change. Use
 /// ``JSONDumpFormat`` or ``QuoteDumpFormat`` to produce output for a
@@ -62,7 +63,7 @@ extension DebugDumpFormat: DumpFormat {
         if isFirstRow {
             isFirstRow = false
             if header {
-                stream.write(statement.columnNames.joined(separator: separator) + "\n")
+                stream.write(DumpRendering.headerLine(statement, separator: separator))
             }
         }
         let nullValue = nullValue

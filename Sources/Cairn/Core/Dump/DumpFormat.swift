@@ -32,10 +32,11 @@ import Foundation
 ///
 /// A dump calls ``writeRow(_:statement:to:)`` for each row of a statement,
 /// then ``finalize(_:statement:to:)`` once the statement is done, even if it
-/// has no row. The same format value serves all statements of a dump (the
-/// statements of an SQL string, the tables of a database): `finalize` should
-/// leave it ready for the next statement. Read the values of the current row
-/// from the statement, for example with
+/// has no row. Each statement of a dump (the statements of an SQL string,
+/// the tables of a database) is printed by a fresh copy of the format that
+/// was given to the dump method, as in GRDB: what a format changes in itself
+/// while it prints a statement is not seen by the next one. Read the values
+/// of the current row from the statement, for example with
 /// ``DatabaseValue/init(sqliteStatement:index:)``:
 ///
 /// ```swift
@@ -92,9 +93,23 @@ enum DumpRendering {
         }
     }
 
-    /// The bytes of a blob as text, with invalid UTF-8 replaced by U+FFFD.
-    static func lossyText(_ data: Data) -> String {
-        String(decoding: data, as: UTF8.self)
+    /// The bytes of a blob as SQLite gives them as text, and as GRDB prints
+    /// them: up to the first NUL byte, with invalid UTF-8 replaced by
+    /// U+FFFD. An empty blob is an empty text.
+    static func cStringText(_ data: Data) -> String {
+        let end = data.firstIndex(of: 0) ?? data.endIndex
+        return String(decoding: data[data.startIndex..<end], as: UTF8.self)
+    }
+
+    /// Whether a column is left out of dumps: the columns whose name
+    /// starts with `grdb_` (the keys of prefetched rows), as in GRDB.
+    static func isHiddenColumn(_ name: String) -> Bool {
+        name.hasPrefix("grdb_")
+    }
+
+    /// The indexes of the columns of a statement that dumps print.
+    static func visibleColumnIndexes(_ statement: Statement) -> [Int] {
+        statement.columnNames.indices.filter { !isHiddenColumn(statement.columnNames[$0]) }
     }
 
     /// The bytes of a blob as text when they are valid UTF-8, as a UUID
@@ -126,17 +141,29 @@ enum DumpRendering {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A value as an SQL literal: `NULL`, `1`, `1.5`, `'it''s'`, `X'0A'`.
-    static func sqlLiteral(_ value: DatabaseValue) -> String {
+    /// A value as an SQL literal, as SQLite's `quote()` function writes it
+    /// (and GRDB prints it): `NULL`, `1`, `1.5`, `1.0e+20`, `'it''s'`,
+    /// `X'0A'`.
+    ///
+    /// Doubles are written by `quote()` itself: fifteen significant
+    /// digits when they read back as the same double, more otherwise
+    /// (`0.1`, `1.0e-07`, `3.333333333333333148e-01`, `0.0` for -0.0).
+    /// Texts are written whole, even after a NUL character (Cairn stores
+    /// such texts whole).
+    static func sqlLiteral(_ value: DatabaseValue, _ db: Database) -> String {
         switch value.storage {
         case .null:
             return "NULL"
         case .int64(let int64):
             return String(int64)
         case .double(let double):
-            // Swift prints the shortest text that reads back as the same
-            // double, which SQLite parses as a REAL ("1.0", "1e+100").
-            // Infinities are spelled as SQLite's quote() function does.
+            if let literal = try? String.fetchOne(
+                db.internalCachedStatement(sql: "SELECT quote(?)"), arguments: [double])
+            {
+                return literal
+            }
+            // Not reached unless SQLite fails (out of memory): the shortest
+            // text that reads back as the same double.
             if double.isInfinite {
                 return double < 0 ? "-9.0e+999" : "9.0e+999"
             }
@@ -149,7 +176,8 @@ enum DumpRendering {
     }
 
     /// Writes the values of the current row of a statement, separated by
-    /// `separator`, and a line feed.
+    /// `separator`, and a line feed. The columns that dumps hide (see
+    /// ``isHiddenColumn(_:)``) are left out.
     static func writeSeparatedRow(
         _ statement: Statement,
         separator: String,
@@ -157,11 +185,18 @@ enum DumpRendering {
         render: (DatabaseValue) -> String)
     {
         var line = ""
-        for index in 0..<statement.columnCount {
-            if index > 0 { line += separator }
+        var isFirst = true
+        for (index, name) in statement.columnNames.enumerated() where !isHiddenColumn(name) {
+            if isFirst { isFirst = false } else { line += separator }
             line += render(statement.dumpValue(at: index))
         }
         line += "\n"
         stream.write(line)
+    }
+
+    /// The header line of the formats that print one: the names of the
+    /// columns that dumps print, separated by `separator`.
+    static func headerLine(_ statement: Statement, separator: String, render: (String) -> String = { $0 }) -> String {
+        statement.columnNames.filter { !isHiddenColumn($0) }.map(render).joined(separator: separator) + "\n"
     }
 }

@@ -3,7 +3,7 @@
 /// A dump method, such as ``Database/dumpSQL(_:format:to:)``, wraps the
 /// stream it is given (or the standard output) in a `DumpStream`, and hands
 /// it to its ``DumpFormat``. Besides writing text, a format can ask for a
-/// blank line between two blocks of output with ``margin()``:
+/// line feed before the next text with ``margin()``:
 ///
 /// ```swift
 /// struct CountDumpFormat: DumpFormat {
@@ -12,9 +12,8 @@
 ///         count += 1
 ///     }
 ///     mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-///         stream.margin()
 ///         stream.write("\(count) row(s)\n")
-///         count = 0
+///         stream.margin()
 ///     }
 /// }
 /// ```
@@ -22,13 +21,7 @@ public struct DumpStream {
     /// The stream of the user; nil for the standard output.
     private var base: (any TextOutputStream)?
 
-    /// Whether something was written.
-    private var hasOutput = false
-
-    /// The number of line feeds that end the output, up to two.
-    private var trailingLineFeedCount = 0
-
-    /// Whether the next write starts with a blank line.
+    /// Whether the next text that is not empty gets a line feed before it.
     private var needsMargin = false
 
     /// Creates a stream that writes to `base`, or to the standard output
@@ -37,41 +30,23 @@ public struct DumpStream {
         self.base = base
     }
 
-    /// Makes sure that the next text written is separated from the text
-    /// written so far by an empty line.
+    /// Asks for a line feed before the next text that is not empty, unless
+    /// that text starts with a line feed itself.
     ///
-    /// Nothing is written until the next call to ``write(_:)``: a margin at
-    /// the beginning or at the end of the output writes nothing, and several
-    /// margins in a row write one empty line.
-    ///
-    /// ```swift
-    /// stream.write("player\n")
-    /// stream.margin()
-    /// stream.margin()
-    /// stream.write("team\n")
-    /// // player
-    /// //
-    /// // team
-    /// ```
+    /// After a line that ends with a line feed, the margin is an empty
+    /// line. Several calls before the next text ask for one line feed only,
+    /// and a margin that no text follows writes nothing.
     public mutating func margin() {
-        if hasOutput {
-            needsMargin = true
-        }
+        needsMargin = true
     }
 
-    /// Writes text, after the empty line that ``margin()`` asked for, if
-    /// any.
-    ///
-    /// ```swift
-    /// stream.write("Hello\n")
-    /// ```
+    /// Writes text, after the line feed that ``margin()`` asked for.
     public mutating func write(_ string: String) {
         guard !string.isEmpty else { return }
         if needsMargin {
             needsMargin = false
-            let count = 2 - trailingLineFeedCount
-            if count > 0 {
-                output(String(repeating: "\n", count: count))
+            if string.utf8.first != UInt8(ascii: "\n") {
+                output("\n")
             }
         }
         output(string)
@@ -86,24 +61,6 @@ public struct DumpStream {
             base = stream
         } else {
             print(string, terminator: "")
-        }
-        hasOutput = true
-
-        // Counts the line feeds at the end of the output, up to two.
-        var count = 0
-        var isOnlyLineFeeds = true
-        for byte in string.utf8.reversed() {
-            guard byte == 0x0A else {
-                isOnlyLineFeeds = false
-                break
-            }
-            count += 1
-            if count == 2 { break }
-        }
-        if isOnlyLineFeeds && count < 2 {
-            trailingLineFeedCount = min(2, trailingLineFeedCount + count)
-        } else {
-            trailingLineFeedCount = count
         }
     }
 }

@@ -37,9 +37,9 @@ public struct JSONDumpFormat: Sendable {
     /// The encoder of the keys and values.
     public var encoder: JSONEncoder
 
-    /// The encoded column names of the current statement; nil before its
-    /// first row.
-    private var encodedColumnNames: [String]?
+    /// The indexes and encoded names of the printed columns of the current
+    /// statement; nil before its first row.
+    private var encodedColumnNames: [(index: Int, key: String)]?
 
     /// The number of rows written for the current statement.
     private var rowCount = 0
@@ -48,23 +48,23 @@ public struct JSONDumpFormat: Sendable {
     /// at the first row of each statement.
     private var isPrettyPrinted = false
 
-    /// A new encoder with the default options of ``JSONDumpFormat``: blobs
-    /// in Base64, slashes not escaped, and an error for infinite doubles
-    /// (JSON cannot represent them).
+    /// A new encoder with the default options of ``JSONDumpFormat``, those
+    /// of GRDB: blobs in Base64, slashes not escaped, and infinite doubles
+    /// (which JSON cannot represent) as the strings `"inf"` and `"-inf"`.
     ///
     /// Each access returns a new encoder, which you can modify:
     ///
     /// ```swift
     /// let encoder = JSONDumpFormat.defaultEncoder
-    /// encoder.nonConformingFloatEncodingStrategy = .convertToString(
-    ///     positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+    /// encoder.nonConformingFloatEncodingStrategy = .throw
     /// try db.dumpSQL("SELECT * FROM measure", format: .json(encoder: encoder))
     /// ```
     public static var defaultEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         encoder.dataEncodingStrategy = .base64
-        encoder.nonConformingFloatEncodingStrategy = .throw
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return encoder
     }
 
@@ -91,14 +91,20 @@ extension JSONDumpFormat: DumpFormat {
     /// opening bracket of the array for the first row, or after a comma and
     /// a line feed for the others.
     ///
+    /// Columns whose name starts with `grdb_` are left out, as in GRDB.
+    ///
     /// - Throws: The error of the ``encoder``, such as an `EncodingError`
-    ///   for an infinite double with the default encoder.
+    ///   for an infinite double with an encoder whose
+    ///   `nonConformingFloatEncodingStrategy` is `.throw`.
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) throws {
-        let keys: [String]
+        let keys: [(index: Int, key: String)]
         if let encodedColumnNames {
             keys = encodedColumnNames
         } else {
-            keys = try statement.columnNames.map { try encoded($0) }
+            let names = statement.columnNames
+            keys = try DumpRendering.visibleColumnIndexes(statement).map { index in
+                (index, try encoded(names[index]))
+            }
             encodedColumnNames = keys
             isPrettyPrinted = encoder.outputFormatting.contains(.prettyPrinted)
         }
@@ -107,7 +113,7 @@ extension JSONDumpFormat: DumpFormat {
         // leaves no partial object in the stream.
         var members: [String] = []
         members.reserveCapacity(keys.count)
-        for (index, key) in keys.enumerated() {
+        for (index, key) in keys {
             let value: String
             switch statement.dumpValue(at: index).storage {
             case .null: value = "null"
@@ -122,8 +128,8 @@ extension JSONDumpFormat: DumpFormat {
         var text = rowCount == 0 ? "[" : ",\n"
         if isPrettyPrinted {
             if rowCount == 0 { text += "\n" }
-            text += "  {\n"
-            text += members.map { "    " + $0 }.joined(separator: ",\n")
+            text += "  {"
+            text += members.map { "\n    " + $0 }.joined(separator: ",")
             text += "\n  }"
         } else {
             text += "{" + members.joined(separator: ",") + "}"

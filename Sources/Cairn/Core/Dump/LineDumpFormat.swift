@@ -14,9 +14,12 @@
 /// ```
 ///
 /// Column names are aligned on the right. Integers and doubles are printed
-/// as Swift prints them (`1`, `-1.0`), and NULL as ``nullValue``. Texts are
-/// printed as they are, and so are the bytes of blobs, read as UTF-8
-/// (invalid bytes become `�`, U+FFFD).
+/// as Swift prints them (`1`, `-1.0`, `1e+20`), and NULL as ``nullValue``.
+/// Texts are printed as they are. Blobs are printed as the text SQLite
+/// makes of them, as in GRDB: their bytes up to the first NUL byte, read as
+/// UTF-8 (invalid bytes become `�`, U+FFFD). Columns whose name starts with
+/// `grdb_` are not printed. The rows of the next statement, or the next
+/// table of a dump, come after an empty line.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/cli.html#changing_output_formats>
 public struct LineDumpFormat: Sendable {
@@ -24,8 +27,12 @@ public struct LineDumpFormat: Sendable {
     public var nullValue: String
 
     /// The column names of the current statement, padded on the left to
-    /// the same width; nil before its first row.
-    private var paddedColumnNames: [String]?
+    /// the same width, with the indexes of their columns; nil before its
+    /// first row.
+    private var paddedColumns: [(index: Int, name: String)]?
+
+    /// Whether a row of the current statement was written.
+    private var hasWrittenRow = false
 
     /// Creates a line format.
     ///
@@ -41,19 +48,25 @@ public struct LineDumpFormat: Sendable {
 
 extension LineDumpFormat: DumpFormat {
     /// Writes the current row of the statement: one `column = value` line
-    /// per column, after an empty line if something was written before.
+    /// per column, after an empty line if the statement wrote a row before.
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        let names: [String]
-        if let paddedColumnNames {
-            names = paddedColumnNames
+        let columns: [(index: Int, name: String)]
+        if let paddedColumns {
+            columns = paddedColumns
         } else {
-            let columnNames = statement.columnNames
-            let width = columnNames.map(\.count).max() ?? 0
-            names = columnNames.map { String(repeating: " ", count: width - $0.count) + $0 }
-            paddedColumnNames = names
+            let names = statement.columnNames
+            let indexes = DumpRendering.visibleColumnIndexes(statement)
+            let width = indexes.map { names[$0].count }.max() ?? 0
+            columns = indexes.map { index in
+                (index, String(repeating: " ", count: width - names[index].count) + names[index])
+            }
+            paddedColumns = columns
         }
-        var text = ""
-        for (index, name) in names.enumerated() {
+        // A row without printed column prints nothing.
+        guard !columns.isEmpty else { return }
+        var text = hasWrittenRow ? "\n" : ""
+        hasWrittenRow = true
+        for (index, name) in columns {
             text += name
             text += " = "
             let value = statement.dumpValue(at: index)
@@ -61,17 +74,22 @@ extension LineDumpFormat: DumpFormat {
             case .null: text += nullValue
             case .int64, .double: text += DumpRendering.number(value.storage) ?? ""
             case .string(let string): text += string
-            case .blob(let data): text += DumpRendering.lossyText(data)
+            case .blob(let data): text += DumpRendering.cStringText(data)
             }
             text += "\n"
         }
-        stream.margin()
         stream.write(text)
     }
 
-    /// Prepares the format for the next statement: writes nothing.
+    /// Asks the stream for a margin when the statement wrote a row, so that
+    /// the rows of the next statement come after an empty line, and
+    /// prepares the format for the next statement.
     public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        paddedColumnNames = nil
+        if hasWrittenRow {
+            stream.margin()
+        }
+        hasWrittenRow = false
+        paddedColumns = nil
     }
 }
 

@@ -8,9 +8,11 @@
 /// try db.dumpSQL("SELECT * FROM player ORDER BY id", format: .list())
 /// ```
 ///
-/// Integers and doubles are printed as Swift prints them (`1`, `-1.0`), and
-/// NULL as ``nullValue``. Texts are printed as they are, and so are the bytes
-/// of blobs, read as UTF-8 (invalid bytes become `�`, U+FFFD).
+/// Integers and doubles are printed as Swift prints them (`1`, `-1.0`,
+/// `1e+20`), and NULL as ``nullValue``. Texts are printed as they are. Blobs
+/// are printed as the text SQLite makes of them, as in GRDB: their bytes up
+/// to the first NUL byte, read as UTF-8 (invalid bytes become `�`, U+FFFD).
+/// Columns whose name starts with `grdb_` are not printed.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/cli.html#changing_output_formats>
 public struct ListDumpFormat: Sendable {
@@ -52,7 +54,7 @@ extension ListDumpFormat: DumpFormat {
         if isFirstRow {
             isFirstRow = false
             if header {
-                stream.write(statement.columnNames.joined(separator: separator) + "\n")
+                stream.write(DumpRendering.headerLine(statement, separator: separator))
             }
         }
         let nullValue = nullValue
@@ -61,7 +63,7 @@ extension ListDumpFormat: DumpFormat {
             case .null: return nullValue
             case .int64, .double: return DumpRendering.number(value.storage) ?? ""
             case .string(let string): return string
-            case .blob(let data): return DumpRendering.lossyText(data)
+            case .blob(let data): return DumpRendering.cStringText(data)
             }
         }
     }

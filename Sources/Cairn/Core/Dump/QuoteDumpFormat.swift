@@ -7,10 +7,13 @@
 /// try db.dumpSQL("SELECT * FROM player ORDER BY id", format: .quote())
 /// ```
 ///
-/// NULL is printed as `NULL`, texts between single quotes (doubled inside),
+/// Values are printed as SQLite's `quote()` function prints them, as in
+/// GRDB: NULL as `NULL`, texts between single quotes (doubled inside),
 /// blobs in hexadecimal (`X'0A1B'`), integers in decimal, and doubles with
-/// the shortest text that reads back as the same double (`-1.0`, `1e+100`).
-/// Each printed value reads back as the same value in SQL.
+/// fifteen significant digits, or more when fifteen do not read back as
+/// the same double (`-1.0`, `1.0e+20`, `1.0e-07`, `9.0e+999` for infinity).
+/// Each printed value reads back as the same value in SQL. Columns whose
+/// name starts with `grdb_` are not printed.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/cli.html#changing_output_formats>
 public struct QuoteDumpFormat: Sendable {
@@ -47,10 +50,12 @@ extension QuoteDumpFormat: DumpFormat {
         if isFirstRow {
             isFirstRow = false
             if header {
-                stream.write(statement.columnNames.map(\.sqlStringLiteral).joined(separator: separator) + "\n")
+                stream.write(DumpRendering.headerLine(statement, separator: separator, render: \.sqlStringLiteral))
             }
         }
-        DumpRendering.writeSeparatedRow(statement, separator: separator, to: &stream, render: DumpRendering.sqlLiteral)
+        DumpRendering.writeSeparatedRow(statement, separator: separator, to: &stream) { value in
+            DumpRendering.sqlLiteral(value, db)
+        }
     }
 
     /// Prepares the format for the next statement: writes nothing.
