@@ -46,20 +46,27 @@ public struct FTS3: VirtualTableModule, Sendable {
     /// The tokens of a string, as an FTS3 or FTS4 tokenizer produces them.
     ///
     /// ```swift
-    /// FTS3.tokenize("SQLite database")                        // ["sqlite", "database"]
-    /// FTS3.tokenize("SQLite database", withTokenizer: .porter) // ["sqlite", "databas"]
-    /// FTS3.tokenize("Gustave Doré", withTokenizer: .unicode61()) // ["gustave", "dore"]
+    /// try FTS3.tokenize("SQLite database")                        // ["sqlite", "database"]
+    /// try FTS3.tokenize("SQLite database", withTokenizer: .porter) // ["sqlite", "databas"]
+    /// try FTS3.tokenize("Gustave Doré", withTokenizer: .unicode61()) // ["gustave", "dore"]
     /// ```
+    ///
+    /// Tokens are returned as the tokenizer produces them, whatever the
+    /// script (`"中文"` is one token for simple and unicode61). A tokenizer
+    /// that cuts a character in two bytes sequences (porter keeps the first
+    /// and last ten bytes of long words) gives a token whose invalid UTF-8
+    /// is replaced by U+FFFD, as in GRDB.
     ///
     /// - Parameters:
     ///   - string: The string to tokenize.
     ///   - tokenizer: The tokenizer; by default, simple.
-    /// - Returns: The tokens; an empty array when the tokenizer does not
-    ///   exist.
+    /// - Returns: The tokens.
+    /// - Throws: A ``DatabaseError`` when the tokenizer does not exist, or
+    ///   refuses its arguments, as in GRDB.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts3.html#querying_tokenizers>
-    public static func tokenize(_ string: String, withTokenizer tokenizer: FTS3TokenizerDescriptor = .simple) -> [String] {
-        (try? FTSTokenization.shared.tokenize(string, withFTS3Tokenizer: tokenizer)) ?? []
+    public static func tokenize(_ string: String, withTokenizer tokenizer: FTS3TokenizerDescriptor = .simple) throws -> [String] {
+        try FTSTokenization.shared.tokenize(string, withFTS3Tokenizer: tokenizer)
     }
 }
 

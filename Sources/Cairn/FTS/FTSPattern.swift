@@ -64,7 +64,7 @@ public struct FTS3Pattern: Hashable, Sendable {
     /// and all characters beyond ASCII); nil when there is none.
     private static func tokens(_ string: String) -> [String]? {
         // SQLite reads patterns as C strings: a NUL would cut the pattern.
-        let tokens = FTS3.tokenize(string)
+        let tokens = ((try? FTS3.tokenize(string)) ?? [])
             .map { $0.replacingOccurrences(of: "\u{0}", with: "") }
             .filter { !$0.isEmpty }
         return tokens.isEmpty ? nil : tokens

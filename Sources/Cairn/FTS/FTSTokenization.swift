@@ -28,8 +28,28 @@ final class FTSTokenization: Sendable {
                 try db.execute(sql: "CREATE VIRTUAL TABLE temp.\(table) USING fts3tokenize(\(tokenizer.fts3tokenizeArguments))")
                 fts3Tables.withLock { $0[tokenizer] = table }
             }
-            return try String.fetchAll(db.cachedStatement(sql: "SELECT token FROM temp.\(table) WHERE input = ? ORDER BY position"), arguments: [string])
+            let statement = try db.cachedStatement(sql: "SELECT token FROM temp.\(table) WHERE input = ? ORDER BY position")
+            let cursor = try Row.fetchCursor(statement, arguments: [string])
+            var tokens: [String] = []
+            while try cursor.next() != nil {
+                tokens.append(Self.repairedText(statement.sqliteStatement, index: 0))
+            }
+            return tokens
         }
+    }
+
+    /// The text of a column, with its invalid UTF-8 replaced by U+FFFD, as
+    /// GRDB reads tokens.
+    ///
+    /// Tokenizers work on bytes, and some cut characters: porter keeps the
+    /// first and last ten bytes of a word longer than twenty bytes that
+    /// holds other characters than ASCII letters (`"fooéı👨👨🏿🇫🇷🇨🇮"` gives
+    /// `"fooéı👇�🇨🇮"`). Such a token is kept, repaired, and so are the other
+    /// tokens of the string.
+    private static func repairedText(_ sqliteStatement: SQLiteStatement, index: CInt) -> String {
+        guard let bytes = sqlite3_column_text(sqliteStatement, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// The tokens of a query, for FTS5 patterns: ascii tokenizer, without

@@ -165,7 +165,7 @@ let hostilePatternInputs: [String] = [
                     }
                 }
                 // Inputs without tokens give no pattern.
-                if FTS3.tokenize(input).allSatisfy({ $0.allSatisfy { $0 == "\u{0}" } }) {
+                if try FTS3.tokenize(input).allSatisfy({ $0.allSatisfy { $0 == "\u{0}" } }) {
                     #expect(FTS3Pattern(matchingAnyTokenIn: input) == nil, "\(input.debugDescription)")
                 }
             }
