@@ -169,7 +169,7 @@ import Cairn
         #expect(statements == [
             #"CREATE TABLE "membership" ("userId" INTEGER NOT NULL, "groupId" INTEGER NOT NULL, PRIMARY KEY ("userId", "groupId")) WITHOUT ROWID, STRICT"#,
             #"CREATE TEMPORARY TABLE "log" ("message")"#,
-            #"CREATE TABLE "award" ("userId" INTEGER, "groupId" INTEGER, FOREIGN KEY ("userId", "groupId") REFERENCES "membership" ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED)"#,
+            #"CREATE TABLE "award" ("userId" INTEGER, "groupId" INTEGER, FOREIGN KEY ("userId", "groupId") REFERENCES "membership"("userId", "groupId") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED)"#,
         ])
         try dbQueue.read { db throws in
             #expect(try db.primaryKey("membership").columns == ["userId", "groupId"])

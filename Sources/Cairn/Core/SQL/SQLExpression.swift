@@ -292,7 +292,7 @@ extension SQLExpression {
         case .literal:
             return 0 // unknown: always parenthesized as an operand, unless a single token
         case let .unary(op, _, _):
-            return op == "NOT" ? 30 : 90
+            return op == "NOT" || op == "EXISTS" || op == "NOT EXISTS" ? 30 : 90
         case .collated:
             return 85
         case let .binary(op, _, _):

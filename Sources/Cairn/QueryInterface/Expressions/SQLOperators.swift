@@ -210,29 +210,62 @@ extension SQLSpecificExpressible {
         .associative(.or, [lhs.sqlExpression, rhs.sqlExpression])
     }
 
-    /// `NOT value`; the negation of `IS`, `IN`, `BETWEEN` and `NOT` is
-    /// their opposite.
+    /// `NOT value`, written as GRDB writes it: the negation of a
+    /// comparison, `LIKE`, `IN`, `BETWEEN` or `EXISTS` is its opposite
+    /// operator, the negation of the constants 0 and 1 is the other one, and
+    /// a collated comparison keeps its collation.
     ///
     /// ```swift
-    /// !Column("isActive")        // NOT "isActive"
-    /// !(Column("name") == nil)   // "name" IS NOT NULL
+    /// !Column("isActive")               // NOT "isActive"
+    /// !(Column("name") == nil)          // "name" IS NOT NULL
+    /// !(Column("score") == 0)           // "score" <> 0
+    /// !Column("name").like("A%")        // "name" NOT LIKE 'A%'
+    /// !(!Column("isActive"))            // NOT (NOT "isActive"): 0 or 1
     /// ```
     public static prefix func ! (value: Self) -> SQLExpression {
-        let expression = value.sqlExpression
+        SQLExpression.logicalNegation(of: value.sqlExpression)
+    }
+}
+
+extension SQLExpression {
+    /// The comparison operators and their negations.
+    private static let negatedOperators = [
+        "=": "<>", "<>": "=", "IS": "IS NOT", "IS NOT": "IS",
+        "LIKE": "NOT LIKE", "NOT LIKE": "LIKE", "EXISTS": "NOT EXISTS", "NOT EXISTS": "EXISTS",
+    ]
+
+    /// The negation of `expression` (see `!`).
+    static func logicalNegation(of expression: SQLExpression) -> SQLExpression {
         switch expression.impl {
-        case let .binary("IS", lhs, rhs):
-            return SQLExpression(impl: .binary("IS NOT", lhs, rhs))
-        case let .binary("IS NOT", lhs, rhs):
-            return SQLExpression(impl: .binary("IS", lhs, rhs))
+        case let .binary(op, lhs, rhs):
+            if let negated = negatedOperators[op] {
+                return SQLExpression(impl: .binary(negated, lhs, rhs))
+            }
+        case let .unary(op, operand, needsSpace) where op != "NOT":
+            // `EXISTS (…)`. A double negation stays (`NOT (NOT x)` is a way
+            // to get 0 or 1), as in GRDB.
+            if let negated = negatedOperators[op] {
+                return SQLExpression(impl: .unary(negated, operand, needsSpace: needsSpace))
+            }
         case let .isIn(lhs, values, negated):
             return SQLExpression(impl: .isIn(lhs, values, negated: !negated))
         case let .between(value, lower, upper, negated):
             return SQLExpression(impl: .between(value, lower, upper, negated: !negated))
-        case let .unary("NOT", inner, _):
-            return inner
+        case let .collated(inner, collation):
+            // A collated comparison keeps its collation; `NOT` wraps other
+            // collated expressions: `NOT ("name" COLLATE NOCASE)`.
+            if case let .binary(op, lhs, rhs) = inner.impl, let negated = negatedOperators[op] {
+                return SQLExpression(impl: .collated(SQLExpression(impl: .binary(negated, lhs, rhs)), collation))
+            }
+        case let .value(dbValue):
+            if dbValue.isNull { return expression }
+            if case .int64(let number) = dbValue.storage, number == 0 || number == 1 {
+                return (number == 0).sqlExpression
+            }
         default:
-            return SQLExpression(impl: .unary("NOT", expression, needsSpace: true))
+            break
         }
+        return SQLExpression(impl: .unary("NOT", expression, needsSpace: true))
     }
 }
 

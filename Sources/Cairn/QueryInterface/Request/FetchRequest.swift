@@ -156,9 +156,9 @@ public struct SQLSubquery: SQLSubqueryable, SQLSpecificExpressible, Sendable {
     /// `EXISTS (SELECT ...)`.
     public func exists() -> SQLExpression {
         let render = self.render
-        return .literal(SQL(elements: [.deferred { context in
-            "EXISTS (" + (try render(context)) + ")"
-        }]))
+        // An operator, so that `!request.exists()` is `NOT EXISTS (…)`.
+        let subquery = SQLExpression.literal(SQL(elements: [.deferred { context in try render(context) }]))
+        return SQLExpression(impl: .unary("EXISTS", SQLExpression(impl: .parenthesized(subquery)), needsSpace: true))
     }
 }
 

@@ -171,6 +171,15 @@ public final class ColumnDefinition {
 
     // MARK: SQL
 
+    /// Names the referenced columns of a reference that names none
+    /// (`references("team")`): `resolve` returns the primary key of a
+    /// table, or nil when it is unknown (the reference then names the table
+    /// only, and SQLite uses its primary key when it checks the key).
+    func resolveReference(_ resolve: (_ table: String) throws -> [String]?) rethrows {
+        guard let table = reference?.table, reference?.destinationColumns == nil else { return }
+        reference?.destinationColumns = try resolve(table)
+    }
+
     /// The column definition SQL.
     func sql(_ context: SQLGenerationContext) throws -> String {
         var sql = name.quotedDatabaseIdentifier
@@ -182,13 +191,15 @@ public final class ColumnDefinition {
             if let resolution = primaryKey.conflictResolution { sql += " ON CONFLICT " + resolution.rawValue }
             if primaryKey.autoincrement { sql += " AUTOINCREMENT" }
         }
+        // ABORT is SQLite's default conflict resolution: it is not written,
+        // as GRDB does not write it.
         if let notNull = notNullConflictResolution {
             sql += " NOT NULL"
-            if let resolution = notNull { sql += " ON CONFLICT " + resolution.rawValue }
+            if let resolution = notNull, resolution != .abort { sql += " ON CONFLICT " + resolution.rawValue }
         }
         if let unique = uniqueConflictResolution {
             sql += " UNIQUE"
-            if let resolution = unique { sql += " ON CONFLICT " + resolution.rawValue }
+            if let resolution = unique, resolution != .abort { sql += " ON CONFLICT " + resolution.rawValue }
         }
         for check in checks {
             sql += " CHECK (" + (try check.sql(context)) + ")"

@@ -217,7 +217,12 @@ extension Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_reindex.html>
     public func reindex(collation: Database.CollationName) throws {
-        try execute(sql: "REINDEX " + collation.rawValue.quotedDatabaseIdentifier)
+        // A bare name, as GRDB writes it (`REINDEX NOCASE`); quoted only
+        // when it is not an identifier.
+        let name = collation.rawValue
+        let isBare = name.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+            && name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        try execute(sql: "REINDEX " + (isBare ? name : name.quotedDatabaseIdentifier))
     }
 
     /// Rebuilds the indexes that use a custom collation: call it after the

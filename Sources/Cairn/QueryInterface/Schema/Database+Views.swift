@@ -86,13 +86,13 @@ extension Database {
         try create(view: name, options: options, as: request)
     }
 
-    /// `CREATE [TEMPORARY] VIEW [IF NOT EXISTS] name[(columns)] AS select`.
+    /// `CREATE [TEMPORARY] VIEW [IF NOT EXISTS] name [(columns)] AS select`.
     private func createView(name: String, options: ViewOptions, columns: [String]?, select: String) throws {
         var sql = "CREATE " + (options.contains(.temporary) ? "TEMPORARY " : "") + "VIEW "
         sql += options.contains(.ifNotExists) ? "IF NOT EXISTS " : ""
         sql += name.quotedDatabaseIdentifier
         if let columns {
-            sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+            sql += " (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
         }
         sql += " AS " + select
         try execute(sql: sql)

@@ -72,6 +72,11 @@ public final class TableAlteration {
         return try changes.map { change in
             switch change {
             case .add(let column):
+                // A reference without columns names the primary key of the
+                // referenced table (see TableDefinition).
+                try column.resolveReference { table in
+                    try db.tableExists(table) ? db.primaryKey(table).columns : nil
+                }
                 return table + " ADD COLUMN " + (try column.sql(context))
             case .addLiteral(let literal):
                 return table + " ADD COLUMN " + (try literal.sql(context))

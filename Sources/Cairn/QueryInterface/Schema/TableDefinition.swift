@@ -330,11 +330,24 @@ public final class TableDefinition {
         if options.contains(.ifNotExists) { sql += " IF NOT EXISTS" }
         sql += " " + name.quotedDatabaseIdentifier + " ("
 
+        // A reference without columns names the primary key of the
+        // referenced table, as GRDB writes it: SQLite fails with "foreign
+        // key mismatch" on `REFERENCES "parent"` when the parent's key is
+        // its hidden rowid.
+        func referencedKey(_ table: String) throws -> [String]? {
+            if table.lowercased() == name.lowercased() {
+                return try ownPrimaryKey(resolved: foreignKeys).map(\.name)
+            }
+            guard try db.tableExists(table) else { return nil }
+            return try db.primaryKey(table).columns
+        }
+
         var items: [String] = []
         var compositeForeignKeys: [(ForeignKeyDefinition, ForeignKeyDefinition.Resolved)] = []
         for element in elements {
             switch element {
             case .column(let column):
+                try column.resolveReference(referencedKey)
                 items.append(try column.sql(context))
             case .foreignKey(let foreignKey):
                 guard let resolved = foreignKeys[ObjectIdentifier(foreignKey)] else { continue }
@@ -364,6 +377,9 @@ public final class TableDefinition {
             items.append(item)
         }
         var foreignKeyConstraints = self.foreignKeyConstraints
+        for index in foreignKeyConstraints.indices where foreignKeyConstraints[index].destinationColumns == nil {
+            foreignKeyConstraints[index].destinationColumns = try referencedKey(foreignKeyConstraints[index].table)
+        }
         for (foreignKey, resolved) in compositeForeignKeys {
             foreignKeyConstraints.append(ForeignKeyConstraint(
                 columns: resolved.columnNames, table: resolved.destinationTable,
@@ -433,8 +449,20 @@ public final class TableDefinition {
             }
         }
         guard !selfReferences.isEmpty else { return resolved }
+        let ownKey = try ownPrimaryKey(resolved: resolved)
+        for (foreignKey, table) in selfReferences {
+            resolved[ObjectIdentifier(foreignKey)] = foreignKey.resolve(destinationTable: table, primaryKey: ownKey)
+        }
+        return resolved
+    }
 
-        // The primary key of the table being created.
+    /// The primary key of the table being created: `rowid` when it has no
+    /// explicit one.
+    ///
+    /// - Parameter resolved: The foreign keys to other tables, resolved.
+    private func ownPrimaryKey(
+        resolved: [ObjectIdentifier: ForeignKeyDefinition.Resolved]) throws -> [ForeignKeyDefinition.KeyColumn]
+    {
         var ownKey: [ForeignKeyDefinition.KeyColumn] = []
         if case .column(let column)? = elements.first(where: { if case .column(let c) = $0 { c.isPrimaryKey } else { false } }) {
             ownKey = [.init(name: column.name, type: column.type)]
@@ -461,10 +489,7 @@ public final class TableDefinition {
         } else {
             ownKey = [.init(name: "rowid", type: .integer)]
         }
-        for (foreignKey, table) in selfReferences {
-            resolved[ObjectIdentifier(foreignKey)] = foreignKey.resolve(destinationTable: table, primaryKey: ownKey)
-        }
-        return resolved
+        return ownKey
     }
 }
 

@@ -78,7 +78,7 @@ import Cairn
             try db.reindex(collation: .nocase)
             try db.reindex(collation: DatabaseCollation.localizedCompare)
         }
-        #expect(statements == [#"REINDEX "NOCASE""#, #"REINDEX "swiftLocalizedCompare""#])
+        #expect(statements == ["REINDEX NOCASE", "REINDEX swiftLocalizedCompare"])
     }
 
     @Test func indexOrigins() throws {

@@ -29,7 +29,7 @@ import Cairn
         }
         #expect(statements == [
             #"CREATE VIEW "best" AS SELECT * FROM "player" WHERE "score" > 1000"#,
-            #"CREATE TEMPORARY VIEW IF NOT EXISTS "names"("playerName") AS SELECT "name" FROM "player""#,
+            #"CREATE TEMPORARY VIEW IF NOT EXISTS "names" ("playerName") AS SELECT "name" FROM "player""#,
             #"CREATE VIEW "heroes" AS SELECT * FROM player WHERE name = 'Arthur'"#,
             #"CREATE TEMPORARY VIEW IF NOT EXISTS "legacy" AS SELECT * FROM "player""#,
             #"CREATE VIEW "ids" AS SELECT "id" FROM "player""#,
