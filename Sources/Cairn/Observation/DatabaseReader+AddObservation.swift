@@ -33,7 +33,6 @@ extension DatabaseReader {
         observation: ValueObservation<Reducer>,
         scheduling scheduler: some ValueObservationScheduler,
         onChange: @escaping @Sendable (Reducer.Value) -> Void) -> AnyDatabaseCancellable
-        where Reducer.Value: Sendable
     {
         observation.start(in: self, scheduling: scheduler, onError: { _ in }, onChange: onChange)
     }

@@ -72,11 +72,12 @@ private func reduceOnce<R: _ValueReducer>(_ reducer: inout R, in reader: some Da
 }
 
 /// A generic helper of a companion library: starts any observation with
-/// `_add`, the entry point of GRDB's readers.
+/// `_add`, the entry point of GRDB's readers. The values of every reducer
+/// are `Sendable`: no extra constraint is needed.
 private func record<R: ValueReducer>(
     _ observation: ValueObservation<R>,
     in reader: some DatabaseReader,
-    queue: DispatchQueue) -> (Recorder<R.Value>, AnyDatabaseCancellable) where R.Value: Sendable
+    queue: DispatchQueue) -> (Recorder<R.Value>, AnyDatabaseCancellable)
 {
     let recorder = Recorder<R.Value>()
     let cancellable = reader._add(
