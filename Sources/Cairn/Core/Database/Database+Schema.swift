@@ -79,6 +79,14 @@ extension Database {
         return names.filter { $0 == "temp" } + names.filter { $0 != "temp" }
     }
 
+    /// The schema of a PRAGMA statement, as GRDB writes it: a bare name
+    /// (`PRAGMA main.table_xinfo("player")`), quoted when it is not an
+    /// identifier. SQLite lists the rows of these pragmas in the order of
+    /// their cid, seq, seqno and id.
+    static func pragmaSchema(_ schema: String) -> String {
+        schema.bareOrQuotedDatabaseIdentifier
+    }
+
     private func schemaTable(_ schema: String) -> String {
         schema.lowercased() == "temp"
             ? "sqlite_temp_master"
@@ -124,8 +132,7 @@ extension Database {
         let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
         let rows = try Row.fetchAll(
             self,
-            sql: "SELECT * FROM pragma_table_xinfo(?, ?) ORDER BY cid",
-            arguments: [tableName, schema])
+            sql: "PRAGMA \(Database.pragmaSchema(schema)).table_xinfo(\(tableName.quotedDatabaseIdentifier))")
         let columns = try rows.compactMap { row -> ColumnInfo? in
             let hidden = try row.decode(Int.self, forColumn: "hidden")
             // 1: hidden column of a virtual table.
@@ -279,13 +286,11 @@ extension Database {
     public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
         let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
         let indexRows = try Row.fetchAll(
-            self, sql: "SELECT * FROM pragma_index_list(?, ?) ORDER BY seq",
-            arguments: [tableName, schema])
+            self, sql: "PRAGMA \(Database.pragmaSchema(schema)).index_list(\(tableName.quotedDatabaseIdentifier))")
         return try indexRows.compactMap { indexRow in
             let name: String = try indexRow.decode(forColumn: "name")
             let columnRows = try Row.fetchAll(
-                self, sql: "SELECT * FROM pragma_index_info(?, ?) ORDER BY seqno",
-                arguments: [name, schema])
+                self, sql: "PRAGMA \(Database.pragmaSchema(schema)).index_info(\(name.quotedDatabaseIdentifier))")
             // An expression has no column name.
             let names = try columnRows.map { row in try row.decode(String?.self, forColumn: "name") }
             guard !names.contains(nil) else { return nil }
@@ -383,8 +388,7 @@ extension Database {
     public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
         let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
         let rows = try Row.fetchAll(
-            self, sql: "SELECT * FROM pragma_foreign_key_list(?, ?) ORDER BY id, seq",
-            arguments: [tableName, schema])
+            self, sql: "PRAGMA \(Database.pragmaSchema(schema)).foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
         var foreignKeys: [ForeignKeyInfo] = []
         for row in rows {
             let id: Int = try row.decode(forColumn: "id")
@@ -591,5 +595,16 @@ extension String {
             return "\"" + self + "\""
         }
         return "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    /// The string as a bare SQL identifier when it is one (`main`,
+    /// `NOCASE`), and quoted otherwise: how GRDB writes schema and
+    /// collation names.
+    var bareOrQuotedDatabaseIdentifier: String {
+        let isBare = first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+            && allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        return isBare ? self : quotedDatabaseIdentifier
     }
 }

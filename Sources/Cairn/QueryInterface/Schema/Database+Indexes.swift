@@ -219,10 +219,7 @@ extension Database {
     public func reindex(collation: Database.CollationName) throws {
         // A bare name, as GRDB writes it (`REINDEX NOCASE`); quoted only
         // when it is not an identifier.
-        let name = collation.rawValue
-        let isBare = name.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
-            && name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
-        try execute(sql: "REINDEX " + (isBare ? name : name.quotedDatabaseIdentifier))
+        try execute(sql: "REINDEX " + collation.rawValue.bareOrQuotedDatabaseIdentifier)
     }
 
     /// Rebuilds the indexes that use a custom collation: call it after the
