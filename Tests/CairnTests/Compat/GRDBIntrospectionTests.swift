@@ -38,9 +38,7 @@ import Cairn
             #expect(key.columns == ["id"], "\(sql)")
             #expect(key.rowIDColumn == "id", "\(sql)")
             #expect(key.tableHasRowID, "\(sql)")
-            withKnownIssue("GRDB says true: Cairn's query interface still reads isRowID as 'the hidden rowid' (issue 51)") {
-                #expect(key.isRowID, "\(sql)")
-            }
+            #expect(key.isRowID, "\(sql)")
         }
     }
 

@@ -251,10 +251,11 @@ extension Database {
            column.type.uppercased() == "INTEGER",
            hasRowID
         {
-            // INTEGER PRIMARY KEY is an alias for the rowid (unless declared
-            // "INTEGER PRIMARY KEY DESC", an edge case SQLite documents, which
-            // a rowid table also reports here).
-            return PrimaryKeyInfo(columns: [column.name], rowIDColumn: column.name, isRowID: false)
+            // INTEGER PRIMARY KEY (the declared type in any case) is an alias
+            // of the rowid, and the key is the rowid, as in GRDB. SQLite's
+            // exception, "INTEGER PRIMARY KEY DESC", is reported as an alias
+            // too, as GRDB does: `PRAGMA table_info` does not tell them apart.
+            return PrimaryKeyInfo(columns: [column.name], rowIDColumn: column.name, isRowID: true)
         }
         return PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDColumn: nil, isRowID: false, tableHasRowID: hasRowID)
     }
@@ -484,7 +485,9 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
     /// primary key, as in GRDB: no column of the table aliases the rowid.
     public let rowIDColumn: String?
 
-    /// Whether the primary key is the hidden `rowid` column.
+    /// Whether the primary key is the rowid: the hidden `rowid` column, or
+    /// the `INTEGER PRIMARY KEY` column that is an alias of it (then
+    /// ``rowIDColumn`` names it).
     public let isRowID: Bool
 
     /// Whether the table has a rowid: false for a `WITHOUT ROWID` table.

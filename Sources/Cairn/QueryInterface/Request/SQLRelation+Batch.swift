@@ -32,7 +32,7 @@ extension SQLRelation {
             // A view without primary key: its rowid, if any.
             return [rowID]
         }
-        if primaryKey.isRowID { return [rowID] }
+        if primaryKey.isRowID && primaryKey.rowIDColumn == nil { return [rowID] }
         if primaryKey.columns.count == 1 { return [.column(primaryKey.columns[0])] }
         if primaryKey.tableHasRowID { return [rowID] }
         return primaryKey.columns.map { SQLExpression.column($0) }

@@ -192,7 +192,7 @@ extension Database {
         var names = Set(["rowid", "oid", "_rowid_"]).subtracting(columnNames)
         // An INTEGER PRIMARY KEY declared DESC is not an alias of the rowid,
         // and SQLite gives it an index, as to any other primary key.
-        if let column = primaryKey.rowIDColumn, !primaryKey.isRowID,
+        if let column = primaryKey.rowIDColumn,
            try !indexes(on: tableName).contains(where: { $0.origin == .primaryKeyConstraint })
         {
             names.insert(column.lowercased())

@@ -71,7 +71,7 @@ public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
                     sql: nil, arguments: nil)
             }
             let primaryKey = try context.db.primaryKey(tableName)
-            let columns: [SQLExpression] = primaryKey.isRowID
+            let columns: [SQLExpression] = primaryKey.isRowID && primaryKey.rowIDColumn == nil
                 ? [SQLExpression(impl: .rowID(qualifier: nil))]
                 : primaryKey.columns.map { SQLExpression.column($0) }
             let condition = SQLExpression.associative(.and, columns.map { column in

@@ -167,7 +167,7 @@ public final class ForeignKeyDefinition {
         let columns = try db.columns(in: table)
         return primaryKey.columns.map { name in
             let declaredType = columns.first { $0.name.lowercased() == name.lowercased() }?.type
-            let type = primaryKey.isRowID ? .integer : declaredType.flatMap { $0.isEmpty ? nil : Database.ColumnType(rawValue: $0) }
+            let type = primaryKey.isRowID && primaryKey.rowIDColumn == nil ? .integer : declaredType.flatMap { $0.isEmpty ? nil : Database.ColumnType(rawValue: $0) }
             return KeyColumn(name: name, type: type)
         }
     }

@@ -337,7 +337,7 @@ import Cairn
             let authorKey = try db.primaryKey("author")
             #expect(authorKey.columns == ["id"])
             #expect(authorKey.rowIDColumn == "id")
-            #expect(!authorKey.isRowID)
+            #expect(authorKey.isRowID)
             let bookKey = try db.primaryKey("book")
             #expect(bookKey.columns == ["isbn", "edition"])
             #expect(bookKey.rowIDColumn == nil)
