@@ -98,6 +98,15 @@ private struct TitleAsNameAdapter: RowAdapter {
 /// An adapter that implements neither requirement.
 private struct EmptyHandedAdapter: RowAdapter { }
 
+/// Generic code of a companion library over database cursors: the SQL
+/// and the current element of any cursor, after one step.
+private func firstElement<C: DatabaseCursor>(of cursor: C) throws -> (sql: String, element: C.Element)? {
+    guard try cursor.next() != nil else { return nil }
+    let element = try cursor._element(sqliteStatement: cursor._statement.sqliteStatement)
+    cursor._isDone = true
+    return (cursor._statement.sql, element)
+}
+
 /// A function of a companion library that returns an opaque cursor.
 private func titles(_ db: Database) throws -> some DatabaseCursor<String> {
     try String.fetchCursor(db, sql: "SELECT title FROM book ORDER BY id")
@@ -219,6 +228,11 @@ private func titles(_ db: Database) throws -> some DatabaseCursor<String> {
             #expect(try Array(cursor) == ["Ash", "Birch", "Cedar"])
             let erased: any DatabaseCursor<UnderscoredBook> = try UnderscoredBook.fetchCursor(db, sql: "SELECT * FROM book")
             #expect(try erased.next()?.id == 1)
+            let first = try #require(try firstElement(of: UnderscoredBook.fetchCursor(db, sql: "SELECT * FROM book ORDER BY id")))
+            #expect(first.sql == "SELECT * FROM book ORDER BY id")
+            #expect(first.element.title == "Ash")
+            #expect(try firstElement(of: Row.fetchCursor(db, sql: "SELECT 1 WHERE 0")) == nil)
+
             let anyCursor: some Cursor<Int64> = try Int64.fetchCursor(db, sql: "SELECT id FROM author")
             #expect(try Array(anyCursor) == [1, 2])
         }

@@ -12,6 +12,29 @@ public protocol DatabaseCursor<Element>: Cursor {
     /// - Throws: The error of the statement, such as a ``DatabaseError``,
     ///   or a ``RowDecodingError`` when a row cannot be converted.
     func next() throws -> Element?
+
+    /// Whether the iteration is over. Setting it to true ends the
+    /// iteration (see `DatabaseCursor+Underscored.swift`).
+    ///
+    /// - Note: This requirement exists for the companion libraries of
+    ///   GRDB, which read it from generic code over database cursors.
+    var _isDone: Bool { get set }
+
+    /// The statement that the cursor iterates (``statement``).
+    ///
+    /// - Note: This requirement exists for the companion libraries of
+    ///   GRDB.
+    var _statement: Statement { get }
+
+    /// The element of the current row, as the last successful ``next()``
+    /// returned it.
+    ///
+    /// - Throws: A ``DatabaseError`` (`SQLITE_MISUSE`) when the cursor has
+    ///   no current row or `sqliteStatement` is not its statement, and the
+    ///   errors of decoding.
+    /// - Note: This requirement exists for the companion libraries of
+    ///   GRDB.
+    func _element(sqliteStatement: SQLiteStatement) throws -> Element
 }
 
 extension DatabaseCursor {
