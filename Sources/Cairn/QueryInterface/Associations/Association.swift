@@ -125,7 +125,7 @@ extension Association {
 
     /// Makes the ordering of the associated records total: see
     /// ``OrderedRequest/withStableOrder()``.
-    public func withStableOrder() -> Self { mapSQLRelation { $0.hasStableOrder = true } }
+    public func withStableOrder() -> Self { mapSQLRelation { $0.makeOrderStable() } }
 
     /// Embeds a common table expression in the request that joins the
     /// association: see ``DerivableRequest/with(_:)``.

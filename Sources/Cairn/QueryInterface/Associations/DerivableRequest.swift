@@ -231,10 +231,14 @@ extension OrderedRequest {
     /// let request = Player.order(Column("score")).withStableOrder()
     /// ```
     ///
+    /// The associations that the request already includes are ordered the
+    /// same way: the rows that `including(all:)` prefetches come ordered
+    /// by their own ordering, then their primary key.
+    ///
     /// Useful in tests, whose expected results must not depend on the
     /// order SQLite happens to choose.
     public func withStableOrder() -> Self {
-        mapSQLRelation { $0.hasStableOrder = true }
+        mapSQLRelation { $0.makeOrderStable() }
     }
 
     /// Reverses the ordering: ascending terms become descending, and the

@@ -42,6 +42,17 @@ struct SQLRelation: Sendable {
     /// or the columns of views and common table expressions.
     var hasStableOrder = false
 
+    /// `withStableOrder()`: the relation, and its children at any depth,
+    /// end their ordering with terms that make it total, so that the rows
+    /// that `including(all:)` prefetches come in a stable order too, as
+    /// GRDB orders them. Children added afterwards keep their own order.
+    mutating func makeOrderStable() {
+        hasStableOrder = true
+        for index in children.indices {
+            children[index].relation.makeOrderStable()
+        }
+    }
+
     /// Whether a filter selects one primary key or unique key: the
     /// relation has at most one row, and a request for one row needs no
     /// `LIMIT 1`.
