@@ -55,10 +55,19 @@ tolerance=3 # percent of growth over the baseline
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# Builds in release; prints the compiler's output when the build fails.
+build_release() {
+    if ! swift build -c release "$@" >"$work/build.log" 2>&1; then
+        tail -30 "$work/build.log" >&2
+        echo "error: the release build failed" >&2
+        exit 1
+    fi
+}
+
 # Copies a release build of the executable into the scratch folder, without
 # debug info: valgrind 3.19 cannot read the DWARF of Swift 6.3.
 prepare() {
-    swift build -c release --product "$1" >/dev/null
+    build_release --product "$1"
     cp ".build/release/$1" "$work/$1"
     strip -g "$work/$1"
 }
@@ -107,7 +116,7 @@ count() {
 }
 
 count_all() {
-    swift build -c release >/dev/null
+    build_release
     for run in "${check_runs[@]}"; do
         # shellcheck disable=SC2086
         count $run

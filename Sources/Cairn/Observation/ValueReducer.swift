@@ -60,7 +60,7 @@ public protocol _ValueReducerFetcher: Sendable {
 /// Build observations with ``ValueObservation`` methods rather than with
 /// your own reducers: ``ValueObservation/tracking(_:)``,
 /// ``ValueObservation/map(_:)``, ``ValueObservation/removeDuplicates()``.
-/// The fetching and reducing requirements come from ``_ValueReducer``.
+/// The fetching and reducing requirements come from `_ValueReducer`.
 ///
 /// The metatype of a reducer is `Sendable` (``GRDBSendableMetatype``): an
 /// observation makes its reducer on the thread that starts it.
