@@ -64,6 +64,10 @@ where Reducer.Value: Sendable
     private let pool: DatabasePool?
     private let callbacks: ValueObserverCallbacks<Reducer.Value>
     private let state: Locked<State>
+    /// Whether the observation tracks changes: not on a snapshot, nor on a
+    /// read-only database, which never change. Only then is the region
+    /// told to `willTrackRegion`, as GRDB tells it.
+    private let tracksChanges: Bool
 
     /// Whether a change of the observed region was seen in the current
     /// transaction. Only used in the accesses of the writer.
@@ -87,7 +91,9 @@ where Reducer.Value: Sendable
         // `AnyDatabaseWriter` tells how to observe.
         let reader = unwrappedReader(reader)
         self.reader = reader
-        self.writer = reader as? any DatabaseWriter
+        let writer = reader as? any DatabaseWriter
+        self.writer = writer
+        self.tracksChanges = writer.map { !$0.configuration.readonly } ?? false
         self.pool = observation.requiresWriteAccess ? nil : reader as? DatabasePool
         self.callbacks = callbacks
         let reducer = observation.makeReducer()
@@ -337,7 +343,9 @@ where Reducer.Value: Sendable
         if let newRegion {
             let region = newRegion.ignoringInternalTables()
             state.withLock { $0.region = region }
-            events.willTrackRegion?(region)
+            if tracksChanges {
+                events.willTrackRegion?(region)
+            }
         }
         let value = try reducer._value(fetched)
         state.withLock { $0.reducer = reducer }
