@@ -67,3 +67,24 @@ struct AnyThreadImmediateScheduler: ValueObservationScheduler {
         #expect(recorder.values == Array(repeating: 0, count: 8))
     }
 }
+
+extension ConcurrentStartTests {
+    @Test(arguments: WriterKind.allCases)
+    func immediateStartInsideAccesses(kind: WriterKind) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try kind.make(path: directory.filePath())
+        try writer.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        let recorder = Recorder<Int>()
+        let cancellables = Locked<[AnyDatabaseCancellable]>([])
+        func start() {
+            let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
+                .start(in: writer, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
+            cancellables.withLock { $0.append(c) }
+        }
+        try writer.read { _ in start() }
+        try writer.write { _ in start() }
+        try writer.writeWithoutTransaction { _ in start() }
+        try writer.unsafeRead { _ in start() }
+        #expect(recorder.values == [0, 0, 0, 0])
+    }
+}
