@@ -132,7 +132,7 @@ static inline void _cairn_atomic_store_u64(uint64_t *p, uint64_t value) {
  * extension its list of sessions for the duration of the call.
  *
  * The hub lives as long as its connection (Sources/Cairn/Core/Database/
- * PreUpdateHub.swift allocates and frees it).
+ * ConnectionResources.swift allocates and frees it).
  */
 typedef void (*_cairn_preupdate_callback)(
     void *context, sqlite3 *db, int op, char const *zDb, char const *zName,

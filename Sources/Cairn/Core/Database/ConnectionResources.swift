@@ -6,7 +6,7 @@ internal import CairnSQLiteShims
 //
 // - The pre-update hook, which SQLite keeps once per connection and which
 //   Cairn's transaction observers and the session extension both need. Both
-//   go through one hub (see `_cairn_preupdate_hub` in CairnSQLite.h).
+//   go through one hub (see `_cairn_preupdate_hub` in CairnShims.h).
 // - SQLite objects that live on the handle and must be released before it
 //   closes, inside an access to the connection (the sessions of the session
 //   extension, the handles of incremental blob I/O): each is registered
