@@ -131,7 +131,7 @@ public struct FTS5: VirtualTableModule, Sendable {
         do {
             return UnsafePointer(try db.fts5API())
         } catch {
-            fatalError("FTS5.api(_:) needs an open connection, inside its database access: \(error)")
+            stopProgram("FTS5.api(_:) needs an open connection, inside its database access: \(error)")
         }
     }
 

@@ -43,7 +43,7 @@ private enum EventNames {
 /// received it: SQLite's memory it would read may be gone.
 private func checkEventScope(_ scope: ScopeToken) {
     if _slowPath(!scope.isCurrent) {
-        fatalError(
+        stopProgram(
             "A transaction event was used after the observer method that received it returned. "
             + "Events read SQLite's memory during the call: keep event.copy() instead.")
     }

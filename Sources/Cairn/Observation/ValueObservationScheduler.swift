@@ -61,7 +61,7 @@ public struct ImmediateValueObservationScheduler: ValueObservationMainActorSched
     /// main actor.
     public func immediateInitialValue() -> Bool {
         guard isOnMainQueue() else {
-            fatalError("ValueObservation with the .immediate scheduling must start from the main actor "
+            stopProgram("ValueObservation with the .immediate scheduling must start from the main actor "
                 + "(the main thread); use .async(onQueue:) or .task elsewhere.")
         }
         return true

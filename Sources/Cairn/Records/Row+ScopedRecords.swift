@@ -128,7 +128,7 @@ extension Row {
         do {
             return try decodeIfPresent(Record.self, forKey: key)
         } catch {
-            fatalError("could not decode \(Record.self) from the scope \"\(key)\": \(error)")
+            stopProgram("could not decode \(Record.self) from the scope \"\(key)\": \(error)")
         }
     }
 
@@ -141,7 +141,7 @@ extension Row {
         do {
             return try decode(Record.self, forKey: key)
         } catch {
-            fatalError("could not decode \(Record.self) from the scope \"\(key)\": \(error)")
+            stopProgram("could not decode \(Record.self) from the scope \"\(key)\": \(error)")
         }
     }
 
@@ -153,7 +153,7 @@ extension Row {
         do {
             return try decode(Records.self, forKey: key)
         } catch {
-            fatalError("could not decode \(Records.self) from the prefetched rows \"\(key)\": \(error)")
+            stopProgram("could not decode \(Records.self) from the prefetched rows \"\(key)\": \(error)")
         }
     }
 
@@ -165,7 +165,7 @@ extension Row {
         do {
             return try decode(Set<Record>.self, forKey: key)
         } catch {
-            fatalError("could not decode a set of \(Record.self) from the prefetched rows \"\(key)\": \(error)")
+            stopProgram("could not decode a set of \(Record.self) from the prefetched rows \"\(key)\": \(error)")
         }
     }
 }

@@ -455,11 +455,11 @@ public final class Database {
     }
 
     /// Stops the program: a connection was used outside of its access.
-    /// `fatalError`, not `precondition`, whose message optimized builds
+    /// `stopProgram`, not `precondition`, whose message optimized builds
     /// leave out.
     @inline(never)
     static func usedOutsideAccess() -> Never {
-        fatalError("A database connection was used outside of its database access. Use the Database, its "
+        stopProgram("A database connection was used outside of its database access. Use the Database, its "
             + "statements and cursors inside the closure of read, write or inDatabase only, and do not let them escape.")
     }
 
@@ -467,7 +467,7 @@ public final class Database {
     /// access that created it (see ``usedOutsideAccess()``).
     @inline(never)
     static func statementUsedOutsideAccess() -> Never {
-        fatalError("A statement or cursor was used outside of the database access that created it. "
+        stopProgram("A statement or cursor was used outside of the database access that created it. "
             + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
     }
 
@@ -576,7 +576,7 @@ public final class Database {
     /// Stops with a clear message when a cursor is used after its access.
     @usableFromInline
     static func cursorAccessFailure() -> Never {
-        fatalError(
+        stopProgram(
             "A cursor was used outside of the database access that created it. "
             + "Consume cursors inside the closure of read, write or inDatabase, "
             + "or fetch an array with fetchAll instead.")

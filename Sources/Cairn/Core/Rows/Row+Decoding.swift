@@ -321,14 +321,14 @@ extension Row {
     @usableFromInline
     func decodingFailure<Value>(_ type: Value.Type, atIndex index: Int) -> Never {
         let error = RowDecodingError.conversionFailure(Value.self, row: self, columnIndex: index)
-        fatalError("\(error) (use Row.decode(_:forColumn:) to catch conversion errors)")
+        stopProgram("\(error) (use Row.decode(_:forColumn:) to catch conversion errors)")
     }
 
     /// Stops the program for a missing column.
     @usableFromInline
     func missingColumnFailure(_ columnName: String) -> Never {
         let error = RowDecodingError.columnNotFound(columnName, row: self)
-        fatalError("\(error) (use an optional type, or Row.decode(_:forColumn:) to catch the error)")
+        stopProgram("\(error) (use an optional type, or Row.decode(_:forColumn:) to catch the error)")
     }
 }
 

@@ -464,10 +464,10 @@ public final class Row: @unchecked Sendable {
     }
 
     /// A programmer error that cannot be thrown from the non-throwing row
-    /// API: `fatalError` prints its message in release builds too.
+    /// API: `stopProgram` prints its message in release builds too.
     @usableFromInline
     func _statementAccessFailure() -> Never {
-        fatalError(
+        stopProgram(
             "A row of a cursor was used outside of the database access that fetched it, or on another thread. "
             + "Cursor rows are views on a running statement: copy the rows you keep with row.copy() "
             + "inside the access, or fetch them with fetchAll.")

@@ -286,7 +286,7 @@ extension Row {
             let name = names[position]
             // A name of the layout always has its row.
             guard let scopeRow = self[name] else {
-                fatalError("missing scope \(name)")
+                stopProgram("missing scope \(name)")
             }
             return (name, scopeRow)
         }

@@ -38,7 +38,7 @@ extension DatabaseValueConvertible where Self: Encodable {
             let data = try Self.databaseJSONEncoder().encode(self)
             return DatabaseValue(storage: .string(String(decoding: data, as: UTF8.self)))
         } catch {
-            fatalError("Could not encode \(Self.self) for the database: \(error)")
+            stopProgram("Could not encode \(Self.self) for the database: \(error)")
         }
     }
 }

@@ -279,7 +279,7 @@ public struct Inflections: Sendable {
             } catch {
                 // The API does not throw, as in the GRDB guides: an invalid
                 // pattern is a programmer error.
-                fatalError("Invalid inflection pattern \(String(reflecting: pattern)): \(error)")
+                stopProgram("Invalid inflection pattern \(String(reflecting: pattern)): \(error)")
             }
             self.template = template
         }
