@@ -331,9 +331,10 @@ public final class TableDefinition {
         sql += " " + name.quotedDatabaseIdentifier + " ("
 
         // A reference without columns names the primary key of the
-        // referenced table, as GRDB writes it: SQLite fails with "foreign
-        // key mismatch" on `REFERENCES "parent"` when the parent's key is
-        // its hidden rowid.
+        // referenced table, as GRDB writes it (`"rowid"` for a hidden
+        // rowid, which SQLite cannot enforce: with foreign keys on, such a
+        // reference fails with "foreign key mismatch", as it does without
+        // columns). A table that does not exist yet keeps the bare name.
         func referencedKey(_ table: String) throws -> [String]? {
             if table.lowercased() == name.lowercased() {
                 return try ownPrimaryKey(resolved: foreignKeys).map(\.name)
