@@ -171,9 +171,4 @@ extension DatabaseError {
     static func connectionIsClosed(sql: String? = nil) -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: sql)
     }
-
-    /// The error of statement arguments that do not fit a statement.
-    static func wrongArguments(_ message: String, sql: String, arguments: StatementArguments) -> DatabaseError {
-        DatabaseError(resultCode: .SQLITE_MISUSE, message: message, sql: sql, arguments: arguments)
-    }
 }
