@@ -69,8 +69,7 @@ public protocol ValueReducer: _ValueReducer, GRDBSendableMetatype { }
 /// The reducers of ``ValueObservation``.
 public enum ValueReducers {
     /// Fetches a value, and delivers it.
-    public struct Fetch<Value: Sendable>: ValueReducer, @unchecked Sendable {
-        // Unchecked Sendable: the function is @Sendable.
+    public struct Fetch<Value: Sendable>: ValueReducer, Sendable {
         let fetch: @Sendable (Database) throws -> Value
 
         /// The fetching half of ``ValueReducers/Fetch``: it runs the function
