@@ -61,6 +61,8 @@ import Cairn
         try dbQueue.inDatabase { db in
             try db.execute(sql: """
                 ATTACH DATABASE ':memory:' AS "other base";
+                ATTACH DATABASE ':memory:' AS "order";
+                CREATE TABLE "order".item (id INTEGER PRIMARY KEY);
                 CREATE TABLE "other base".parent (id INTEGER PRIMARY KEY);
                 CREATE TABLE "other base".child (id INTEGER PRIMARY KEY, parentId INTEGER REFERENCES parent(id));
                 CREATE INDEX "other base".child_parent ON child(parentId);
@@ -70,6 +72,8 @@ import Cairn
             #expect(try db.foreignKeys(on: "child", in: "other base").map(\.destinationColumns) == [["id"]])
             #expect(try db.indexes(on: "child", in: "other base").map(\.columns) == [["parentId"]])
             #expect(try db.columns(in: "scratch").map(\.name) == ["a", "b"])
+            // A schema named by a keyword is quoted in the pragmas.
+            #expect(try db.columns(in: "item", in: "order").map(\.name) == ["id"])
             #expect(try db.indexes(on: "scratch").map(\.columns) == [["b"]])
         }
     }

@@ -79,14 +79,6 @@ extension Database {
         return names.filter { $0 == "temp" } + names.filter { $0 != "temp" }
     }
 
-    /// The schema of a PRAGMA statement, as GRDB writes it: a bare name
-    /// (`PRAGMA main.table_xinfo("player")`), quoted when it is not an
-    /// identifier. SQLite lists the rows of these pragmas in the order of
-    /// their cid, seq, seqno and id.
-    static func pragmaSchema(_ schema: String) -> String {
-        schema.bareOrQuotedDatabaseIdentifier
-    }
-
     private func schemaTable(_ schema: String) -> String {
         schema.lowercased() == "temp"
             ? "sqlite_temp_master"
@@ -132,7 +124,7 @@ extension Database {
         let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
         let rows = try Row.fetchAll(
             self,
-            sql: "PRAGMA \(Database.pragmaSchema(schema)).table_xinfo(\(tableName.quotedDatabaseIdentifier))")
+            sql: "PRAGMA \(schema.bareOrQuotedDatabaseIdentifier).table_xinfo(\(tableName.quotedDatabaseIdentifier))")
         let columns = try rows.compactMap { row -> ColumnInfo? in
             let hidden = try row.decode(Int.self, forColumn: "hidden")
             // 1: hidden column of a virtual table.
@@ -287,11 +279,11 @@ extension Database {
     public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
         let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
         let indexRows = try Row.fetchAll(
-            self, sql: "PRAGMA \(Database.pragmaSchema(schema)).index_list(\(tableName.quotedDatabaseIdentifier))")
+            self, sql: "PRAGMA \(schema.bareOrQuotedDatabaseIdentifier).index_list(\(tableName.quotedDatabaseIdentifier))")
         return try indexRows.compactMap { indexRow in
             let name: String = try indexRow.decode(forColumn: "name")
             let columnRows = try Row.fetchAll(
-                self, sql: "PRAGMA \(Database.pragmaSchema(schema)).index_info(\(name.quotedDatabaseIdentifier))")
+                self, sql: "PRAGMA \(schema.bareOrQuotedDatabaseIdentifier).index_info(\(name.quotedDatabaseIdentifier))")
             // An expression has no column name.
             let names = try columnRows.map { row in try row.decode(String?.self, forColumn: "name") }
             guard !names.contains(nil) else { return nil }
@@ -389,7 +381,7 @@ extension Database {
     public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
         let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
         let rows = try Row.fetchAll(
-            self, sql: "PRAGMA \(Database.pragmaSchema(schema)).foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
+            self, sql: "PRAGMA \(schema.bareOrQuotedDatabaseIdentifier).foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
         var foreignKeys: [ForeignKeyInfo] = []
         for row in rows {
             let id: Int = try row.decode(forColumn: "id")
@@ -603,11 +595,14 @@ extension String {
 
 extension String {
     /// The string as a bare SQL identifier when it is one (`main`,
-    /// `NOCASE`), and quoted otherwise: how GRDB writes schema and
-    /// collation names.
+    /// `NOCASE`), and quoted otherwise: how GRDB writes schema names in
+    /// pragmas (`PRAGMA main.table_xinfo("player")`, whose rows SQLite lists
+    /// in the order of their cid, seq, seqno and id) and collation names.
     var bareOrQuotedDatabaseIdentifier: String {
+        // A keyword (`order`) is quoted too: bare, it would not parse.
         let isBare = first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
             && allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+            && sqlite3_keyword_check(self, Int32(utf8.count)) == 0
         return isBare ? self : quotedDatabaseIdentifier
     }
 }
