@@ -88,3 +88,57 @@ extension ConcurrentStartTests {
         #expect(recorder.values == [0, 0, 0, 0])
     }
 }
+
+extension ConcurrentStartTests {
+    /// Snapshots and snapshot pools, which deliver one value, start from
+    /// several threads at once too.
+    @Test(arguments: ReaderKind.allCases)
+    func customImmediateOnReadersFromThreads(kind: ReaderKind) throws {
+        let directory = try TemporaryDirectory()
+        let (reader, _) = try kind.make(in: directory) { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t DEFAULT VALUES")
+        }
+        let recorder = Recorder<Int>()
+        let cancellables = Locked<[AnyDatabaseCancellable]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
+                .start(in: reader, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
+            cancellables.withLock { $0.append(c) }
+        }
+        #expect(recorder.values == Array(repeating: 1, count: 8))
+        #expect(recorder.errors.isEmpty)
+    }
+
+    /// An in-memory queue and read-only connections, which have other
+    /// access paths than a file writer.
+    @Test(arguments: ["memory", "readonlyQueue", "readonlyPool"])
+    func customImmediateOnOtherConnectionsFromThreads(kind: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.filePath()
+        try DatabasePool(path: path).write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t DEFAULT VALUES")
+        }
+        var readonly = Configuration()
+        readonly.readonly = true
+        let reader: any DatabaseReader
+        switch kind {
+        case "memory":
+            let dbQueue = try DatabaseQueue()
+            try dbQueue.write { db in
+                try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t DEFAULT VALUES")
+            }
+            reader = dbQueue
+        case "readonlyQueue": reader = try DatabaseQueue(path: path, configuration: readonly)
+        default: reader = try DatabasePool(path: path, configuration: readonly)
+        }
+        let recorder = Recorder<Int>()
+        let cancellables = Locked<[AnyDatabaseCancellable]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
+                .start(in: reader, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
+            cancellables.withLock { $0.append(c) }
+        }
+        #expect(recorder.values == Array(repeating: 1, count: 8))
+        #expect(recorder.errors.isEmpty)
+    }
+}
