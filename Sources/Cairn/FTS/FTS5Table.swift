@@ -60,7 +60,7 @@ public struct FTS5Table: Sendable, Hashable {
     /// - Throws: A ``DatabaseError`` when the table is not an FTS5 table.
     public func documentCount(_ db: Database, of token: String) throws -> Int {
         try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT doc FROM \(vocabulary(db, "row")) WHERE term = ?"),
+            db.generatedStatement(sql: "SELECT doc FROM \(vocabulary(db, "row")) WHERE term = ?"),
             arguments: [token]) ?? 0
     }
 
@@ -71,7 +71,7 @@ public struct FTS5Table: Sendable, Hashable {
     /// - Throws: A ``DatabaseError`` when the table is not an FTS5 table.
     public func occurrenceCount(_ db: Database, of token: String) throws -> Int {
         try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT cnt FROM \(vocabulary(db, "row")) WHERE term = ?"),
+            db.generatedStatement(sql: "SELECT cnt FROM \(vocabulary(db, "row")) WHERE term = ?"),
             arguments: [token]) ?? 0
     }
 
@@ -130,7 +130,7 @@ public struct FTS5Table: Sendable, Hashable {
         guard limit > 0, maximumDistance > 0 else { return [] }
         var suggestions: [FTS5TokenSuggestion] = []
         let candidates = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT term, doc FROM \(vocabulary(db, "row")) WHERE length(term) BETWEEN ? AND ?"),
+            db.generatedStatement(sql: "SELECT term, doc FROM \(vocabulary(db, "row")) WHERE length(term) BETWEEN ? AND ?"),
             arguments: [target.count - maximumDistance, target.count + maximumDistance])
         while let row = try candidates.next() {
             let term: String = row[0]

@@ -28,7 +28,7 @@ final class FTSTokenization: Sendable {
                 try db.execute(sql: "CREATE VIRTUAL TABLE temp.\(table) USING fts3tokenize(\(tokenizer.fts3tokenizeArguments))")
                 fts3Tables.withLock { $0[tokenizer] = table }
             }
-            let statement = try db.cachedStatement(sql: "SELECT token FROM temp.\(table) WHERE input = ? ORDER BY position")
+            let statement = try db.generatedStatement(sql: "SELECT token FROM temp.\(table) WHERE input = ? ORDER BY position")
             let cursor = try Row.fetchCursor(statement, arguments: [string])
             var tokens: [String] = []
             while try cursor.next() != nil {
@@ -81,7 +81,7 @@ final class FTSTokenization: Sendable {
                     + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")")
                 fts5PatternTables.withLock { $0[columns] = table }
             }
-            _ = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM temp.\(table) WHERE \(table) MATCH ?"), arguments: [rawPattern])
+            _ = try Row.fetchOne(db.generatedStatement(sql: "SELECT * FROM temp.\(table) WHERE \(table) MATCH ?"), arguments: [rawPattern])
         }
     }
 
@@ -89,7 +89,7 @@ final class FTSTokenization: Sendable {
         guard let dbQueue else { return }
         try dbQueue.inDatabase { db in
             try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts3pattern USING fts3(content)")
-            _ = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM temp.fts3pattern WHERE content MATCH ?"), arguments: [rawPattern])
+            _ = try Row.fetchOne(db.generatedStatement(sql: "SELECT * FROM temp.fts3pattern WHERE content MATCH ?"), arguments: [rawPattern])
         }
     }
 }

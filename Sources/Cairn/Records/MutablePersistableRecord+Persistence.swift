@@ -145,7 +145,7 @@ extension MutablePersistableRecord {
             let sql = try insertSQL(tableName: tableName, resolution: resolution, container: container)
                 + " RETURNING " + returning.selectionSQL(context, tableName: tableName)
             try returning.run(
-                db.cachedStatement(sql: sql),
+                db.generatedStatement(sql: sql),
                 arguments: StatementArguments(values: container.values) + context.arguments)
             container.setInsertedRowID(db, rowIDColumn: rowIDColumn, resolution: resolution, changesBefore: changesBefore)
         } else {
@@ -161,7 +161,7 @@ extension MutablePersistableRecord {
             {
                 insert = cached
             } else {
-                let statement = try db.internalCachedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
+                let statement = try db.generatedStatement(sql: insertSQL(tableName: tableName, resolution: resolution, container: container))
                 insert = CachedInsertStatement(
                     recordType: recordType, tableName: tableName, resolution: resolution, columns: container.columnTemplate,
                     statement: statement, schemaGeneration: db.state.schemaCache.generation &- 1)
@@ -440,9 +440,9 @@ extension MutablePersistableRecord {
         if let returning {
             let context = SQLGenerationContext(db)
             sql += " RETURNING " + (try returning.selectionSQL(context, tableName: tableName))
-            try returning.run(db.cachedStatement(sql: sql), arguments: arguments + context.arguments)
+            try returning.run(db.generatedStatement(sql: sql), arguments: arguments + context.arguments)
         } else {
-            try db.cachedStatement(sql: sql).execute(arguments: arguments)
+            try db.generatedStatement(sql: sql).execute(arguments: arguments)
         }
         if isView ? db.totalChangesCount == totalChangesBefore : db.changesCount == 0 {
             throw RecordError.recordNotFound(databaseTableName: tableName, key: Dictionary(
@@ -574,7 +574,7 @@ extension MutablePersistableRecord {
             if hasRowID { sql += ", \"rowid\"" }
             arguments += context.arguments
             // DO UPDATE always returns the row, inserted or updated.
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) else {
+            guard let row = try Row.fetchOne(db.generatedStatement(sql: sql), arguments: arguments) else {
                 throw RecordError.recordNotFound(databaseTableName: tableName, key: [:])
             }
             let returned: Row
@@ -590,9 +590,9 @@ extension MutablePersistableRecord {
             arguments += context.arguments
             if hasRowID {
                 sql += " RETURNING \"rowid\""
-                rowID = try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
+                rowID = try Int64.fetchOne(db.generatedStatement(sql: sql), arguments: arguments) ?? 0
             } else {
-                try db.cachedStatement(sql: sql).execute(arguments: arguments)
+                try db.generatedStatement(sql: sql).execute(arguments: arguments)
             }
         }
         if let rowIDColumn { container[rowIDColumn] = rowID }
@@ -623,7 +623,7 @@ extension MutablePersistableRecord {
             // For a view, the changes are those of its INSTEAD OF triggers.
             let isView = try db.isCachedView(tableName)
             let totalChangesBefore = db.totalChangesCount
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(key.map { $0.value }))
+            try db.generatedStatement(sql: sql).execute(arguments: StatementArguments(key.map { $0.value }))
             let result = isView ? db.totalChangesCount > totalChangesBefore : db.changesCount > 0
             deleted = result
             return result
@@ -646,7 +646,7 @@ extension MutablePersistableRecord {
         let sql = "SELECT 1 FROM " + type(of: self).databaseTableName.quotedDatabaseIdentifier
             + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
             + " LIMIT 1"
-        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(key.map { $0.value })) != nil
+        return try Int.fetchOne(db.generatedStatement(sql: sql), arguments: StatementArguments(key.map { $0.value })) != nil
     }
 
     // MARK: Primary key

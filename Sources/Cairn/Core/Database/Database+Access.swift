@@ -29,7 +29,7 @@ extension Database {
             return try body()
         }
         if readOnlyDepth == 0 {
-            try cachedStatement(sql: "PRAGMA query_only = 1").execute()
+            try internalCachedStatement(sql: "PRAGMA query_only = 1").execute()
         }
         readOnlyDepth += 1
         defer {
@@ -39,7 +39,7 @@ extension Database {
                 // It runs even when the task of the access was cancelled: the
                 // connection must be writable again for the next access.
                 ignoringAccessCancellation {
-                    try? cachedStatement(sql: "PRAGMA query_only = 0").execute()
+                    try? internalCachedStatement(sql: "PRAGMA query_only = 0").execute()
                 }
             }
         }

@@ -74,7 +74,7 @@ extension Database {
     /// since the cache was filled, when a check is due.
     func checkSchemaCacheVersion() throws {
         guard state.schemaCache.needsVersionCheck else { return }
-        let version = try Int.fetchOne(cachedStatement(sql: "PRAGMA schema_version")) ?? 0
+        let version = try Int.fetchOne(internalCachedStatement(sql: "PRAGMA schema_version")) ?? 0
         if state.schemaCache.schemaVersion != version {
             state.schemaCache.clear()
             state.schemaCache.schemaVersion = version

@@ -69,8 +69,17 @@ extension Database {
     /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
     ///   several statements.
     public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
+        try cachedStatement(literal: sqlLiteral, kind: .explicit)
+    }
+
+    /// Returns a cached prepared statement of `kind` built with SQL
+    /// interpolation; its arguments are set.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    func cachedStatement(literal sqlLiteral: SQL, kind: StatementCache.Kind) throws -> Statement {
         let (sql, arguments) = try sqlLiteral.build(self)
-        let statement = try cachedStatement(sql: sql)
+        let statement = try cachedStatement(sql: sql, kind: kind)
         if arguments.isEmpty {
             // The SQL may have parameters of its own (`WHERE id = ?`),
             // whose values come with the execution.

@@ -4,13 +4,26 @@ import CairnSQLite
 /// by who asked for them (see ``Kind``): one cache, with one way of looking
 /// a statement up (``Database/cachedStatement(sql:kind:)``).
 ///
-/// The implicit statements (those that Cairn prepares for SQL strings) are
-/// bounded by ``Configuration/implicitStatementCacheCapacity`` (zero turns
-/// their caching off): when they are as many, the least recently used one
-/// leaves the cache. The other kinds are not bounded. A lookup compares the
-/// SQL with the few entries returned last (immediate for the same string),
-/// and hashes it otherwise; the eviction scans the entries, and only
-/// happens when a statement is prepared, which costs far more.
+/// Two kinds are bounded, each by a capacity of its own, so that neither
+/// evicts the other's statements: the implicit statements (those that
+/// Cairn prepares for the user's SQL strings), by
+/// ``Configuration/implicitStatementCacheCapacity`` (zero turns their
+/// caching off), and the generated statements (the SQL that Cairn writes
+/// for requests and records), by ``generatedCapacity``. When a bounded kind
+/// has as many statements as its capacity, its least recently used one
+/// leaves the cache. The explicit statements (the user's
+/// ``Database/cachedStatement(sql:)``) and the internal ones (a fixed set of
+/// SQL strings) are not bounded. A lookup compares the SQL with the few
+/// entries returned last (immediate for the same string), and hashes it
+/// otherwise; the eviction scans the entries, and only happens when a
+/// statement is prepared, which costs far more.
+///
+/// Beside this cache, the connection keeps the last INSERT statement of
+/// each record type (`RecordInsertCache`, in the opaque
+/// `Database.recordCaches` slot, since records are a layer above): an
+/// insert finds it by record type without building its SQL. Its statements
+/// are generated statements of this cache, and
+/// ``Database/clearStatementCache()`` clears both.
 ///
 /// The cache is used on the thread of the current access only, as the rest
 /// of the connection's state, and no access to it stays open across a call
@@ -27,11 +40,20 @@ struct StatementCache {
         /// and query interface requests): bounded, and they release their
         /// arguments after each use.
         case implicit
-        /// The statements of Cairn's own work (transactions, inserts of
-        /// records, schema version): Cairn may leave their arguments
-        /// undefined.
+        /// The SQL that Cairn generates for requests and records (the
+        /// lookups, updates, deletions and inserts of records, counts,
+        /// prefetches, upserts): bounded by ``generatedCapacity``, since
+        /// their SQL varies with tables, columns and the number of keys.
+        /// Cairn sets their arguments at each use.
+        case generated
+        /// The statements of a fixed set of SQL strings of Cairn's own
+        /// work (transactions, schema version, `query_only`): Cairn may
+        /// leave their arguments undefined.
         case `internal`
     }
+
+    /// The maximum number of generated statements.
+    static let generatedCapacity = 128
 
     /// A cached statement, and what the cache keeps beside it.
     ///
@@ -79,6 +101,8 @@ struct StatementCache {
     private var clock: UInt64 = 0
     /// The number of implicit entries.
     private var implicitCount = 0
+    /// The number of generated entries.
+    private var generatedCount = 0
     /// The maximum number of implicit entries.
     let implicitCapacity: Int
 
@@ -121,9 +145,32 @@ struct StatementCache {
         recent.removeAll { $0.entry === entry }
     }
 
+    /// The maximum number of entries of a bounded kind; nil for the kinds
+    /// that are not bounded.
+    private func capacity(of kind: Kind) -> Int? {
+        switch kind {
+        case .implicit: return implicitCapacity
+        case .generated: return Self.generatedCapacity
+        case .explicit, .internal: return nil
+        }
+    }
+
+    /// The number of entries of a bounded kind.
+    private func count(of kind: Kind) -> Int {
+        kind == .implicit ? implicitCount : generatedCount
+    }
+
+    private mutating func addToCount(of kind: Kind, _ delta: Int) {
+        switch kind {
+        case .implicit: implicitCount += delta
+        case .generated: generatedCount += delta
+        case .explicit, .internal: break
+        }
+    }
+
     /// Caches a statement, in place of the former statement of the same SQL
-    /// and kind; evicts the least recently used implicit statement when
-    /// there are as many as the capacity.
+    /// and kind; evicts the least recently used statement of a bounded kind
+    /// when the kind has as many as its capacity.
     ///
     /// - Precondition: ``caches(_:)`` is true for `kind`, and the statement
     ///   is in no cache.
@@ -135,15 +182,15 @@ struct StatementCache {
         if let replaced = entries[key] {
             forgetRecent(replaced)
             left.append(replaced)
-        } else if kind == .implicit {
-            if implicitCount >= implicitCapacity, let oldest = leastRecentlyUsedImplicitKey(),
+        } else if let capacity = capacity(of: kind) {
+            if count(of: kind) >= capacity, let oldest = leastRecentlyUsedKey(of: kind),
                let evicted = entries.removeValue(forKey: oldest)
             {
-                implicitCount -= 1
+                addToCount(of: kind, -1)
                 forgetRecent(evicted)
                 left.append(evicted)
             }
-            implicitCount += 1
+            addToCount(of: kind, 1)
         }
         let entry = Entry(statement: statement)
         entries[key] = entry
@@ -161,6 +208,7 @@ struct StatementCache {
         entries.removeAll()
         recent.removeAll(keepingCapacity: true)
         implicitCount = 0
+        generatedCount = 0
         return left
     }
 
@@ -178,19 +226,19 @@ struct StatementCache {
         }
     }
 
-    /// The implicit entry used least recently: one of the recent entries,
-    /// whose ``Entry/lastUse`` is not current, only when all implicit
-    /// entries are recent.
-    private func leastRecentlyUsedImplicitKey() -> Key? {
+    /// The entry of `kind` used least recently: one of the recent entries,
+    /// whose ``Entry/lastUse`` is not current, only when all entries of the
+    /// kind are recent.
+    private func leastRecentlyUsedKey(of kind: Kind) -> Key? {
         var oldest: (key: Key, lastUse: UInt64)?
-        for (key, entry) in entries where key.kind == .implicit && !recent.contains(where: { $0.entry === entry }) {
+        for (key, entry) in entries where key.kind == kind && !recent.contains(where: { $0.entry === entry }) {
             if oldest.map({ entry.lastUse < $0.lastUse }) ?? true {
                 oldest = (key, entry.lastUse)
             }
         }
         if let oldest { return oldest.key }
         // The oldest of the recent entries.
-        return recent.last { $0.key.kind == .implicit }?.key
+        return recent.last { $0.key.kind == kind }?.key
     }
 }
 
@@ -267,14 +315,26 @@ extension Database {
         return statement
     }
 
-    /// Returns a statement for `sql` from the bounded cache of statements
-    /// that Cairn prepares on its own (see ``cachedStatement(sql:kind:)``).
+    /// Returns a statement for `sql`, one of the user's SQL strings, from
+    /// the bounded cache of implicit statements (see
+    /// ``StatementCache/Kind/implicit``).
     ///
     /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
     ///   several statements.
     @usableFromInline
     func implicitStatement(sql: String) throws -> Statement {
         try cachedStatement(sql: sql, kind: .implicit)
+    }
+
+    /// Returns a statement for SQL that Cairn generated (for a request or a
+    /// record), from the bounded cache of generated statements (see
+    /// ``StatementCache/Kind/generated``). Its arguments are those of its
+    /// last use: set them before running it.
+    ///
+    /// - Throws: A ``DatabaseError`` if the SQL is invalid, empty, or holds
+    ///   several statements.
+    func generatedStatement(sql: String) throws -> Statement {
+        try cachedStatement(sql: sql, kind: .generated)
     }
 }
 

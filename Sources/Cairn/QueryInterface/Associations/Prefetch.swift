@@ -369,7 +369,7 @@ extension SQLRelation {
         let context = SQLGenerationContext(db)
         let query = try ResolvedQuery(prefetched, context)
         let sql = try query.selectSQL(singleResult: false, selection: nil, extraSelection: extraSelection)
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try db.generatedStatement(sql: sql)
         try statement.setArguments(context.arguments)
         let adapter = try query.rowAdapter(columnCount: statement.columnCount, extraColumnCount: extraSelection.count)
         if asValues && adapter == nil && !prefetched.hasPrefetchedChildren {
@@ -448,7 +448,7 @@ extension SQLRelation {
                     db, child: child, pairs: pairs, keys: [pairs.map { _ in .null }])
                 let context = SQLGenerationContext(db)
                 let sql = try relation.selectSQL(context, extraSelection: extraSelection)
-                let statement = try db.cachedStatement(sql: sql)
+                let statement = try db.generatedStatement(sql: sql)
                 region.formUnion(statement.databaseRegion)
                 try relation.formPrefetchRegion(db, into: &region)
             } else {

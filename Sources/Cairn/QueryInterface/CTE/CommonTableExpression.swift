@@ -315,7 +315,7 @@ extension CTEDefinition {
         do {
             let context = SQLGenerationContext(db)
             let sql = try withSQL(ctes, context) + "SELECT * FROM " + cte.tableName.quotedDatabaseIdentifier
-            return try db.cachedStatement(sql: sql).columnNames
+            return try db.generatedStatement(sql: sql).columnNames
         } catch let error as DatabaseError {
             throw db.makeError(
                 resultCode: error.resultCode,

@@ -50,7 +50,7 @@ extension FetchRequest {
             .deferred { context in try self.sqlSubquery.sql(context) },
             .sql(")", StatementArguments()),
         ])
-        return try Int.fetchOne(db.cachedStatement(literal: literal)) ?? 0
+        return try Int.fetchOne(db.cachedStatement(literal: literal, kind: .generated)) ?? 0
     }
 
     /// Whether the request fetches no row: `SELECT EXISTS (...)`.
@@ -67,7 +67,7 @@ extension FetchRequest {
             .deferred { context in try self.sqlSubquery.sql(context) },
             .sql(")", StatementArguments()),
         ])
-        return try Bool.fetchOne(db.cachedStatement(literal: literal)) != true
+        return try Bool.fetchOne(db.cachedStatement(literal: literal, kind: .generated)) != true
     }
 }
 

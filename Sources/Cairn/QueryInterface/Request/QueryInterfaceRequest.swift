@@ -207,7 +207,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     public func fetchCount(_ db: Database) throws -> Int {
         let context = SQLGenerationContext(db)
         let sql = try relation.countSQL(context)
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try db.generatedStatement(sql: sql)
         return try Int.fetchOne(statement, arguments: context.arguments) ?? 0
     }
 
