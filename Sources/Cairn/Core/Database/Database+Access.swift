@@ -73,8 +73,6 @@ extension Database {
         return result
     }
 
-    /// Runs `body`, then rolls back and throws if it left a transaction open
-    /// (unless ``Configuration/allowsUnsafeTransactions`` is set).
     /// Runs `body`, which cannot throw; a transaction it leaves open is
     /// rolled back, and stops the program: the error cannot be thrown.
     func checkingNoTransactionLeftOpen<T>(_ body: () -> T) -> T {
@@ -85,6 +83,8 @@ extension Database {
         }
     }
 
+    /// Runs `body`, then rolls back and throws if it left a transaction open
+    /// (unless ``Configuration/allowsUnsafeTransactions`` is set).
     func checkingTransactionLeftOpen<T>(_ body: () throws -> T) throws -> T {
         let result: T
         do {
