@@ -135,10 +135,10 @@ extension Database {
         }
         let access = DatabaseAccess(
             connection: statementHandles, group: group, enclosing: enclosing, cancellation: cancellation)
-        // An open access of another thread, which waits for this one (see
-        // `DatabaseAccess.suspendForNestedAccess()`), or nil.
-        let waiting = currentAccess?.suspendForNestedAccess()
-        currentAccess = access
+        // An open access of another thread, which waits for this one: its
+        // cursors end with this access (see
+        // `DatabaseAccess.suspendForNestedAccess()`).
+        DatabaseAccess.suspendOpenAccess(to: statementHandles, inChainOf: enclosing)
         return try access.run {
             // Finalizes the statements released on other threads.
             statementHandles.finalizePendingIfNeeded()
@@ -152,11 +152,9 @@ extension Database {
                 resetBusyStatements()
                 // The progress handler belongs to the access.
                 if progressBox != nil { removeProgressHandler() }
-                // The access, or what a nested access on another thread
+                // The access, and what nested accesses on other threads
                 // left for it to go on with.
-                currentAccess?.finish()
                 access.finish()
-                currentAccess = waiting
             }
             return try body()
         }
@@ -186,9 +184,18 @@ extension Database {
             return access
         }
         // An access to another connection runs inside this one, or a nested
-        // access on another thread suspended it. The thread first:
-        // `currentAccess` is only read by the thread of the access.
-        guard isInsideAccess, let currentAccess else { Database.statementUsedOutsideAccess() }
+        // access on another thread suspended it.
+        guard let currentAccess else { Database.statementUsedOutsideAccess() }
         return currentAccess
+    }
+
+    /// The open access to the connection that the current thread runs: its
+    /// access to the connection, or the access that resumed it after a
+    /// nested access on another thread (see
+    /// `DatabaseAccess.suspendForNestedAccess()`). Nil outside of an
+    /// access. Computed from the thread slot, the one pointer to the
+    /// current access.
+    var currentAccess: DatabaseAccess? {
+        DatabaseAccess.withCurrentThreadAccess(to: statementHandles) { $0?.latest }
     }
 }

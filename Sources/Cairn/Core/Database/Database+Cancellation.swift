@@ -46,14 +46,26 @@ extension Database {
     /// Runs `body` without the cancellation of the current async access,
     /// the progress handler and the time limits (see
     /// `Database+Progress.swift`): for the statements that restore the
-    /// state of the connection.
+    /// state of the connection. The pause is counted by the access
+    /// (``DatabaseAccess/pausingInterruptions(_:)``); SQLite's progress
+    /// handler is removed for its duration.
     func ignoringAccessCancellation<T>(_ body: () throws -> T) rethrows -> T {
-        let progressBox = self.progressBox
-        progressBox?.pauseDepth += 1
-        defer { progressBox?.pauseDepth -= 1 }
         guard let access = DatabaseAccess.withCurrentThreadAccess(to: statementHandles, { $0 }) else {
+            // Outside of an access, no progress handler is installed (the
+            // end of an access removes it), and nothing cancels.
             return try body()
         }
-        return try access.ignoringCancellation(body)
+        return try access.pausingInterruptions { isOutermost in
+            guard isOutermost, progressBox != nil else { return try body() }
+            pauseProgressHandler()
+            defer { resumeProgressHandler() }
+            return try body()
+        }
+    }
+
+    /// Whether the statements of the current access may be interrupted
+    /// now: false inside ``ignoringAccessCancellation(_:)``.
+    var mayInterruptStatements: Bool {
+        DatabaseAccess.withCurrentThreadAccess(to: statementHandles) { !($0?.areInterruptionsPaused ?? false) }
     }
 }

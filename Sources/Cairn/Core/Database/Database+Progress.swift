@@ -116,8 +116,8 @@ extension Database {
     /// Throws when a time limit passed (see ``withTimeLimit(_:_:)``):
     /// called before each statement starts.
     func checkTimeLimit(for statement: Statement) throws {
-        guard let progressBox, progressBox.pauseDepth == 0, let limit = progressBox.passedTimeLimit(),
-              !endsTransactionSafely(statement)
+        guard let progressBox, let limit = progressBox.passedTimeLimit(),
+              !endsTransactionSafely(statement), mayInterruptStatements
         else { return }
         throw makeError(
             resultCode: .SQLITE_INTERRUPT, message: limit.message,
@@ -131,6 +131,20 @@ extension Database {
         guard let progressBox else { return }
         progressBox.handler = nil
         installProgressBox(progressBox)
+    }
+
+    /// Removes SQLite's progress handler, and keeps the box, for the
+    /// statements that restore the connection (see
+    /// `ignoringAccessCancellation(_:)`).
+    func pauseProgressHandler() {
+        guard let sqliteConnection else { return }
+        sqlite3_progress_handler(sqliteConnection, 0, nil, nil)
+    }
+
+    /// Installs SQLite's progress handler again after
+    /// ``pauseProgressHandler()``, as the box says.
+    func resumeProgressHandler() {
+        if let progressBox { installProgressBox(progressBox) }
     }
 
     /// Installs or removes SQLite's progress handler after a change of
@@ -179,10 +193,6 @@ final class ProgressBox: CCallbackContext {
     /// The open time limits, outermost first.
     var timeLimits: [TimeLimit] = []
 
-    /// While positive, nothing stops statements (see
-    /// `Database.ignoringAccessCancellation(_:)`).
-    var pauseDepth = 0
-
     /// The channel of callback errors of the connection.
     let errors: CallbackErrorStash
 
@@ -216,7 +226,6 @@ final class ProgressBox: CCallbackContext {
     /// Whether the running statement must stop; records the reason in the
     /// connection's callback errors.
     func shouldInterrupt() -> Bool {
-        guard pauseDepth == 0 else { return false }
         if let limit = passedTimeLimit() {
             errors.record(
                 DatabaseError(resultCode: .SQLITE_INTERRUPT, message: limit.message),

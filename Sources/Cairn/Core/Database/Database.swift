@@ -131,14 +131,6 @@ public final class Database {
     /// `removeCachedStatements()` sets it to nil.
     var recordCaches: ConnectionRecordCaches?
 
-    /// The open access to the connection, nil between accesses (see
-    /// `DatabaseAccess.swift`). Cursors and cursor rows take it when they
-    /// are made, and check it before they read the statement. Read and
-    /// written by the thread of the access, or by a nested access on
-    /// another thread while that thread waits for it (see
-    /// `DatabaseAccess.suspendForNestedAccess()`).
-    @usableFromInline var currentAccess: DatabaseAccess?
-
     /// The hub of the shared pre-update hook (see
     /// `ConnectionResources.swift`); nil until used, freed after the
     /// connection closes.

@@ -11,8 +11,9 @@ public import CairnSQLiteShims
 // finishes it when it ends. The object knows its connection, its group of
 // connections, its thread, the access it runs in (`enclosing`) and whether it
 // is open. While the access runs, a thread-local slot names it (see
-// `DatabaseAccess.slot`), and the connection names it in
-// `Database.currentAccess`.
+// `DatabaseAccess.slot`): the one pointer to the current access. The
+// connection keeps none (`Database.currentAccess` is computed from the
+// slot).
 //
 // What the object answers:
 //
@@ -82,23 +83,29 @@ final class DatabaseAccess: @unchecked Sendable {
     let cancellation: (@Sendable () -> Bool)?
 
     /// The depth of the calls that run statements of Cairn that restore the
-    /// state of the connection, and ignore ``cancellation`` (see
-    /// `Database.ignoringAccessCancellation(_:)`). Only the thread of the
-    /// access reads and writes it.
-    private var cancellationIgnoreDepth = 0
+    /// state of the connection (see `Database.ignoringAccessCancellation(_:)`):
+    /// while positive, nothing interrupts the statements of the access,
+    /// neither ``cancellation`` nor the progress handler and time limits of
+    /// the connection. The one counter of such pauses. Only the thread of
+    /// the access reads and writes it.
+    private var interruptionPauseDepth = 0
+
+    /// Whether interruptions are paused (see ``interruptionPauseDepth``).
+    var areInterruptionsPaused: Bool { interruptionPauseDepth > 0 }
 
     /// Whether the task of the access was cancelled, and the statements
     /// that start now should throw.
     var isCancelled: Bool {
-        guard let cancellation, cancellationIgnoreDepth == 0 else { return false }
+        guard let cancellation, interruptionPauseDepth == 0 else { return false }
         return cancellation()
     }
 
-    /// Runs `body` with ``cancellation`` ignored.
-    func ignoringCancellation<T>(_ body: () throws -> T) rethrows -> T {
-        cancellationIgnoreDepth += 1
-        defer { cancellationIgnoreDepth -= 1 }
-        return try body()
+    /// Runs `body` with interruptions paused; `isOutermost` tells whether
+    /// this call began the pause.
+    func pausingInterruptions<T>(_ body: (_ isOutermost: Bool) throws -> T) rethrows -> T {
+        interruptionPauseDepth += 1
+        defer { interruptionPauseDepth -= 1 }
+        return try body(interruptionPauseDepth == 1)
     }
 
     /// Creates an open access on the current thread.
@@ -145,10 +152,31 @@ final class DatabaseAccess: @unchecked Sendable {
         _cairn_atomic_load_u64(openThread) == UInt64(ThreadIdentity.current())
     }
 
-    /// Ends the access. Called by the thread of the access, when it ends.
+    /// The access that goes on after a nested access on another thread
+    /// suspended this one (see ``suspendForNestedAccess()``), nil
+    /// otherwise. Written by the nested access while the thread of this
+    /// access waits for it; read by the thread of this access.
+    private var resumption: DatabaseAccess?
+
+    /// This access, or the access that goes on after it when nested
+    /// accesses on other threads suspended it: the last of its
+    /// resumptions.
+    var latest: DatabaseAccess {
+        var access = self
+        while let next = access.resumption { access = next }
+        return access
+    }
+
+    /// Ends the access, and the accesses that resumed it. Called by the
+    /// thread of the access, when it ends.
     func finish() {
-        _cairn_atomic_store_u64(openThread, 0)
-        enclosing = nil
+        var access: DatabaseAccess? = self
+        while let current = access {
+            _cairn_atomic_store_u64(current.openThread, 0)
+            current.enclosing = nil
+            access = current.resumption
+            current.resumption = nil
+        }
     }
 
     /// Ends the part of the access that ran before a nested access, on
@@ -156,13 +184,31 @@ final class DatabaseAccess: @unchecked Sendable {
     /// `unsafeReentrantRead` from an access to another connection whose
     /// queue runs on another thread). That nested access resets the
     /// statements of the connection when it ends, so the cursors and rows
-    /// made so far end with it. Returns the access that goes on afterwards,
-    /// for the cursors and rows made after the nested access.
+    /// made so far end with it. The access that goes on afterwards, for
+    /// the cursors and rows made after the nested access, is its
+    /// ``resumption``.
     ///
-    /// Called by the nested access, while the thread of this access waits.
-    func suspendForNestedAccess() -> DatabaseAccess {
+    /// Called by the nested access, on the ``latest`` access, while the
+    /// thread of this access waits.
+    private func suspendForNestedAccess() {
         _cairn_atomic_store_u64(openThread, 0)
-        return DatabaseAccess(resuming: self)
+        resumption = DatabaseAccess(resuming: self)
+    }
+
+    /// Suspends the open access to `connection` of the chain that starts
+    /// at `access` (an access of another thread, which waits for the
+    /// access that begins now on the current thread), if any (see
+    /// ``suspendForNestedAccess()``).
+    static func suspendOpenAccess(to connection: StatementHandles, inChainOf access: DatabaseAccess?) {
+        var access = access
+        while let current = access {
+            if current.connection === connection {
+                let latest = current.latest
+                if latest.isOpen { latest.suspendForNestedAccess() }
+                return
+            }
+            access = current.enclosing
+        }
     }
 
     // MARK: The chain of the current thread
