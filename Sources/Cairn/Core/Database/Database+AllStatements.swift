@@ -30,7 +30,7 @@ extension Database {
     public func allStatements(sql: String, arguments: StatementArguments? = nil) throws -> SQLStatementCursor {
         preconditionInsideAccess()
         guard !isClosed else {
-            throw DatabaseError.connectionIsClosed(sql: sql)
+            throw DatabaseError.connectionIsClosed()
         }
         return SQLStatementCursor(database: self, sql: sql, arguments: arguments)
     }

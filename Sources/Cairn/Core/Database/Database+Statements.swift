@@ -205,7 +205,7 @@ extension Database {
         statementIndex: Int) throws -> Statement?
     {
         guard let sqliteConnection else {
-            throw DatabaseError.connectionIsClosed(sql: String(decoding: buffer, as: UTF8.self))
+            throw DatabaseError.connectionIsClosed()
         }
         preconditionInsideAccess()
         guard let base = buffer.baseAddress else { return nil }

@@ -475,7 +475,7 @@ public final class Database {
             return access.cancellation != nil
         }
         guard !isClosed else {
-            throw DatabaseError.connectionIsClosed(sql: statement.sql)
+            throw DatabaseError.connectionIsClosed()
         }
         if _slowPath(state.transaction.wasAborted) {
             try checkAbortedTransaction(for: statement)

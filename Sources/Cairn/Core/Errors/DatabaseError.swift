@@ -165,10 +165,10 @@ extension ResultCode {
 // MARK: - Internal factories
 
 extension DatabaseError {
-    /// The error of a statement or function call on a closed connection.
-    ///
-    /// - Parameter sql: The SQL that could not run, if any.
-    static func connectionIsClosed(sql: String? = nil) -> DatabaseError {
-        DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed", sql: sql)
+    /// The error of a statement or function call on a closed connection:
+    /// `SQLITE_MISUSE`, "Connection is closed", without SQL, as in GRDB
+    /// (the statement that could not run may be one of Cairn's own).
+    static func connectionIsClosed() -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_MISUSE, message: "Connection is closed")
     }
 }

@@ -380,7 +380,7 @@ public final class Statement {
                 throw database.makeError(
                     resultCode: .SQLITE_MISUSE,
                     message: argumentCountMessage(arguments.positional.count),
-                    sql: sql, arguments: arguments)
+                    sql: sql, arguments: nil)
             }
             switch arguments.positional {
             case .converted(let values):
@@ -435,7 +435,7 @@ public final class Statement {
                     throw database.makeError(
                         resultCode: .SQLITE_MISUSE,
                         message: "missing statement argument: \(namedParameterNames[failure.index])",
-                        sql: sql, arguments: arguments)
+                        sql: sql, arguments: nil)
                 }
                 argumentsNeedValidation = true
                 throw bindError(code: code, arguments: arguments)
@@ -608,7 +608,7 @@ public final class Statement {
 
     /// The message of arguments whose count does not fit the parameters:
     /// GRDB's, which gives the number of values (the SQL of the error shows
-    /// the parameters).
+    /// the parameters). As in GRDB, such errors carry no arguments.
     private func argumentCountMessage(_ count: Int) -> String {
         "wrong number of statement arguments: \(count)"
     }
@@ -638,7 +638,7 @@ extension Statement {
             throw database.makeError(
                 resultCode: .SQLITE_MISUSE,
                 message: argumentCountMessage(values.count),
-                sql: sql, arguments: StatementArguments(values: values))
+                sql: sql, arguments: nil)
         }
         do {
             try bind(values, arguments: StatementArguments(values: values))  // resets; the arguments are built on failure only

@@ -565,11 +565,14 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
 }
 
 extension StatementArguments: CustomStringConvertible {
-    /// The values, such as `[1, "foo"]` or `[name:"foo", score:1]`.
+    /// The values, such as `[1, "foo"]` or `["name": "foo", "score": 1]`:
+    /// the named values first, by name, then the positional values, as GRDB
+    /// writes them (GRDB lists the named values in no particular order).
     public var description: String {
+        let named = namedValues.elements.sorted { $0.name < $1.name }
+            .map { "\(String(reflecting: $0.name)): \($0.value)" }
         let positional = values.map(\.description)
-        let named = namedValues.elements.sorted { $0.name < $1.name }.map { "\($0.name):\($0.value)" }
-        return "[" + (positional + named).joined(separator: ", ") + "]"
+        return "[" + (named + positional).joined(separator: ", ") + "]"
     }
 }
 
@@ -609,20 +612,20 @@ extension StatementArguments {
                 throw statement.database.makeError(
                     resultCode: .SQLITE_MISUSE,
                     message: "missing statement argument: \(name)",
-                    sql: statement.sql, arguments: self)
+                    sql: statement.sql, arguments: nil)
             } else {
                 // GRDB's message gives the number of positional values.
                 throw statement.database.makeError(
                     resultCode: .SQLITE_MISUSE,
                     message: "wrong number of statement arguments: \(values.count)",
-                    sql: statement.sql, arguments: self)
+                    sql: statement.sql, arguments: nil)
             }
         }
         if !allowingRemainingValues && positionalIndex < values.endIndex {
             throw statement.database.makeError(
                 resultCode: .SQLITE_MISUSE,
                 message: "wrong number of statement arguments: \(values.count)",
-                sql: statement.sql, arguments: self)
+                sql: statement.sql, arguments: nil)
         }
         values.removeSubrange(values.startIndex..<positionalIndex)
         return bindings

@@ -177,7 +177,7 @@ import Cairn
         let positional: StatementArguments = [1, "foo", nil]
         #expect(positional.description == "[1, \"foo\", NULL]")
         let named: StatementArguments = ["b": 2, "a": 1]
-        #expect(named.description == "[a:1, b:2]")
+        #expect(named.description == #"["a": 1, "b": 2]"#)
         #expect(named["a"] == 1.databaseValue)
         #expect(!positional.isEmpty)
         #expect(StatementArguments().isEmpty)
