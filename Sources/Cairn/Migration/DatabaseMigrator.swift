@@ -158,7 +158,7 @@ public struct DatabaseMigrator: Sendable {
         migrate: @escaping @Sendable (_ db: Database, _ appliedIdentifiers: Set<String>) throws -> Void)
     {
         stopUnless(!registered.contains { $0.identifier == identifier },
-            "A migration named \(identifier) is already registered")
+            "already registered migration: \(String(reflecting: identifier))")
         let checking: Migration.ForeignKeyChecking
         switch foreignKeyChecks {
         case .deferred: checking = defersForeignKeyChecks ? .deferred : .disabled
@@ -211,8 +211,11 @@ public struct DatabaseMigrator: Sendable {
     /// - Parameters:
     ///   - writer: A queue or pool.
     ///   - targetIdentifier: The identifier of a registered migration.
-    /// - Throws: A ``DatabaseError`` when the target is not registered, the
-    ///   error of the failing migration, or a ``DatabaseError``.
+    /// - Throws: A ``DatabaseError`` with code `SQLITE_MISUSE` when the
+    ///   target is not registered (`undefined migration: "v3"`), or when a
+    ///   later migration is already applied (`database is already migrated
+    ///   beyond migration "v1"`): GRDB stops the program there. Otherwise
+    ///   the error of the failing migration, or a ``DatabaseError``.
     public func migrate(_ writer: some DatabaseWriter, upTo targetIdentifier: String) throws {
         try writer.barrierWriteWithoutTransaction { db in
             try migrate(db, upTo: targetIdentifier)
@@ -267,14 +270,22 @@ public struct DatabaseMigrator: Sendable {
 
     /// Runs the migrations on a connection, outside of any transaction.
     private func migrate(_ db: Database, upTo targetIdentifier: String) throws {
+        // GRDB stops the program on these two misuses, with these messages.
         guard let targetIndex = registered.firstIndex(where: { $0.identifier == targetIdentifier }) else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "undefined migration: \(targetIdentifier)")
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "undefined migration: \(String(reflecting: targetIdentifier))")
         }
         if eraseDatabaseOnSchemaChange, try hasSchemaChanges(db) {
             try db.erase()
         }
         try createMigrationsTable(db)
         let applied = try appliedIdentifiers(db)
+        if registered[(targetIndex + 1)...].contains(where: { applied.contains($0.identifier) }) {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "database is already migrated beyond migration \(String(reflecting: targetIdentifier))")
+        }
         for migration in registered[...targetIndex] {
             if applied.contains(migration.identifier) {
                 // Applied, maybe before it merged migrations that the
@@ -328,22 +339,10 @@ public struct DatabaseMigrator: Sendable {
         try db.inTransaction(.immediate) {
             try migrateAndRecord(db)
             if migration.foreignKeyChecking == .deferred {
-                try checkForeignKeys(db, migration: migration.identifier)
+                // GRDB's error: that of the first violation.
+                try db.checkForeignKeys()
             }
             return .commit
-        }
-    }
-
-    /// Throws the first foreign key violation, as an error that names the
-    /// migration.
-    private func checkForeignKeys(_ db: Database, migration: String) throws {
-        do {
-            try db.checkForeignKeys()
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
-            throw DatabaseError(
-                resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
-                message: "migration \(migration) leaves a foreign key violation: \(error.message ?? "")",
-                publicStatementArguments: db.configuration.publicStatementArguments)
         }
     }
 

@@ -11,11 +11,14 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     /// table, or is missing from the record.
     case invalidKey(databaseTableName: String, message: String)
 
-    /// A description of the error.
+    /// A description of the error, such as `Key not found in table player:
+    /// [id:1]`.
     public var description: String {
         switch self {
         case let .recordNotFound(databaseTableName, key):
-            let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ", ")
+            // The key as GRDB prints it, as a row (`[a:1 b:2]`), with its
+            // columns sorted by name.
+            let keyDescription = key.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
             return "Key not found in table \(databaseTableName): [\(keyDescription)]"
         case let .invalidKey(databaseTableName, message):
             return "Invalid key for table \(databaseTableName): \(message)"

@@ -21,6 +21,10 @@ extension TableRecord {
     /// of the primary key (`rowid` for a table without explicit primary
     /// key), or the ``DatabaseError`` that reading the schema threw.
     ///
+    /// For a table whose primary key has several columns, the error is
+    /// ``RecordError/invalidKey(databaseTableName:message:)``, as
+    /// `find(_:key:)` throws it (GRDB stops the program).
+    ///
     /// ```swift
     /// guard let player = try Player.fetchOne(db, key: 42) else {
     ///     throw Player.recordNotFound(db, key: 42)
@@ -32,8 +36,13 @@ extension TableRecord {
     ///   - key: The primary key.
     public static func recordNotFound(_ db: Database, key: some DatabaseValueConvertible) -> any Error {
         do {
-            let column = try db.primaryKey(databaseTableName).columns.first ?? "rowid"
-            return RecordError.recordNotFound(databaseTableName: databaseTableName, key: [column: key.databaseValue])
+            let columns = try db.primaryKey(databaseTableName).columns
+            guard columns.count == 1 else {
+                return RecordError.invalidKey(
+                    databaseTableName: databaseTableName,
+                    message: "the primary key has several columns (\(columns.joined(separator: ", ")))")
+            }
+            return RecordError.recordNotFound(databaseTableName: databaseTableName, key: [columns[0]: key.databaseValue])
         } catch {
             return error
         }

@@ -353,7 +353,7 @@ import Cairn
         } throws: { error in
             guard let error = error as? DatabaseError else { return false }
             return error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY
-                && error.message?.hasPrefix("migration insert leaves a foreign key violation: FOREIGN KEY constraint violation - from player(teamId) to team(id)") == true
+                && error.message?.hasPrefix("FOREIGN KEY constraint violation - from player(teamId) to team(id)") == true
         }
     }
 

@@ -58,15 +58,23 @@ public enum RowDecodingError: Error, Sendable, CustomStringConvertible {
         /// Whether ``description`` may show the statement arguments.
         let publicStatementArguments: Bool
 
-        /// A description of the context.
+        /// A description of the context, as GRDB writes it: the column (when
+        /// the row has it), the row, the SQL and the arguments of the
+        /// statement.
+        ///
+        /// Statement arguments may hold private data: they are shown only
+        /// when ``Configuration/publicStatementArguments`` is set, or when
+        /// the statement has none (`arguments: []`).
         public var description: String {
             var parts: [String] = []
-            if let columnName { parts.append("column: \(String(reflecting: columnName))") }
-            if let columnIndex { parts.append("column index: \(columnIndex)") }
+            if let columnIndex {
+                if let columnName { parts.append("column: \(String(reflecting: columnName))") }
+                parts.append("column index: \(columnIndex)")
+            }
             parts.append("row: \(row)")
             if let sql {
                 parts.append("sql: `\(sql)`")
-                if publicStatementArguments, let statementArguments, !statementArguments.isEmpty {
+                if let statementArguments, publicStatementArguments || statementArguments.isEmpty {
                     parts.append("arguments: \(statementArguments)")
                 }
             }
@@ -106,11 +114,12 @@ extension RowDecodingError {
             publicStatementArguments: row.statement?.database.configuration.publicStatementArguments ?? false)
     }
 
-    /// The error for a column that the row does not have.
+    /// The error for a column that the row does not have: `column not
+    /// found: "name"`, as in GRDB.
     @usableFromInline
     static func columnNotFound(_ columnName: String, row: Row) -> RowDecodingError {
         .keyNotFound(.columnName(columnName), context(
-            "no such column: \(columnName)", row: row, columnName: columnName, columnIndex: nil))
+            "column not found: \(String(reflecting: columnName))", row: row, columnName: columnName, columnIndex: nil))
     }
 
     /// The error for a record that a joined request does not provide: the
@@ -145,13 +154,13 @@ extension RowDecodingError {
     static func conversionFailure<T>(_ type: T.Type, row: Row, columnIndex: Int) -> RowDecodingError {
         let dbValue = row.databaseValue(atUncheckedIndex: columnIndex)
         var description = "could not decode \(T.self) from database value \(dbValue)"
+        // GRDB's message, unless the text is not UTF-8, which GRDB decodes
+        // with replacement characters, where Cairn throws.
         if let sqliteStatement = row.sqliteStatement,
            sqlite3_column_type(sqliteStatement, CInt(columnIndex)) == SQLITE_TEXT,
            case .blob = dbValue.storage
         {
             description += " (the column holds text that is not valid UTF-8)"
-        } else if dbValue.isNull {
-            description += " (use an optional type for a column that can be NULL)"
         }
         return .valueMismatch(String(describing: T.self), context(
             description, row: row,

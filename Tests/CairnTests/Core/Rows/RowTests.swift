@@ -81,7 +81,7 @@ import Cairn
                 try row.decode(Int.self, forColumn: "missing")
             } throws: { error in
                 guard case .keyNotFound(.columnName("missing"), _) = error as? RowDecodingError else { return false }
-                return String(describing: error).hasPrefix("no such column: missing")
+                return String(describing: error).hasPrefix(#"column not found: "missing""#)
             }
             #expect(throws: RowDecodingError.self) { try row.decode(Int.self, atIndex: 10) }
         }
