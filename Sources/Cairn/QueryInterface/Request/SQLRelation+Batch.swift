@@ -1,14 +1,20 @@
 // Batch updates and deletes of requests.
 
 extension SQLRelation {
-    /// The WHERE clause of a batch update or delete. A relation with an
-    /// ordering and a limit, joins, DISTINCT, GROUP BY or HAVING selects
-    /// its rows by key, with a subquery: `WHERE "id" IN (SELECT "id" ...)`.
+    /// The WHERE clause of a batch update or delete. A relation with a
+    /// limit, joins, GROUP BY or HAVING selects its rows by key, with a
+    /// subquery: `WHERE "id" IN (SELECT "id" ...)`, as GRDB does for joins
+    /// and groups. DISTINCT does not change which rows of one table match,
+    /// and is ignored, as GRDB does.
+    ///
+    /// GRDB writes `ORDER BY ... LIMIT` in the statement itself, which
+    /// needs SQLite's `SQLITE_ENABLE_UPDATE_DELETE_LIMIT`, not part of
+    /// Cairn's build: a subquery works with any build.
     private func batchWhereSQL(_ context: SQLGenerationContext) throws -> String {
         // Prefetched associations run their own queries: they do not
         // select rows.
         let hasJoins = children.contains { $0.kind != .prefetch }
-        if limit != nil || hasJoins || isDistinct || !groupExpressions.isEmpty || !havingExpressions.isEmpty {
+        if limit != nil || hasJoins || !groupExpressions.isEmpty || !havingExpressions.isEmpty {
             var relation = self
             relation.children.removeAll { $0.kind == .prefetch }
             let key = try batchKeyExpressions(context.db)
@@ -23,17 +29,22 @@ extension SQLRelation {
         return try whereSQL(context).map { " WHERE " + $0 } ?? ""
     }
 
-    /// The columns that identify the rows of the table in a subquery: a
-    /// single-column primary key, or the rowid, or the columns of the
-    /// primary key of a table without rowid.
+    /// The columns that identify the rows of the table in a subquery, as
+    /// GRDB chooses them: the column that aliases the rowid (`"id"` of an
+    /// `INTEGER PRIMARY KEY`), or else the rowid (even when the primary key
+    /// is another single column: `"rowid"` is faster), or else the primary
+    /// key of a table without rowid.
+    ///
+    /// GRDB stops the program for a table without rowid whose primary key
+    /// has several columns; Cairn compares a row value:
+    /// `("a", "b") IN (SELECT "a", "b" ...)`.
     private func batchKeyExpressions(_ db: Database) throws -> [SQLExpression] {
         let rowID = SQLExpression(impl: .rowID(qualifier: nil))
         guard let primaryKey = try? db.primaryKey(tableName) else {
             // A view without primary key: its rowid, if any.
             return [rowID]
         }
-        if primaryKey.isRowID && primaryKey.rowIDColumn == nil { return [rowID] }
-        if primaryKey.columns.count == 1 { return [.column(primaryKey.columns[0])] }
+        if let rowIDColumn = primaryKey.rowIDColumn { return [.column(rowIDColumn)] }
         if primaryKey.tableHasRowID { return [rowID] }
         return primaryKey.columns.map { SQLExpression.column($0) }
     }
