@@ -529,8 +529,9 @@ extension MutablePersistableRecord {
     /// conflict target or the primary key, set to its new value
     /// (`"excluded"."column"`), but those marked
     /// ``ColumnExpression/noOverwrite``. With nothing to update, the first
-    /// column of the conflict target (or of the primary key) is set to
-    /// itself, so that the statement returns the row that exists.
+    /// column of the primary key (`"rowid"` for a table without explicit
+    /// primary key) is set to itself, as GRDB does, so that the statement
+    /// returns the row that exists.
     private func upsertStatement(_ db: Database, _ upsert: UpsertClause) throws -> InsertionSuccess
     {
         var container = try databaseContainer()
@@ -561,7 +562,7 @@ extension MutablePersistableRecord {
             assignments.append(column.quotedDatabaseIdentifier + " = \"excluded\"." + column.quotedDatabaseIdentifier)
         }
         if assignments.isEmpty {
-            let column = (upsert.conflictTarget.first ?? primaryKey.columns.first ?? "rowid").quotedDatabaseIdentifier
+            let column = (primaryKey.columns.first ?? "rowid").quotedDatabaseIdentifier
             assignments = [column + " = " + column]
         }
         sql += " DO UPDATE SET " + assignments.joined(separator: ", ")
