@@ -367,16 +367,7 @@ extension SQLExpression {
             || parentPrecedence == SQLExpression.operationOperandPrecedence
         let wrapped = own <= parentPrecedence || (isOperand && own < 100)
         func wrap(_ sql: String) -> String { wrapped ? "(\(sql))" : sql }
-        // The operands of operators are parenthesized when they are
-        // operations themselves, as GRDB renders them: `("a" + "b") = ?`,
-        // `("a" = ?) AND ("b" > ?)`. Nested applications of one
-        // associative operator are flattened before: `"a" + "b" + "c"`.
-        let operandPrecedence: Int
-        if case let .associative(op, _) = impl, op == .and || op == .or {
-            operandPrecedence = SQLExpression.logicalOperandPrecedence
-        } else {
-            operandPrecedence = SQLExpression.operationOperandPrecedence
-        }
+        let operandPrecedence = self.operandPrecedence
 
         switch impl {
         case let .column(name, qualifier):
@@ -393,31 +384,13 @@ extension SQLExpression {
             if dbValue.isNull { return "NULL" }
             return context.append(argument: dbValue)
         case let .literal(sql):
-            let rendered = try sql.sql(context)
-            // Raw SQL may hold any operation: parenthesize it when it is an
-            // operand, unless it is a single token.
-            if parentPrecedence == SQLExpression.logicalOperandPrecedence
-                || (parentPrecedence >= 0 && rendered.contains(where: \.isWhitespace))
-            {
-                return "(\(rendered))"
-            }
-            return rendered
+            return try SQLExpression.literalSQL(sql, context, parentPrecedence: parentPrecedence)
         case let .unary(op, operand, needsSpace):
             // `NOT ("a" = ?)` reads better than `NOT "a" = ?`.
             let operandSQL = try operand.sql(context, parentPrecedence: op == "NOT" ? 99 : own)
             return wrap(op + (needsSpace ? " " : "") + operandSQL)
         case let .binary(op, lhs, rhs):
-            if let (lhs, rhs, collation) = SQLExpression.collatedComparison(op, lhs, rhs) {
-                // `"name" = ? COLLATE NOCASE`: the collation binds to the
-                // right operand, which SQLite applies to the comparison.
-                return wrap(try lhs.sql(context, parentPrecedence: operandPrecedence)
-                    + " \(op) "
-                    + (try rhs.sql(context, parentPrecedence: operandPrecedence))
-                    + " COLLATE " + collation)
-            }
-            return wrap(try lhs.sql(context, parentPrecedence: operandPrecedence)
-                + " \(op) "
-                + (try rhs.sql(context, parentPrecedence: operandPrecedence)))
+            return wrap(try SQLExpression.binarySQL(op, lhs, rhs, context, operandPrecedence: operandPrecedence))
         case let .associative(op, operands):
             return wrap(try operands
                 .map { try $0.sql(context, parentPrecedence: operandPrecedence) }
@@ -427,25 +400,8 @@ extension SQLExpression {
                 // `x IN ()` is not valid SQL: nothing is in an empty set.
                 return negated ? "1" : "0"
             }
-            if values.count > DatabaseValueArray.inlineLimit, !context.inlinesArguments,
-               let array = DatabaseValueArray(valuesOf: values)
-            {
-                // Any number of values, in one argument (SQLite stops at
-                // 32,766 parameters). Not in the schema (views, triggers),
-                // where arguments are literals and table functions are not
-                // trusted.
-                context.arraySubqueryCount += 1
-                return wrap(try expression.sql(context, parentPrecedence: operandPrecedence)
-                    // `+value` has no affinity: the affinity of the
-                    // expression applies to the values, as in a list.
-                    + (negated ? " NOT IN (SELECT +value FROM " : " IN (SELECT +value FROM ")
-                    + DatabaseValueArray.functionName + "("
-                    + context.append(argument: array.databaseValue) + "))")
-            }
-            return wrap(try expression.sql(context, parentPrecedence: operandPrecedence)
-                + (negated ? " NOT IN (" : " IN (")
-                + (try values.map { try $0.sql(context) }.joined(separator: ", "))
-                + ")")
+            return wrap(try SQLExpression.inSQL(
+                expression, values, negated: negated, context, operandPrecedence: operandPrecedence))
         case let .between(expression, lower, upper, negated):
             return wrap(try expression.sql(context, parentPrecedence: operandPrecedence)
                 + (negated ? " NOT BETWEEN " : " BETWEEN ")
@@ -482,6 +438,79 @@ extension SQLExpression {
         case let .filtered(function, filter):
             return try function.sql(context) + " FILTER (WHERE " + (try filter.sql(context)) + ")"
         }
+    }
+
+    /// The precedence given to the operands of this expression: operands
+    /// are parenthesized when they are operations themselves, as GRDB
+    /// renders them: `("a" + "b") = ?`, `("a" = ?) AND ("b" > ?)`. Nested
+    /// applications of one associative operator are flattened before:
+    /// `"a" + "b" + "c"`.
+    private var operandPrecedence: Int {
+        if case let .associative(op, _) = impl, op == .and || op == .or {
+            return SQLExpression.logicalOperandPrecedence
+        }
+        return SQLExpression.operationOperandPrecedence
+    }
+
+    /// Raw SQL, which may hold any operation: parenthesized when it is an
+    /// operand, unless it is a single token.
+    private static func literalSQL(_ sql: SQL, _ context: SQLGenerationContext, parentPrecedence: Int) throws -> String {
+        let rendered = try sql.sql(context)
+        if parentPrecedence == SQLExpression.logicalOperandPrecedence
+            || (parentPrecedence >= 0 && rendered.contains(where: \.isWhitespace))
+        {
+            return "(\(rendered))"
+        }
+        return rendered
+    }
+
+    /// `lhs op rhs`, not parenthesized.
+    private static func binarySQL(
+        _ op: String,
+        _ lhs: SQLExpression,
+        _ rhs: SQLExpression,
+        _ context: SQLGenerationContext,
+        operandPrecedence: Int) throws -> String
+    {
+        if let (lhs, rhs, collation) = SQLExpression.collatedComparison(op, lhs, rhs) {
+            // `"name" = ? COLLATE NOCASE`: the collation binds to the right
+            // operand, which SQLite applies to the comparison.
+            return try lhs.sql(context, parentPrecedence: operandPrecedence)
+                + " \(op) "
+                + (try rhs.sql(context, parentPrecedence: operandPrecedence))
+                + " COLLATE " + collation
+        }
+        return try lhs.sql(context, parentPrecedence: operandPrecedence)
+            + " \(op) "
+            + (try rhs.sql(context, parentPrecedence: operandPrecedence))
+    }
+
+    /// `expression IN (values)` for a non-empty list, not parenthesized.
+    private static func inSQL(
+        _ expression: SQLExpression,
+        _ values: [SQLExpression],
+        negated: Bool,
+        _ context: SQLGenerationContext,
+        operandPrecedence: Int) throws -> String
+    {
+        if values.count > DatabaseValueArray.inlineLimit, !context.inlinesArguments,
+           let array = DatabaseValueArray(valuesOf: values)
+        {
+            // Any number of values, in one argument (SQLite stops at 32,766
+            // parameters). Not in the schema (views, triggers), where
+            // arguments are literals and table functions are not trusted.
+            context.arraySubqueryCount += 1
+            return try expression.sql(context, parentPrecedence: operandPrecedence)
+                // `+value` has no affinity: the affinity of the expression
+                // applies to the values, as in a list.
+                + (negated ? " NOT IN (SELECT +value FROM " : " IN (SELECT +value FROM ")
+                + DatabaseValueArray.functionName + "("
+                + context.append(argument: array.databaseValue) + "))"
+        }
+        return try expression.sql(context, parentPrecedence: operandPrecedence)
+            + (negated ? " NOT IN (" : " IN (")
+            + (try values.map { try $0.sql(context) }.joined(separator: ", "))
+            + ")"
     }
 }
 

@@ -89,6 +89,8 @@ extension SQLRelation {
         return (aliased.reversedRelation(condition: condition), pivotAlias)
     }
 
+    /// Fetches the rows of one prefetched child, for all parent rows, and
+    /// attaches them to the parent rows at `scopePath`.
     private func prefetch(
         _ db: Database,
         child: Child,
@@ -102,14 +104,12 @@ extension SQLRelation {
             observer.keyPath += scopePath + [child.key]
             return observer
         }
-        let steps = child.prefetchSteps!
-        let pairs = try steps[0].condition.columnPairs(db)
-
-        guard !rows.isEmpty else { return }
+        let pairs = try child.prefetchSteps![0].condition.columnPairs(db)
+        guard let firstRow = rows.first else { return }
         // The rows of one fetch share their columns: the indexes of the
         // parent columns are looked up once.
         let parentIndexes = try pairs.map { pair -> Int in
-            guard let index = rows.first?.index(forColumn: pair.parent) else {
+            guard let index = firstRow.index(forColumn: pair.parent) else {
                 throw db.makeError(
                     resultCode: .SQLITE_MISUSE,
                     message: "including(all: \(child.key)) needs the column \"\(pair.parent)\" "
@@ -118,116 +118,189 @@ extension SQLRelation {
             }
             return index
         }
-        let hiddenColumns = pairs.map { "grdb_" + $0.joined }
-        let chunkSize = max(1, SQLRelation.maximumPrefetchedKeyCount / max(pairs.count, 1))
-        let path = scopePath[...]
-
+        let query = PrefetchQuery(child: child, pairs: pairs, observer: observer)
         if parentIndexes.count == 1 {
-            // One column, the common case: values are the keys, without an
-            // array per row. Each distinct key gets a slot, hashed once per
-            // parent row and once per prefetched row.
-            let parentIndex = parentIndexes[0]
-            var slotOfKey: [DatabaseValue: Int] = Dictionary(minimumCapacity: rows.count)
-            var parentSlots: [Int] = []
-            parentSlots.reserveCapacity(rows.count)
-            var distinctKeys: [[DatabaseValue]] = []
-            for row in rows {
-                let value: DatabaseValue = row[parentIndex]
-                // NULL matches nothing, as in SQL.
-                if value.isNull {
-                    parentSlots.append(-1)
-                    continue
-                }
-                // One hash for a new key; a repeated key (parents that
-                // share a key) puts its first slot back.
-                let slot = distinctKeys.count
-                if let existing = slotOfKey.updateValue(slot, forKey: value) {
-                    slotOfKey[value] = existing
-                    parentSlots.append(existing)
-                } else {
-                    parentSlots.append(slot)
-                    distinctKeys.append([value])
-                }
-            }
-            let lookup = SlotLookup(slotOfKey, distinctKeys: distinctKeys)
-            // The prefetched rows of each slot.
-            var groups = [PrefetchedRows](repeating: .empty, count: distinctKeys.count)
-            var start = 0
-            while start < distinctKeys.count {
-                let slots = start..<min(start + chunkSize, distinctKeys.count)
-                start = slots.upperBound
-                switch try fetchPrefetchedRows(
-                    db, child: child, pairs: pairs, keys: Array(distinctKeys[slots]), observer: observer)
-                {
-                case .rows(let prefetched):
-                    guard let keyIndex = prefetched.first?.index(forColumn: hiddenColumns[0]) else { continue }
-                    var rowGroups = [[Row]](repeating: [], count: slots.count)
-                    for row in prefetched {
-                        let key: DatabaseValue = row[keyIndex]
-                        // A key of another chunk (SQL may match a key of
-                        // another type, '1' for 1): that chunk has the row.
-                        if let slot = lookup.slot(of: key), slots.contains(slot) {
-                            rowGroups[slot - slots.lowerBound].append(row)
-                        }
-                    }
-                    for (offset, group) in rowGroups.enumerated() {
-                        groups[slots.lowerBound + offset] = PrefetchedRows(.rows(group))
-                    }
-                case .values(let values):
-                    guard values.rowCount > 0,
-                          let keyIndex = values.columnNames.firstIndex(where: { $0.equalsIgnoringASCIICase(hiddenColumns[0]) })
-                    else { continue }
-                    guard values.rowCount <= Int(Int32.max) else {
-                        throw db.makeError(
-                            resultCode: .SQLITE_TOOBIG,
-                            message: "including(all: \(child.key)) fetched \(values.rowCount) rows in one query: "
-                                + "the limit is \(Int32.max)",
-                            sql: nil, arguments: nil)
-                    }
-                    // The slot of each row, then the rows in the order of
-                    // their slots (a counting sort, which keeps the order
-                    // of the query within a slot). 32-bit numbers keep the
-                    // arrays small.
-                    var rowSlots: [Int32] = []
-                    rowSlots.reserveCapacity(values.rowCount)
-                    var counts = [Int](repeating: 0, count: slots.count)
-                    for rowIndex in 0..<values.rowCount {
-                        if let slot = lookup.slot(of: values.value(row: rowIndex, column: keyIndex)), slots.contains(slot) {
-                            let local = slot - slots.lowerBound
-                            rowSlots.append(Int32(truncatingIfNeeded: local))
-                            counts[local] += 1
-                        } else {
-                            rowSlots.append(-1)
-                        }
-                    }
-                    var starts: [Int] = []
-                    starts.reserveCapacity(slots.count)
-                    var total = 0
-                    for count in counts {
-                        starts.append(total)
-                        total += count
-                    }
-                    var order = [Int32](repeating: 0, count: total)
-                    var next = starts
-                    for (rowIndex, local) in rowSlots.enumerated() where local >= 0 {
-                        order[next[Int(local)]] = Int32(truncatingIfNeeded: rowIndex)
-                        next[Int(local)] += 1
-                    }
-                    let set = PrefetchedRowSet(values: values, order: order)
-                    for local in 0..<slots.count {
-                        groups[slots.lowerBound + local] = PrefetchedRows(.set(set, starts[local]..<(starts[local] + counts[local])))
-                    }
-                }
-            }
-            for (row, slot) in zip(rows, parentSlots) {
-                var tree = row.prefetchTree ?? PrefetchedRowsTree()
-                tree.set(slot < 0 ? .empty : groups[slot], forKey: child.key, scopePath: path)
-                row.prefetchTree = tree
-            }
-            return
+            try prefetch(db, query, parentIndex: parentIndexes[0], into: rows, attachedAt: scopePath[...])
+        } else {
+            try prefetch(db, query, parentIndexes: parentIndexes, into: rows, attachedAt: scopePath[...])
+        }
+    }
+
+    /// The prefetch queries of one child: what they fetch, and how many
+    /// keys each one takes.
+    private struct PrefetchQuery {
+        let child: Child
+        let pairs: [(joined: String, parent: String)]
+        let observer: PrefetchObserver?
+        /// The `grdb_` columns that hold the keys of the prefetched rows.
+        let hiddenColumns: [String]
+        /// The number of parent keys of one query.
+        let chunkSize: Int
+
+        init(child: Child, pairs: [(joined: String, parent: String)], observer: PrefetchObserver?) {
+            self.child = child
+            self.pairs = pairs
+            self.observer = observer
+            hiddenColumns = pairs.map { "grdb_" + $0.joined }
+            chunkSize = max(1, SQLRelation.maximumPrefetchedKeyCount / max(pairs.count, 1))
         }
 
-        // Several columns: arrays of values are the keys.
+        /// Runs one query, for some parent keys.
+        func fetch(_ db: Database, keys: [[DatabaseValue]], asValues: Bool) throws -> FetchedRows {
+            try SQLRelation.fetchPrefetchedRows(
+                db, child: child, pairs: pairs, keys: keys, asValues: asValues, observer: observer)
+        }
+    }
+
+    /// Prefetches by one column, the common case: values are the keys,
+    /// without an array per row. Each distinct key gets a slot, hashed once
+    /// per parent row and once per prefetched row.
+    private func prefetch(
+        _ db: Database,
+        _ query: PrefetchQuery,
+        parentIndex: Int,
+        into rows: [Row],
+        attachedAt path: ArraySlice<String>) throws
+    {
+        let (parentSlots, distinctKeys, lookup) = Self.slots(of: rows, parentIndex: parentIndex)
+        // The prefetched rows of each slot.
+        var groups = [PrefetchedRows](repeating: .empty, count: distinctKeys.count)
+        var start = 0
+        while start < distinctKeys.count {
+            let slots = start..<min(start + query.chunkSize, distinctKeys.count)
+            start = slots.upperBound
+            switch try query.fetch(db, keys: Array(distinctKeys[slots]), asValues: true) {
+            case .rows(let prefetched):
+                Self.group(prefetched, keyColumn: query.hiddenColumns[0], lookup: lookup, slots: slots, into: &groups)
+            case .values(let values):
+                try Self.group(
+                    db, values, keyColumn: query.hiddenColumns[0], lookup: lookup, slots: slots,
+                    child: query.child, into: &groups)
+            }
+        }
+        for (row, slot) in zip(rows, parentSlots) {
+            var tree = row.prefetchTree ?? PrefetchedRowsTree()
+            tree.set(slot < 0 ? .empty : groups[slot], forKey: query.child.key, scopePath: path)
+            row.prefetchTree = tree
+        }
+    }
+
+    /// The slot of the key of each parent row (-1 for NULL, which matches
+    /// nothing, as in SQL), the distinct keys in the order of their slots,
+    /// and the lookup of the slots of the keys.
+    private static func slots(
+        of rows: [Row],
+        parentIndex: Int) -> (parentSlots: [Int], distinctKeys: [[DatabaseValue]], lookup: SlotLookup)
+    {
+        var slotOfKey: [DatabaseValue: Int] = Dictionary(minimumCapacity: rows.count)
+        var parentSlots: [Int] = []
+        parentSlots.reserveCapacity(rows.count)
+        var distinctKeys: [[DatabaseValue]] = []
+        for row in rows {
+            let value: DatabaseValue = row[parentIndex]
+            if value.isNull {
+                parentSlots.append(-1)
+                continue
+            }
+            // One hash for a new key; a repeated key (parents that share a
+            // key) puts its first slot back.
+            let slot = distinctKeys.count
+            if let existing = slotOfKey.updateValue(slot, forKey: value) {
+                slotOfKey[value] = existing
+                parentSlots.append(existing)
+            } else {
+                parentSlots.append(slot)
+                distinctKeys.append([value])
+            }
+        }
+        return (parentSlots, distinctKeys, SlotLookup(slotOfKey, distinctKeys: distinctKeys))
+    }
+
+    /// Groups the prefetched rows of one query by the slots of their keys.
+    private static func group(
+        _ prefetched: [Row],
+        keyColumn: String,
+        lookup: SlotLookup,
+        slots: Range<Int>,
+        into groups: inout [PrefetchedRows])
+    {
+        guard let keyIndex = prefetched.first?.index(forColumn: keyColumn) else { return }
+        var rowGroups = [[Row]](repeating: [], count: slots.count)
+        for row in prefetched {
+            let key: DatabaseValue = row[keyIndex]
+            // A key of another chunk (SQL may match a key of another type,
+            // '1' for 1): that chunk has the row.
+            if let slot = lookup.slot(of: key), slots.contains(slot) {
+                rowGroups[slot - slots.lowerBound].append(row)
+            }
+        }
+        for (offset, group) in rowGroups.enumerated() {
+            groups[slots.lowerBound + offset] = PrefetchedRows(.rows(group))
+        }
+    }
+
+    /// Groups the prefetched values of one query by the slots of their
+    /// keys: the slot of each row, then the rows in the order of their
+    /// slots (a counting sort, which keeps the order of the query within a
+    /// slot). 32-bit numbers keep the arrays small.
+    private static func group(
+        _ db: Database,
+        _ values: PrefetchedValues,
+        keyColumn: String,
+        lookup: SlotLookup,
+        slots: Range<Int>,
+        child: Child,
+        into groups: inout [PrefetchedRows]) throws
+    {
+        guard values.rowCount > 0,
+              let keyIndex = values.columnNames.firstIndex(where: { $0.equalsIgnoringASCIICase(keyColumn) })
+        else { return }
+        guard values.rowCount <= Int(Int32.max) else {
+            throw db.makeError(
+                resultCode: .SQLITE_TOOBIG,
+                message: "including(all: \(child.key)) fetched \(values.rowCount) rows in one query: "
+                    + "the limit is \(Int32.max)",
+                sql: nil, arguments: nil)
+        }
+        var rowSlots: [Int32] = []
+        rowSlots.reserveCapacity(values.rowCount)
+        var counts = [Int](repeating: 0, count: slots.count)
+        for rowIndex in 0..<values.rowCount {
+            if let slot = lookup.slot(of: values.value(row: rowIndex, column: keyIndex)), slots.contains(slot) {
+                let local = slot - slots.lowerBound
+                rowSlots.append(Int32(truncatingIfNeeded: local))
+                counts[local] += 1
+            } else {
+                rowSlots.append(-1)
+            }
+        }
+        var starts: [Int] = []
+        starts.reserveCapacity(slots.count)
+        var total = 0
+        for count in counts {
+            starts.append(total)
+            total += count
+        }
+        var order = [Int32](repeating: 0, count: total)
+        var next = starts
+        for (rowIndex, local) in rowSlots.enumerated() where local >= 0 {
+            order[next[Int(local)]] = Int32(truncatingIfNeeded: rowIndex)
+            next[Int(local)] += 1
+        }
+        let set = PrefetchedRowSet(values: values, order: order)
+        for local in 0..<slots.count {
+            groups[slots.lowerBound + local] = PrefetchedRows(.set(set, starts[local]..<(starts[local] + counts[local])))
+        }
+    }
+
+    /// Prefetches by several columns: arrays of values are the keys.
+    private func prefetch(
+        _ db: Database,
+        _ query: PrefetchQuery,
+        parentIndexes: [Int],
+        into rows: [Row],
+        attachedAt path: ArraySlice<String>) throws
+    {
         var parentKeys: [[DatabaseValue]?] = []
         parentKeys.reserveCapacity(rows.count)
         var distinctKeys: [[DatabaseValue]] = []
@@ -247,12 +320,11 @@ extension SQLRelation {
         var groups: [[DatabaseValue]: [Row]] = [:]
         var start = 0
         while start < distinctKeys.count {
-            let chunk = Array(distinctKeys[start..<min(start + chunkSize, distinctKeys.count)])
+            let chunk = Array(distinctKeys[start..<min(start + query.chunkSize, distinctKeys.count)])
             start += chunk.count
-            let prefetched = try fetchPrefetchedRows(
-                db, child: child, pairs: pairs, keys: chunk, asValues: false, observer: observer).rows
+            let prefetched = try query.fetch(db, keys: chunk, asValues: false).rows
             guard let first = prefetched.first else { continue }
-            let keyIndexes = hiddenColumns.map { first.index(forColumn: $0) }
+            let keyIndexes = query.hiddenColumns.map { first.index(forColumn: $0) }
             for row in prefetched {
                 let key = keyIndexes.map { index -> DatabaseValue in index.map { row[$0] } ?? .null }
                 groups[key, default: []].append(row)
@@ -260,7 +332,7 @@ extension SQLRelation {
         }
         for (row, key) in zip(rows, parentKeys) {
             var tree = row.prefetchTree ?? PrefetchedRowsTree()
-            tree.set(PrefetchedRows(.rows(key.flatMap { groups[$0] } ?? [])), forKey: child.key, scopePath: path)
+            tree.set(PrefetchedRows(.rows(key.flatMap { groups[$0] } ?? [])), forKey: query.child.key, scopePath: path)
             row.prefetchTree = tree
         }
     }
@@ -349,7 +421,7 @@ extension SQLRelation {
     ///     their own) are returned as values rather than as rows.
     ///   - observer: Sees the query, without the `grdb_` columns that match
     ///     rows with their parents, before it runs.
-    private func fetchPrefetchedRows(
+    private static func fetchPrefetchedRows(
         _ db: Database,
         child: Child,
         pairs: [(joined: String, parent: String)],

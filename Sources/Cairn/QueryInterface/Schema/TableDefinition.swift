@@ -308,47 +308,65 @@ public final class TableDefinition {
 
     // MARK: SQL
 
+    /// The resolved `belongsTo` foreign keys of the table, by identity.
+    private typealias ResolvedForeignKeys = [ObjectIdentifier: ForeignKeyDefinition.Resolved]
+
     /// The CREATE TABLE statement, and the CREATE INDEX statements of
     /// indexed columns.
     func sql(_ db: Database) throws -> [String] {
         let context = SQLGenerationContext(db, inlinesArguments: true)
         let foreignKeys = try resolveForeignKeys(db)
-        func columnNames(_ element: Element) -> [String] {
-            switch element {
-            case .column(let column): [column.name]
-            case .name(let name): [name]
-            case .foreignKey(let foreignKey): foreignKeys[ObjectIdentifier(foreignKey)]?.columnNames ?? []
-            }
-        }
-        func quotedList(_ names: [String]) -> String {
-            "(" + names.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-        }
+        let (columnItems, compositeForeignKeys) = try columnItems(db, context, foreignKeys: foreignKeys)
+        let constraintItems = try constraintItems(
+            db, context, foreignKeys: foreignKeys, compositeForeignKeys: compositeForeignKeys)
 
         var sql = "CREATE"
         if options.contains(.temporary) { sql += " TEMPORARY" }
         sql += " TABLE"
         if options.contains(.ifNotExists) { sql += " IF NOT EXISTS" }
         sql += " " + name.quotedDatabaseIdentifier + " ("
+        sql += (columnItems + constraintItems).joined(separator: ", ") + ")"
+        var tableOptions: [String] = []
+        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
+        if options.contains(.strict) { tableOptions.append("STRICT") }
+        if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
+        return [sql] + indexStatements(foreignKeys: foreignKeys)
+    }
 
-        // A reference without columns names the primary key of the
-        // referenced table, as GRDB writes it (`"rowid"` for a hidden
-        // rowid, which SQLite cannot enforce: with foreign keys on, such a
-        // reference fails with "foreign key mismatch", as it does without
-        // columns). A table that does not exist yet keeps the bare name.
-        func referencedKey(_ table: String) throws -> [String]? {
-            if table.lowercased() == name.lowercased() {
-                return try ownPrimaryKey(resolved: foreignKeys).map(\.name)
-            }
-            guard try db.tableExists(table) else { return nil }
-            return try db.primaryKey(table).columns
+    /// `("a", "b")`.
+    private static func quotedList(_ names: [String]) -> String {
+        "(" + names.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+    }
+
+    /// The key that a reference without columns names: the primary key of
+    /// the referenced table, as GRDB writes it (`"rowid"` for a hidden
+    /// rowid, which SQLite cannot enforce: with foreign keys on, such a
+    /// reference fails with "foreign key mismatch", as it does without
+    /// columns). Nil for a table that does not exist yet, which keeps the
+    /// bare name.
+    private func referencedKey(_ table: String, _ db: Database, foreignKeys: ResolvedForeignKeys) throws -> [String]? {
+        if table.lowercased() == name.lowercased() {
+            return try ownPrimaryKey(resolved: foreignKeys).map(\.name)
         }
+        guard try db.tableExists(table) else { return nil }
+        return try db.primaryKey(table).columns
+    }
 
+    /// The definitions of the columns, in order, and the `belongsTo`
+    /// foreign keys of several columns, whose constraints come after the
+    /// columns.
+    private func columnItems(
+        _ db: Database,
+        _ context: SQLGenerationContext,
+        foreignKeys: ResolvedForeignKeys) throws
+        -> (items: [String], compositeForeignKeys: [(ForeignKeyDefinition, ForeignKeyDefinition.Resolved)])
+    {
         var items: [String] = []
         var compositeForeignKeys: [(ForeignKeyDefinition, ForeignKeyDefinition.Resolved)] = []
         for element in elements {
             switch element {
             case .column(let column):
-                try column.resolveReference(referencedKey)
+                try column.resolveReference { try referencedKey($0, db, foreignKeys: foreignKeys) }
                 items.append(try column.sql(context))
             case .foreignKey(let foreignKey):
                 guard let resolved = foreignKeys[ObjectIdentifier(foreignKey)] else { continue }
@@ -359,8 +377,27 @@ public final class TableDefinition {
             }
         }
         items += try literalColumns.map { try $0.sql(context) }
+        return (items, compositeForeignKeys)
+    }
+
+    /// The table constraints: primary key, unique keys, foreign keys,
+    /// checks, and literal constraints, in this order.
+    private func constraintItems(
+        _ db: Database,
+        _ context: SQLGenerationContext,
+        foreignKeys: ResolvedForeignKeys,
+        compositeForeignKeys: [(ForeignKeyDefinition, ForeignKeyDefinition.Resolved)]) throws -> [String]
+    {
+        func columnNames(_ element: Element) -> [String] {
+            switch element {
+            case .column(let column): [column.name]
+            case .name(let name): [name]
+            case .foreignKey(let foreignKey): foreignKeys[ObjectIdentifier(foreignKey)]?.columnNames ?? []
+            }
+        }
+        var items: [String] = []
         if let primaryKeyConstraint {
-            var item = "PRIMARY KEY " + quotedList(primaryKeyConstraint.members.flatMap(columnNames))
+            var item = "PRIMARY KEY " + Self.quotedList(primaryKeyConstraint.members.flatMap(columnNames))
             if let resolution = primaryKeyConstraint.conflictResolution { item += " ON CONFLICT " + resolution.rawValue }
             items.append(item)
         }
@@ -373,13 +410,14 @@ public final class TableDefinition {
             }
         }
         for unique in uniqueKeys {
-            var item = "UNIQUE " + quotedList(unique.columns)
+            var item = "UNIQUE " + Self.quotedList(unique.columns)
             if let resolution = unique.conflictResolution { item += " ON CONFLICT " + resolution.rawValue }
             items.append(item)
         }
         var foreignKeyConstraints = self.foreignKeyConstraints
         for index in foreignKeyConstraints.indices where foreignKeyConstraints[index].destinationColumns == nil {
-            foreignKeyConstraints[index].destinationColumns = try referencedKey(foreignKeyConstraints[index].table)
+            foreignKeyConstraints[index].destinationColumns = try referencedKey(
+                foreignKeyConstraints[index].table, db, foreignKeys: foreignKeys)
         }
         for (foreignKey, resolved) in compositeForeignKeys {
             foreignKeyConstraints.append(ForeignKeyConstraint(
@@ -389,24 +427,23 @@ public final class TableDefinition {
                 deferred: foreignKey.deferred))
         }
         for foreignKey in foreignKeyConstraints {
-            items.append("FOREIGN KEY " + quotedList(foreignKey.columns) + " " + foreignKey.referenceSQL)
+            items.append("FOREIGN KEY " + Self.quotedList(foreignKey.columns) + " " + foreignKey.referenceSQL)
         }
         for check in checkConstraints {
             items.append("CHECK (" + (try check.sql(context)) + ")")
         }
         items += try literalConstraints.map { try $0.sql(context) }
-        sql += items.joined(separator: ", ") + ")"
+        return items
+    }
 
-        var tableOptions: [String] = []
-        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
-        if options.contains(.strict) { tableOptions.append("STRICT") }
-        if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
-
-        var statements = [sql]
+    /// The CREATE INDEX statements of the indexed foreign keys and columns.
+    private func indexStatements(foreignKeys: ResolvedForeignKeys) -> [String] {
+        var statements: [String] = []
         func addIndex(_ indexName: String, on columns: [String], unique: Bool) {
             var index = unique ? "CREATE UNIQUE INDEX" : "CREATE INDEX"
             if options.contains(.ifNotExists) { index += " IF NOT EXISTS" }
-            index += " " + indexName.quotedDatabaseIdentifier + " ON " + name.quotedDatabaseIdentifier + quotedList(columns)
+            index += " " + indexName.quotedDatabaseIdentifier + " ON " + name.quotedDatabaseIdentifier
+                + Self.quotedList(columns)
             statements.append(index)
         }
         for case .foreignKey(let foreignKey) in elements where foreignKey.indexed && !foreignKey.isInPrimaryKey {
