@@ -167,5 +167,16 @@ import Cairn
             == #"WITH "c" AS (SELECT 1) UPDATE "item" SET "a" = (SELECT * FROM "c")"#)
         #expect(try recorder.lastSQL { db in try Item.with(cte).filter(cte.contains(Column("a"))).deleteAll(db) }
             == #"WITH "c" AS (SELECT 1) DELETE FROM "item" WHERE "a" IN "c""#)
+        // A delete that selects its rows by key: the subquery has the WITH clause.
+        let other = CommonTableExpression<Void>(named: "other", request: Item.all())
+        let joined = Item.with(other).joining(required: Item.association(to: other) { left, right in left["a"] == right["id"] })
+        #expect(try recorder.lastSQL { db in try joined.deleteAll(db) }
+            == #"DELETE FROM "item" WHERE "id" IN (WITH "other" AS (SELECT * FROM "item") "#
+            + #"SELECT "item"."id" FROM "item" JOIN "other" ON "item"."a" = "other"."id")"#)
+        // An update keeps it first, where its assignments can use it (GRDB
+        // writes it in the subquery, and this update fails there).
+        #expect(try recorder.lastSQL { db in try joined.updateAll(db, Column("a").set(to: other.all().select(max(Column("id"))))) }
+            == #"WITH "other" AS (SELECT * FROM "item") UPDATE "item" SET "a" = (SELECT MAX("id") FROM "other") "#
+            + #"WHERE "id" IN (SELECT "item"."id" FROM "item" JOIN "other" ON "item"."a" = "other"."id")"#)
     }
 }
