@@ -153,9 +153,7 @@ public final class DatabasePool: DatabaseWriter {
     /// another connection, which waits for no reader.
     private static func preconditionNotReentrant(_ method: String, _ groups: [AccessGroup]) {
         if groups.contains(where: { DatabaseAccess.chainContains(group: $0) }) {
-            stopProgram(
-                "Database methods are not reentrant: \(method) was called from an access to the same database pool. "
-                + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
+            stopReentrantAccess(method, of: "database pool")
         }
     }
 

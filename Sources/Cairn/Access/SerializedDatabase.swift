@@ -112,9 +112,7 @@ final class SerializedDatabase: @unchecked Sendable {
     private func preconditionNotReentrant() -> DatabaseAccess? {
         let outer = DatabaseAccess.current
         if db.isInCurrentAccessChain {
-            stopProgram(
-                "Database methods are not reentrant: this access would wait for the access that calls it. "
-                + "Use the `db` argument of the current access instead, or unsafeReentrantRead / unsafeReentrantWrite.")
+            stopReentrantAccess(nil, of: "connection")
         }
         return outer
     }

@@ -124,9 +124,9 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         readPlan = _ReaderAccessPlan(
             source: .pool(readerPool),
             reentrancyCheck: { method in
-                stopUnless(!DatabaseAccess.chainContains(group: accessGroup),
-                    "Database methods are not reentrant: \(method) was called from an access to the same snapshot pool. "
-                    + "Use the `db` argument of the current access instead, or unsafeReentrantRead.")
+                if DatabaseAccess.chainContains(group: accessGroup) {
+                    stopReentrantAccess(method, of: "snapshot pool", reentrantMethods: "unsafeReentrantRead")
+                }
             },
             openCheck: {
                 if isClosed.withLock({ $0 }) {

@@ -31,7 +31,7 @@ extension DatabaseCursorState {
                 message: "the cursor has no current row: call next() first, and not after it returned nil",
                 sql: statement.sql)
         }
-        if !accessIsCurrent { Database.cursorAccessFailure() }
+        if !accessIsCurrent { stopUsedOutsideAccess(.cursor) }
     }
 }
 

@@ -149,7 +149,7 @@ struct DatabaseCursorState {
     @inlinable
     mutating func step() throws -> Bool {
         if _slowPath(phase != .running) { return try firstOrFinalStep() }
-        if _slowPath(!accessIsCurrent) { Database.cursorAccessFailure() }
+        if _slowPath(!accessIsCurrent) { stopUsedOutsideAccess(.cursor) }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
             return true
@@ -164,7 +164,7 @@ struct DatabaseCursorState {
     mutating func firstOrFinalStep() throws -> Bool {
         if phase == .done { return false }
         if phase == .failed, let failure { throw failure }
-        if !accessIsCurrent { Database.cursorAccessFailure() }
+        if !accessIsCurrent { stopUsedOutsideAccess(.cursor) }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
             phase = .running

@@ -63,7 +63,7 @@ public final class SQLStatementCursor: Cursor {
     ///   it threw.
     public func next() throws -> Statement? {
         if isDone { return nil }
-        if !access.isCurrent { Database.cursorAccessFailure() }
+        if !access.isCurrent { stopUsedOutsideAccess(.cursor) }
         do {
             guard let statement = try prepareNextStatement() else {
                 isDone = true

@@ -185,7 +185,7 @@ extension Database {
         }
         // An access to another connection runs inside this one, or a nested
         // access on another thread suspended it.
-        guard let currentAccess else { Database.statementUsedOutsideAccess() }
+        guard let currentAccess else { stopUsedOutsideAccess(.statement) }
         return currentAccess
     }
 

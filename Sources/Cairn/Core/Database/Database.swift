@@ -443,24 +443,7 @@ public final class Database {
     /// directly; statements check their access when they run.
     @inline(__always)
     func preconditionInsideAccess() {
-        if _slowPath(!isInsideAccess) { Database.usedOutsideAccess() }
-    }
-
-    /// Stops the program: a connection was used outside of its access.
-    /// `stopProgram`, not `precondition`, whose message optimized builds
-    /// leave out.
-    @inline(never)
-    static func usedOutsideAccess() -> Never {
-        stopProgram("A database connection was used outside of its database access. Use the Database, its "
-            + "statements and cursors inside the closure of read, write or inDatabase only, and do not let them escape.")
-    }
-
-    /// Stops the program: a statement or a cursor was used outside of the
-    /// access that created it (see ``usedOutsideAccess()``).
-    @inline(never)
-    static func statementUsedOutsideAccess() -> Never {
-        stopProgram("A statement or cursor was used outside of the database access that created it. "
-            + "Run it inside the closure of read, write or inDatabase, and do not let it escape.")
+        if _slowPath(!isInsideAccess) { stopUsedOutsideAccess(.connection) }
     }
 
     /// Checks that a statement can run now.
@@ -471,7 +454,7 @@ public final class Database {
         // First: the state of the connection is only read by the thread of
         // its access.
         let isCancellable = DatabaseAccess.withCurrentThreadAccess(to: statementHandles) { access in
-            guard let access else { Database.statementUsedOutsideAccess() }
+            guard let access else { stopUsedOutsideAccess(.statement) }
             return access.cancellation != nil
         }
         guard !isClosed else {
@@ -563,15 +546,6 @@ public final class Database {
         {
             state.transaction.wasAborted = true
         }
-    }
-
-    /// Stops with a clear message when a cursor is used after its access.
-    @usableFromInline
-    static func cursorAccessFailure() -> Never {
-        stopProgram(
-            "A cursor was used outside of the database access that created it. "
-            + "Consume cursors inside the closure of read, write or inDatabase, "
-            + "or fetch an array with fetchAll instead.")
     }
 
     /// Resets the statements that a cursor left running, so that they do not

@@ -459,18 +459,10 @@ public final class Row: @unchecked Sendable {
         // Only called where the row reads a statement (a `.statement`
         // storage, a raw statement, or a statement access): not nil.
         if _slowPath(!statementAccess.unsafelyUnwrapped.isCurrent) {
-            _statementAccessFailure()
+            // A programmer error that cannot be thrown from the
+            // non-throwing row API.
+            stopUsedOutsideAccess(.cursorRow)
         }
-    }
-
-    /// A programmer error that cannot be thrown from the non-throwing row
-    /// API: `stopProgram` prints its message in release builds too.
-    @usableFromInline
-    func _statementAccessFailure() -> Never {
-        stopProgram(
-            "A row of a cursor was used outside of the database access that fetched it, or on another thread. "
-            + "Cursor rows are views on a running statement: copy the rows you keep with row.copy() "
-            + "inside the access, or fetch them with fetchAll.")
     }
 
     // A bare trap on purpose, here and in `RowValues.subscript`: it is

@@ -206,7 +206,7 @@ public final class Statement {
     /// SQLite.
     @inline(__always)
     func preconditionInsideAccess() {
-        if _slowPath(!DatabaseAccess.currentThreadRuns(handles)) { Database.statementUsedOutsideAccess() }
+        if _slowPath(!DatabaseAccess.currentThreadRuns(handles)) { stopUsedOutsideAccess(.statement) }
     }
 
     /// The names of the columns, in order.
