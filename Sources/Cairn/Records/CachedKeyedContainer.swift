@@ -4,13 +4,12 @@
 /// Building a `KeyedDecodingContainer<Key>` or `KeyedEncodingContainer<Key>`
 /// for each record costs the runtime lookups of generic metadata and an
 /// allocation. The class is not generic, so that finding the cache costs no
-/// metadata lookup either: the container is kept in raw memory, and read
-/// back after its key type was checked.
+/// metadata lookup either: the container is kept type-erased
+/// (``ErasedValueStorage``), and read back after its key type was checked.
 final class CachedKeyedContainer: RowDecodingCache {
-    /// The container, of type `Container`.
-    private let storage: UnsafeMutableRawPointer
-    /// Deinitializes and frees `storage`.
-    private let release: (UnsafeMutableRawPointer) -> Void
+    /// The container, of type `Container` (see `LayoutAssumptions.swift`,
+    /// item 5).
+    private let storage: ErasedValueStorage
     /// The index of the column plan of the container in its row's
     /// ``RowState/decodingPlans``, if it has one.
     let planIndex: Int?
@@ -26,20 +25,12 @@ final class CachedKeyedContainer: RowDecodingCache {
         planIndex: Int? = nil)
     {
         self.planIndex = planIndex
-        let storage = UnsafeMutableRawPointer.allocate(
-            byteCount: MemoryLayout<Container>.size,
-            alignment: MemoryLayout<Container>.alignment)
-        storage.initializeMemory(as: Container.self, to: container)
-        self.storage = storage
-        self.release = { storage in
-            storage.assumingMemoryBound(to: Container.self).deinitialize(count: 1)
-            storage.deallocate()
-        }
+        storage = ErasedValueStorage(container)
         super.init(keyType: ObjectIdentifier(Key.self), recordType: recordType)
     }
 
     deinit {
-        release(storage)
+        storage.release()
     }
 
     /// Whether the container has the given key type and record type.
@@ -53,6 +44,6 @@ final class CachedKeyedContainer: RowDecodingCache {
     /// checked again (which would cost a metadata lookup).
     @inline(__always)
     func container<Container>(as type: Container.Type) -> Container {
-        storage.assumingMemoryBound(to: Container.self).pointee
+        storage.value(as: Container.self)
     }
 }

@@ -47,6 +47,13 @@ import Foundation
 //    defines the representation, and `unsafeBitCast` stops the program if
 //    the sizes ever differed); the probe is checked by Cairn's tests.
 //
+// 5. Type-erased storage (``ErasedValueStorage``). Not an assumption: a
+//    value kept in raw memory allocated and initialized for its own type,
+//    and read back as that type, which the caller checked beforehand. The
+//    cached keyed containers of records keep their container this way, so
+//    that finding them costs no generic metadata lookup. Here because it is
+//    raw memory between Swift values, which lives in this file only.
+//
 // The other unsafe code of Cairn does not depend on layouts: it is listed,
 // with its invariants, where it lives (`ScopeCell.swift` for events that may
 // outlive their callback, the `*Bridge.swift` files for C callbacks and
@@ -169,6 +176,30 @@ func bindLiteralValue(
 func literalBindsCopiedValue(at pointer: UnsafePointer<(any DatabaseValueConvertible)?>) -> Bool {
     let word = literalTypeWord(at: pointer)
     return word != 0 && word != typeWord(Int.self)
+}
+
+/// The name of a dictionary literal element, read in place: the element
+/// is a tuple, whose memory is bound to its element types at the offsets
+/// that `MemoryLayout.offset(of:)` gives.
+@inlinable @inline(__always)
+func literalName(at element: UnsafePointer<NamedValues.LiteralElement>) -> String {
+    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
+    return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: String.self).pointee
+}
+
+/// Whether a dictionary literal element has a name, compared in place.
+@inline(__always)
+func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasName name: String) -> Bool {
+    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
+    return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: String.self).pointee == name
+}
+
+/// The address of the value of a dictionary literal element, without
+/// copying the element.
+@inlinable @inline(__always)
+func literalValue(at element: UnsafePointer<NamedValues.LiteralElement>) -> UnsafePointer<(any DatabaseValueConvertible)?> {
+    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.1).unsafelyUnwrapped
+    return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: (any DatabaseValueConvertible)?.self)
 }
 
 // MARK: - 2. String bits
@@ -297,4 +328,42 @@ public enum LayoutProbes {
 /// A coding key for ``LayoutProbes/codingKeyBits``.
 private enum LayoutProbeKey: String, CodingKey {
     case probe
+}
+
+// MARK: - 5. Type-erased storage
+
+/// One value of a type that the storage does not name, in raw memory
+/// allocated and initialized for that type (see item 5 at the top of this
+/// file). The owner reads it back as its type, which it checked beforehand,
+/// and calls ``release()`` once.
+struct ErasedValueStorage {
+    private let pointer: UnsafeMutableRawPointer
+    /// Deinitializes the value and frees the memory.
+    private let deinitializeAndFree: (UnsafeMutableRawPointer) -> Void
+
+    /// Stores a copy of `value`.
+    init<Value>(_ value: Value) {
+        let pointer = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<Value>.size,
+            alignment: MemoryLayout<Value>.alignment)
+        pointer.initializeMemory(as: Value.self, to: value)
+        self.pointer = pointer
+        deinitializeAndFree = { pointer in
+            pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+            pointer.deallocate()
+        }
+    }
+
+    /// The value. `Value` must be the type the storage was made with: it is
+    /// not checked (which would cost a metadata lookup).
+    @inline(__always)
+    func value<Value>(as type: Value.Type) -> Value {
+        pointer.assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// Deinitializes the value and frees its memory. Called once, by the
+    /// owner, when it is deinitialized.
+    func release() {
+        deinitializeAndFree(pointer)
+    }
 }

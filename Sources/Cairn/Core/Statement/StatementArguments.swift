@@ -457,28 +457,6 @@ func convertLiteralValues(_ source: UnsafeBufferPointer<(any DatabaseValueConver
     }
 }
 
-/// The name of a dictionary literal element, read in place.
-@inlinable @inline(__always)
-func literalName(at element: UnsafePointer<NamedValues.LiteralElement>) -> String {
-    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
-    return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: String.self).pointee
-}
-
-/// Whether a dictionary literal element has a name, compared in place.
-@inline(__always)
-func literalElement(at element: UnsafePointer<NamedValues.LiteralElement>, hasName name: String) -> Bool {
-    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
-    return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: String.self).pointee == name
-}
-
-/// The address of the value of a dictionary literal element, without
-/// copying the element.
-@inlinable @inline(__always)
-func literalValue(at element: UnsafePointer<NamedValues.LiteralElement>) -> UnsafePointer<(any DatabaseValueConvertible)?> {
-    let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.1).unsafelyUnwrapped
-    return UnsafeRawPointer(element).advanced(by: offset).assumingMemoryBound(to: (any DatabaseValueConvertible)?.self)
-}
-
 /// Converts the elements of a dictionary literal.
 @inlinable
 func convertLiteralElements(_ source: UnsafeBufferPointer<NamedValues.LiteralElement>) -> [NamedValue] {
