@@ -41,6 +41,10 @@ where Reducer.Value: Sendable
         var isCancelled = false
         /// After an error.
         var isCompleted = false
+        /// Whether the error that ended the observation was delivered: a
+        /// later cancellation has nothing to cancel, and is no event (as
+        /// in GRDB).
+        var isFailureDelivered = false
         var isDatabaseClosed = false
         /// Whether a concurrent fetch runs (pools).
         var isFetching = false
@@ -116,8 +120,13 @@ where Reducer.Value: Sendable
             if immediate {
                 do {
                     let value = try writer.unsafeReentrantWrite { db -> Reducer.Value? in
+                        // Fetched before the observer is added, in the same
+                        // access: no change is missed, and the writes of a
+                        // fetch that requires write access are not taken
+                        // for changes of the region.
+                        let value = try fetchAndReduce(db, onWriter: true)
                         db.add(transactionObserver: self)
-                        return try fetchAndReduce(db, onWriter: true)
+                        return value
                     }
                     if let value {
                         events.didReceiveValue?(value)
@@ -129,8 +138,18 @@ where Reducer.Value: Sendable
             } else {
                 writer.asyncWriteWithoutTransaction { db in
                     guard self.state.withLock({ $0.isActive }) else { return }
-                    db.add(transactionObserver: self)
-                    self.fetchAfterChange(db)
+                    if self.pool == nil {
+                        // As above: fetch, then observe.
+                        let fetched = Result { try self.fetchAndReduce(db, onWriter: true) }
+                        if case .success = fetched { db.add(transactionObserver: self) }
+                        self.deliver(fetched)
+                    } else {
+                        // The first fetch of a pool runs on a reader, while
+                        // the writer goes on: the observer must see the
+                        // changes that start meanwhile.
+                        db.add(transactionObserver: self)
+                        self.fetchAfterChange(db)
+                    }
                 }
             }
         } else {
@@ -154,13 +173,18 @@ where Reducer.Value: Sendable
     }
 
     func cancel() {
-        let isFirstCancel = state.withLock { state -> Bool in
+        let stopsObservation = state.withLock { state -> Bool in
             guard !state.isCancelled else { return false }
             state.isCancelled = true
-            return true
+            return !state.isFailureDelivered
         }
-        guard isFirstCancel else { return }
-        events.didCancel?()
+        guard stopsObservation else { return }
+        // As in GRDB, the observations of readers that never change (a
+        // snapshot, a read-only connection) have nothing to cancel once
+        // started: their cancellation is no event.
+        if tracksChanges {
+            events.didCancel?()
+        }
         removeFromWriter()
     }
 
@@ -251,13 +275,7 @@ where Reducer.Value: Sendable
                 self.fetch(result, onWriter: false, thenRefetch: true)
             }
         } else {
-            do {
-                if let value = try fetchAndReduce(writerDB, onWriter: true) {
-                    deliver(value)
-                }
-            } catch {
-                fail(error)
-            }
+            deliver(Result { try fetchAndReduce(writerDB, onWriter: true) })
         }
     }
 
@@ -366,6 +384,16 @@ where Reducer.Value: Sendable
         schedule(.success(value))
     }
 
+    /// Delivers the value of a fetch, if any, or ends the observation with
+    /// its error.
+    private func deliver(_ fetched: Result<Reducer.Value?, any Error>) {
+        switch fetched {
+        case .success(let value?): deliver(value)
+        case .success(nil): break
+        case .failure(let error): fail(error)
+        }
+    }
+
     /// Ends the observation with an error, unless it is cancelled or its
     /// database is closed.
     private func fail(_ error: any Error) {
@@ -377,6 +405,7 @@ where Reducer.Value: Sendable
     /// delivers.
     private func failImmediately(_ error: any Error) -> Result<Reducer.Value, any Error>? {
         guard complete() else { return nil }
+        state.withLock { $0.isFailureDelivered = true }
         events.didFail?(error)
         return .failure(error)
     }
@@ -398,7 +427,7 @@ where Reducer.Value: Sendable
         switch callbacks {
         case let .sendable(scheduler, onError, onChange):
             scheduler.schedule {
-                guard !self.state.withLock({ $0.isCancelled }) else { return }
+                guard self.willNotify(result) else { return }
                 switch result {
                 case .success(let value):
                     onChange(value)
@@ -414,11 +443,19 @@ where Reducer.Value: Sendable
         }
     }
 
+    /// Whether a scheduled value or error is delivered: not after a
+    /// cancellation. An error that is delivered ends the observation.
+    private func willNotify(_ result: Result<Reducer.Value, any Error>) -> Bool {
+        state.withLock { state in
+            guard !state.isCancelled else { return false }
+            if case .failure = result { state.isFailureDelivered = true }
+            return true
+        }
+    }
+
     @MainActor
     private func notifyOnMainActor(_ result: Result<Reducer.Value, any Error>) {
-        guard case let .mainActor(_, onError, onChange) = callbacks,
-              !state.withLock({ $0.isCancelled })
-        else { return }
+        guard case let .mainActor(_, onError, onChange) = callbacks, willNotify(result) else { return }
         switch result {
         case .success(let value):
             onChange(value)
