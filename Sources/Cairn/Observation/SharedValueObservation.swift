@@ -6,8 +6,8 @@ public enum SharedValueObservationExtent: Sendable {
     /// deallocated and all subscriptions are cancelled.
     case observationLifetime
     /// While there are subscriptions: the database observation stops after
-    /// the last subscription is cancelled, and starts again with the next
-    /// one.
+    /// the last subscription is cancelled, or after its error, and starts
+    /// again with the next subscription.
     case whileObserved
 }
 
@@ -95,6 +95,11 @@ private final class SharedValueObservationCore<Element: Sendable>: Sendable {
         var nextIdentifier = 0
         /// Whether the shared observation was deallocated.
         var isReleased = false
+        /// Whether a subscription is starting the database observation:
+        /// the subscriptions that start meanwhile share it.
+        var isStarting = false
+        /// Whether the database observation failed while it was starting.
+        var didFailWhileStarting = false
     }
 
     private let scheduler: any ValueObservationScheduler
@@ -140,7 +145,8 @@ private final class SharedValueObservationCore<Element: Sendable>: Sendable {
             } else {
                 state.subscribers[identifier] = Subscriber(onError: onError, onChange: onChange)
             }
-            let needsStart = state.cancellable == nil && state.lastResult == nil
+            let needsStart = state.cancellable == nil && state.lastResult == nil && !state.isStarting
+            if needsStart { state.isStarting = true }
             return (identifier, state.lastResult, needsStart)
         }
 
@@ -168,7 +174,13 @@ private final class SharedValueObservationCore<Element: Sendable>: Sendable {
                 { [weak self] error in self?.receive(.failure(error)) },
                 { [weak self] value in self?.receive(.success(value)) })
             let isStillNeeded = state.withLock { state -> Bool in
-                guard state.cancellable == nil, isNeeded(state) else { return false }
+                defer {
+                    state.isStarting = false
+                    state.didFailWhileStarting = false
+                }
+                // Not after an error that ended it, nor when the
+                // subscriptions were cancelled meanwhile.
+                guard state.cancellable == nil, isNeeded(state), !state.didFailWhileStarting else { return false }
                 state.cancellable = cancellable
                 return true
             }
@@ -188,6 +200,11 @@ private final class SharedValueObservationCore<Element: Sendable>: Sendable {
             if case .failure = result {
                 state.subscribers.removeAll()
                 state.cancellable = nil
+                // As in GRDB: the next subscription of a `.whileObserved`
+                // observation starts a new database observation; those of
+                // an `.observationLifetime` one get the error.
+                if extent == .whileObserved { state.lastResult = nil }
+                if state.isStarting { state.didFailWhileStarting = true }
             }
             return subscribers
         }
