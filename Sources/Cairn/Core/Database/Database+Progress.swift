@@ -119,9 +119,7 @@ extension Database {
         guard let progressBox, let limit = progressBox.passedTimeLimit(),
               !endsTransactionSafely(statement), mayInterruptStatements
         else { return }
-        throw makeError(
-            resultCode: .SQLITE_INTERRUPT, message: limit.message,
-            sql: statement.sql, arguments: statement.arguments)
+        throw limit.error(sql: statement.sql, arguments: statement.arguments, in: self)
     }
 
     /// Removes the progress handler at the end of an access: it may capture
@@ -178,8 +176,14 @@ final class ProgressBox: CCallbackContext {
             self.seconds = seconds
         }
 
-        var message: String {
-            "interrupted: the time limit of \(seconds) seconds was reached"
+        /// The error of a statement that the limit stopped, or kept from
+        /// starting: the one place it is built. The statement, when it is
+        /// known, and its arguments (public or not, as the configuration of
+        /// `db` says) come with it.
+        func error(sql: String? = nil, arguments: StatementArguments? = nil, in db: Database?) -> DatabaseError {
+            let message = "interrupted: the time limit of \(seconds) seconds was reached"
+            guard let db else { return DatabaseError(resultCode: .SQLITE_INTERRUPT, message: message) }
+            return db.makeError(resultCode: .SQLITE_INTERRUPT, message: message, sql: sql, arguments: arguments)
         }
     }
 
@@ -227,9 +231,8 @@ final class ProgressBox: CCallbackContext {
     /// connection's callback errors.
     func shouldInterrupt() -> Bool {
         if let limit = passedTimeLimit() {
-            errors.record(
-                DatabaseError(resultCode: .SQLITE_INTERRUPT, message: limit.message),
-                disposition: .asIs)
+            // Inside SQLite's call: the statement is not known here.
+            errors.record(limit.error(in: nil), disposition: .asIs)
             return true
         }
         if let handler = handler?.handler {
