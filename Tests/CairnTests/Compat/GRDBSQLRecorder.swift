@@ -21,12 +21,17 @@ struct GRDBSQLRecorder {
         statements.withLock { $0.removeAll() }
     }
 
+    /// The statements that `body` ran, schema queries included.
+    func allSQL(_ body: (Database) throws -> Void) throws -> [String] {
+        statements.withLock { $0.removeAll() }
+        try dbQueue.inDatabase(body)
+        return statements.withLock { $0 }
+    }
+
     /// The statements that `body` ran, without the schema queries that
     /// Cairn runs to learn about tables (`PRAGMA`, `sqlite_master`).
     func sql(_ body: (Database) throws -> Void) throws -> [String] {
-        statements.withLock { $0.removeAll() }
-        try dbQueue.inDatabase(body)
-        return statements.withLock { $0 }.filter {
+        try allSQL(body).filter {
             !$0.hasPrefix("PRAGMA") && !$0.contains("sqlite_master") && !$0.contains("sqlite_temp_master")
         }
     }

@@ -1,10 +1,79 @@
 import Foundation
 
 // Schema introspection: tables, columns, primary keys, indexes and foreign
-// keys, read from sqlite_master and the table_xinfo, index_list, index_info
-// and foreign_key_list pragmas.
+// keys, read from sqlite_master and the table_xinfo, table_list,
+// index_list, index_info and foreign_key_list pragmas.
+//
+// The statements are those of GRDB, and so is their cache (see
+// `SchemaCache`): `PRAGMA database_list` once, `SELECT type, name,
+// tbl_name, sql FROM sqlite_master` once per schema, and each pragma once
+// per schema and table, until the schema changes. An unqualified name is
+// looked up in each schema in SQLite's order (temp, main, attached
+// databases), and the first that holds it answers.
 
 extension Database {
+    // MARK: Schemas
+
+    /// The schemas of the connection, in the order SQLite searches them for
+    /// an unqualified name: temp (once used), main, then attached
+    /// databases.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    private func schemaIdentifiers() throws -> [String] {
+        if let names = state.schemaCache.schemaNames { return names }
+        // database_list: main (seq 0), temp (seq 1, once used), then
+        // attached databases.
+        let names = try Row.fetchAll(self, sql: "PRAGMA database_list").map { row -> String in row["name"] }
+        let ordered = names.filter { $0 == "temp" } + names.filter { $0 != "temp" }
+        state.schemaCache.schemaNames = ordered
+        return ordered
+    }
+
+    /// The schemas to search, in SQLite's search order: all of them for a
+    /// nil `schemaName`, and the one named `schemaName` otherwise.
+    ///
+    /// - Throws: A ``DatabaseError`` ("no such schema") when `schemaName`
+    ///   is not the name of a database of the connection.
+    private func schemaNames(searching schemaName: String?) throws -> [String] {
+        let names = try schemaIdentifiers()
+        guard let schemaName else { return names }
+        let lowercasedName = schemaName.lowercased()
+        if let name = names.first(where: { $0.lowercased() == lowercasedName }) {
+            return [name]
+        }
+        // The temporary database is not listed before its first use: it
+        // is empty.
+        guard lowercasedName == "temp" else {
+            throw makeError(resultCode: .SQLITE_ERROR, message: "no such schema: \(schemaName)", sql: nil, arguments: nil)
+        }
+        return ["temp"]
+    }
+
+    /// The tables, views and triggers of a schema, read once.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    private func schemaObjects(_ schema: String) throws -> SchemaObjects {
+        if let objects = state.schemaCache.schemaObjects[schema] { return objects }
+        let masterTable = switch schema.lowercased() {
+        case "main": "sqlite_master"
+        case "temp": "sqlite_temp_master"
+        default: "\(schema.schemaSQL).sqlite_master"
+        }
+        var objects = SchemaObjects()
+        let rows = try Row.fetchCursor(self, sql: "SELECT type, name, tbl_name, sql FROM \(masterTable)")
+        while let row = try rows.next() {
+            let name = try row.decode(String.self, forColumn: "name").lowercased()
+            switch try row.decode(String.self, forColumn: "type") {
+            case "table": objects.tables.insert(name)
+            case "view": objects.views.insert(name)
+            case "trigger": objects.triggers.insert(name)
+            default: break
+            }
+        }
+        state.schemaCache.schemaObjects[schema] = objects
+        return objects
+    }
+
     // MARK: Schema objects
 
     /// Whether a table exists (in the main, temp or an attached schema).
@@ -20,14 +89,14 @@ extension Database {
     ///     databases.
     /// - Throws: A ``DatabaseError``.
     public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
-        try schemaObjectExists(type: "table", name: name, in: schemaName)
+        try schemaObjectExists(\.tables, name: name, in: schemaName)
     }
 
     /// Whether a view exists.
     ///
     /// - Throws: A ``DatabaseError``.
     public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
-        try schemaObjectExists(type: "view", name: name, in: schemaName)
+        try schemaObjectExists(\.views, name: name, in: schemaName)
     }
 
     /// Whether a name is the name of a view, read once per schema.
@@ -46,63 +115,73 @@ extension Database {
     ///
     /// - Throws: A ``DatabaseError``.
     public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
-        try schemaObjectExists(type: "trigger", name: name, in: schemaName)
+        try schemaObjectExists(\.triggers, name: name, in: schemaName)
     }
 
-    private func schemaObjectExists(type: String, name: String, in schemaName: String?) throws -> Bool {
-        for schema in try schemaNames(searching: schemaName) {
-            let sql = "SELECT 1 FROM \(schemaTable(schema)) WHERE type = ? AND name = ? COLLATE NOCASE"
-            if try Int.fetchOne(self, sql: sql, arguments: [type, name]) != nil {
-                return true
-            }
+    private func schemaObjectExists(
+        _ kind: KeyPath<SchemaObjects, Set<String>>, name: String, in schemaName: String?) throws -> Bool
+    {
+        try checkSchemaCacheVersion()
+        let lowercasedName = name.lowercased()
+        for schema in try schemaNames(searching: schemaName)
+        where try schemaObjects(schema)[keyPath: kind].contains(lowercasedName) {
+            return true
         }
         return false
     }
 
-    /// The schemas to search, in SQLite's search order.
-    ///
-    /// - Throws: A ``DatabaseError`` ("no such schema") when `schemaName`
-    ///   is not the name of a database of the connection.
-    private func schemaNames(searching schemaName: String?) throws -> [String] {
-        // database_list: main (seq 0), temp (seq 1, once used), then
-        // attached databases.
-        let names = try Row.fetchAll(self, sql: "PRAGMA database_list").map { row -> String in row["name"] }
-        if let schemaName {
-            // The temporary database may not be listed before its first use.
-            guard schemaName.lowercased() == "temp"
-                    || names.contains(where: { $0.lowercased() == schemaName.lowercased() })
-            else {
-                throw makeError(resultCode: .SQLITE_ERROR, message: "no such schema: \(schemaName)", sql: nil, arguments: nil)
-            }
-            return [schemaName]
-        }
-        return names.filter { $0 == "temp" } + names.filter { $0 != "temp" }
+    /// Whether a schema holds a table or a view of this name, SQLite's
+    /// tables included.
+    private func schema(_ schema: String, holdsTableOrView name: String) throws -> Bool {
+        let objects = try schemaObjects(schema)
+        let lowercasedName = name.lowercased()
+        return objects.tables.contains(lowercasedName) || objects.views.contains(lowercasedName)
+            || Self.isUnlistedInternalTable(lowercasedName, schema: schema)
     }
 
-    private func schemaTable(_ schema: String) -> String {
+    /// Whether a lowercased name is one of SQLite's tables, which
+    /// `sqlite_master` does not list (`sqlite_master`, `sqlite_sequence`…),
+    /// looked up in main or an attached schema, or is the
+    /// `sqlite_temp_master` of the temp schema.
+    private static func isUnlistedInternalTable(_ lowercasedName: String, schema: String) -> Bool {
         schema.lowercased() == "temp"
-            ? "sqlite_temp_master"
-            : "\(schema.quotedDatabaseIdentifier).sqlite_master"
+            ? lowercasedName == "sqlite_temp_master" || lowercasedName == "sqlite_temp_schema"
+            : lowercasedName.hasPrefix("sqlite_")
     }
 
-    /// The schema that holds a table, or nil.
+    /// The schema that holds a table or a view, or nil.
     func schemaName(ofTable table: String, in schemaName: String?) throws -> String? {
-        for schema in try schemaNames(searching: schemaName) {
-            let sql = "SELECT 1 FROM \(schemaTable(schema)) WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE"
-            if try Int.fetchOne(self, sql: sql, arguments: [table]) != nil {
-                return schema
-            }
+        try checkSchemaCacheVersion()
+        for schema in try schemaNames(searching: schemaName) where try self.schema(schema, holdsTableOrView: table) {
+            return schema
         }
-        // sqlite_master and friends are tables too.
-        if table.lowercased().hasPrefix("sqlite_") { return schemaName ?? "main" }
         return nil
     }
 
     private func checkedSchemaName(ofTable table: String, in schemaName: String?) throws -> String {
         guard let schema = try self.schemaName(ofTable: table, in: schemaName) else {
-            throw makeError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)", sql: nil, arguments: nil)
+            throw noSuchTable(table)
         }
         return schema
+    }
+
+    private func noSuchTable(_ table: String) -> DatabaseError {
+        makeError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)", sql: nil, arguments: nil)
+    }
+
+    /// The first answer of `lookup` in the schemas to search, in order.
+    ///
+    /// - Throws: "no such table" when no schema answers, or the error of
+    ///   `lookup`.
+    private func firstInSchemas<T>(
+        of table: String, in schemaName: String?,
+        _ lookup: (_ schema: String) throws -> T?) throws -> T
+    {
+        try checkSchemaCacheVersion()
+        for schema in try schemaNames(searching: schemaName) {
+            if let result = try lookup(schema) { return result }
+        }
+        throw noSuchTable(table)
     }
 
     // MARK: Columns
@@ -121,10 +200,19 @@ extension Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_table_xinfo>
     public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
-        let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
+        try firstInSchemas(of: tableName, in: schemaName) { schema in
+            try columns(in: tableName, schema: schema)
+        }
+    }
+
+    /// The columns of a table or view of one schema, read once; nil when
+    /// the schema does not hold it.
+    private func columns(in tableName: String, schema: String) throws -> [ColumnInfo]? {
+        let key = SchemaTableKey(schema: schema, table: tableName)
+        if let columns = state.schemaCache.columns[key] { return columns }
         let rows = try Row.fetchAll(
             self,
-            sql: "PRAGMA \(schema.bareOrQuotedDatabaseIdentifier).table_xinfo(\(tableName.quotedDatabaseIdentifier))")
+            sql: "PRAGMA \(schema.schemaSQL).table_xinfo(\(tableName.quotedDatabaseIdentifier))")
         let columns = try rows.compactMap { row -> ColumnInfo? in
             let hidden = try row.decode(Int.self, forColumn: "hidden")
             // 1: hidden column of a virtual table.
@@ -137,10 +225,9 @@ extension Database {
                 primaryKeyIndex: row.decode(forColumn: "pk"),
                 hidden: hidden)
         }
-        guard !columns.isEmpty else {
-            throw makeError(resultCode: .SQLITE_ERROR, message: "no such table: \(tableName)", sql: nil, arguments: nil)
-        }
-        return columns
+        let result = columns.isEmpty ? nil : columns
+        state.schemaCache.columns[key] = .some(result)
+        return result
     }
 
     /// The number of columns that `SELECT table.*` selects (generated
@@ -169,12 +256,7 @@ extension Database {
     ///
     /// - Throws: A ``DatabaseError`` when the table does not exist.
     func cachedForeignKeys(on tableName: String) throws -> [ForeignKeyInfo] {
-        try checkSchemaCacheVersion()
-        let key = tableName.lowercased()
-        if let foreignKeys = state.schemaCache.foreignKeys[key] { return foreignKeys }
-        let foreignKeys = try self.foreignKeys(on: tableName)
-        state.schemaCache.foreignKeys[key] = foreignKeys
-        return foreignKeys
+        try foreignKeys(on: tableName)
     }
 
     // MARK: Primary key
@@ -194,11 +276,13 @@ extension Database {
     ///   view.
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
         try checkSchemaCacheVersion()
-        let cacheKey = (schemaName?.lowercased() ?? "") + "." + tableName.lowercased()
+        let cacheKey = SchemaTableKey(schema: schemaName, table: tableName)
         if let primaryKey = state.schemaCache.primaryKeys[cacheKey] {
             return primaryKey
         }
-        let primaryKey = try uncachedPrimaryKey(tableName, in: schemaName)
+        let primaryKey = try firstInSchemas(of: tableName, in: schemaName) { schema in
+            try uncachedPrimaryKey(tableName, schema: schema)
+        }
         state.schemaCache.primaryKeys[cacheKey] = primaryKey
         return primaryKey
     }
@@ -219,42 +303,64 @@ extension Database {
         return columns
     }
 
-    private func uncachedPrimaryKey(_ tableName: String, in schemaName: String?) throws -> PrimaryKeyInfo {
-        let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
-        let columns = try self.columns(in: tableName, in: schema)
+    /// The primary key of a table of one schema; nil when the schema holds
+    /// no table or view of this name.
+    private func uncachedPrimaryKey(_ tableName: String, schema: String) throws -> PrimaryKeyInfo? {
+        let objects = try schemaObjects(schema)
+        let lowercasedName = tableName.lowercased()
+        if objects.views.contains(lowercasedName) {
+            let view = DatabaseObjectID(schemaID: DatabaseSchemaID(name: schema), name: tableName)
+            if let columns = try schemaSource?.columnsForPrimaryKey(self, inView: view) {
+                return PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isRowID: false, tableHasRowID: false)
+            }
+            throw makeError(
+                resultCode: .SQLITE_ERROR, message: "\(tableName) is a view, and has no primary key",
+                sql: nil, arguments: nil)
+        }
+        guard objects.tables.contains(lowercasedName) || Self.isUnlistedInternalTable(lowercasedName, schema: schema),
+              let columns = try columns(in: tableName, schema: schema)
+        else { return nil }
         let pkColumns = columns
             .filter { $0.primaryKeyIndex > 0 }
             .sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         guard !pkColumns.isEmpty else {
-            if try viewExists(tableName, in: schema) {
-                let view = DatabaseObjectID(schemaID: DatabaseSchemaID(name: schema), name: tableName)
-                if let columns = try schemaSource?.columnsForPrimaryKey(self, inView: view) {
-                    return PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isRowID: false, tableHasRowID: false)
-                }
-                throw makeError(
-                    resultCode: .SQLITE_ERROR, message: "\(tableName) is a view, and has no primary key",
-                    sql: nil, arguments: nil)
-            }
             return .hiddenRowID
         }
-        let hasRowID = try tableHasRowID(tableName, in: schema)
         if pkColumns.count == 1,
            let column = pkColumns.first,
-           column.type.uppercased() == "INTEGER",
-           hasRowID
+           column.type.uppercased() == "INTEGER"
         {
             // INTEGER PRIMARY KEY (the declared type in any case) is an alias
             // of the rowid, and the key is the rowid, as in GRDB. SQLite's
             // exception, "INTEGER PRIMARY KEY DESC", is reported as an alias
             // too, as GRDB does: `PRAGMA table_info` does not tell them apart.
-            return PrimaryKeyInfo(columns: [column.name], rowIDColumn: column.name, isRowID: true)
+            // GRDB runs no statement more here; a WITHOUT ROWID table, where
+            // the column is no alias, is told by preparing a statement, which
+            // runs nothing.
+            if try tableHasRowIDByPreparing(tableName, in: schema) {
+                return PrimaryKeyInfo(columns: [column.name], rowIDColumn: column.name, isRowID: true)
+            }
+            return PrimaryKeyInfo(columns: [column.name], rowIDColumn: nil, isRowID: false, tableHasRowID: false)
         }
+        let hasRowID = try tableHasRowID(tableName, in: schema)
         return PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDColumn: nil, isRowID: false, tableHasRowID: hasRowID)
     }
 
-    /// Whether a table has a rowid (it is not a WITHOUT ROWID table).
+    /// Whether a table has a rowid (it is not a WITHOUT ROWID table), as
+    /// GRDB tells it: `PRAGMA table_list`.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_table_list>
     private func tableHasRowID(_ tableName: String, in schema: String) throws -> Bool {
-        // WITHOUT ROWID tables reject a query of rowid.
+        let row = try Row.fetchOne(
+            self,
+            sql: "PRAGMA \(schema.schemaSQL).table_list(\(tableName.quotedDatabaseIdentifier))")
+        guard let row else { return try tableHasRowIDByPreparing(tableName, in: schema) }
+        return try !row.decode(Bool.self, forColumn: "wr")
+    }
+
+    /// Whether a table has a rowid, told by preparing a statement that
+    /// selects it (WITHOUT ROWID tables reject it): nothing runs.
+    private func tableHasRowIDByPreparing(_ tableName: String, in schema: String) throws -> Bool {
         do {
             _ = try makeStatement(
                 sql: "SELECT rowid FROM \(schema.quotedDatabaseIdentifier).\(tableName.quotedDatabaseIdentifier)")
@@ -277,13 +383,23 @@ extension Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_index_list>
     public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
-        let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
+        try firstInSchemas(of: tableName, in: schemaName) { schema in
+            try indexes(on: tableName, schema: schema)
+        }
+    }
+
+    /// The indexes of a table of one schema, read once; nil when the schema
+    /// holds no table or view of this name.
+    private func indexes(on tableName: String, schema: String) throws -> [IndexInfo]? {
+        let key = SchemaTableKey(schema: schema, table: tableName)
+        if let indexes = state.schemaCache.indexes[key] { return indexes }
+        let schemaSQL = schema.schemaSQL
         let indexRows = try Row.fetchAll(
-            self, sql: "PRAGMA \(schema.bareOrQuotedDatabaseIdentifier).index_list(\(tableName.quotedDatabaseIdentifier))")
-        return try indexRows.compactMap { indexRow in
+            self, sql: "PRAGMA \(schemaSQL).index_list(\(tableName.quotedDatabaseIdentifier))")
+        let indexes = try indexRows.compactMap { indexRow -> IndexInfo? in
             let name: String = try indexRow.decode(forColumn: "name")
             let columnRows = try Row.fetchAll(
-                self, sql: "PRAGMA \(schema.bareOrQuotedDatabaseIdentifier).index_info(\(name.quotedDatabaseIdentifier))")
+                self, sql: "PRAGMA \(schemaSQL).index_info(\(name.quotedDatabaseIdentifier))")
             // An expression has no column name.
             let names = try columnRows.map { row in try row.decode(String?.self, forColumn: "name") }
             guard !names.contains(nil) else { return nil }
@@ -296,6 +412,11 @@ extension Database {
                 isUnique: indexRow.decode(forColumn: "unique"),
                 origin: origin)
         }
+        // index_list does not tell a missing table from a table without
+        // index.
+        let result = try indexes.isEmpty && !self.schema(schema, holdsTableOrView: tableName) ? nil : indexes
+        state.schemaCache.indexes[key] = .some(result)
+        return result
     }
 
     /// Whether a set of columns identifies the rows of a table: it contains
@@ -379,9 +500,18 @@ extension Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_foreign_key_list>
     public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
-        let schema = try checkedSchemaName(ofTable: tableName, in: schemaName)
+        try firstInSchemas(of: tableName, in: schemaName) { schema in
+            try foreignKeys(on: tableName, schema: schema)
+        }
+    }
+
+    /// The foreign keys of a table of one schema, read once; nil when the
+    /// schema holds no table or view of this name.
+    private func foreignKeys(on tableName: String, schema: String) throws -> [ForeignKeyInfo]? {
+        let key = SchemaTableKey(schema: schema, table: tableName)
+        if let foreignKeys = state.schemaCache.foreignKeys[key] { return foreignKeys }
         let rows = try Row.fetchAll(
-            self, sql: "PRAGMA \(schema.bareOrQuotedDatabaseIdentifier).foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
+            self, sql: "PRAGMA \(schema.schemaSQL).foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
         var foreignKeys: [ForeignKeyInfo] = []
         for row in rows {
             let id: Int = try row.decode(forColumn: "id")
@@ -401,7 +531,11 @@ extension Database {
                 foreignKeys.append(ForeignKeyInfo(id: id, destinationTable: destinationTable, mapping: [pair]))
             }
         }
-        return foreignKeys
+        // foreign_key_list does not tell a missing table from a table
+        // without foreign key.
+        let result = try foreignKeys.isEmpty && !self.schema(schema, holdsTableOrView: tableName) ? nil : foreignKeys
+        state.schemaCache.foreignKeys[key] = .some(result)
+        return result
     }
 }
 
@@ -594,6 +728,16 @@ extension String {
 }
 
 extension String {
+    /// The schema name as GRDB writes it before a pragma or a table name:
+    /// `main` and `temp` bare (`temp` is a keyword, which a schema name may
+    /// be), other names bare or quoted (``bareOrQuotedDatabaseIdentifier``).
+    var schemaSQL: String {
+        switch lowercased() {
+        case "main", "temp": self
+        default: bareOrQuotedDatabaseIdentifier
+        }
+    }
+
     /// The string as a bare SQL identifier when it is one (`main`,
     /// `NOCASE`), and quoted otherwise: how GRDB writes schema names in
     /// pragmas (`PRAGMA main.table_xinfo("player")`, whose rows SQLite lists

@@ -12,14 +12,31 @@ import Foundation
 
 /// The schema information of a connection, part of its
 /// ``ConnectionState``: only the thread of the current access touches it.
+///
+/// As in GRDB, the cache is kept per schema (main, temp, attached
+/// databases), keyed by table names as written, and remembers misses too:
+/// an unqualified name is looked up in the temp schema before main, and the
+/// temp schema rarely holds it.
 struct SchemaCache {
-    var primaryKeys: [String: PrimaryKeyInfo] = [:]
+    /// The schemas of the connection in SQLite's search order (temp when
+    /// listed, main, then attached databases), from `PRAGMA database_list`.
+    var schemaNames: [String]?
+    /// The tables, views and triggers of each schema, from its
+    /// `sqlite_master` table, by schema name as listed.
+    var schemaObjects: [String: SchemaObjects] = [:]
+    /// The columns of tables and views; nil for a missing table.
+    var columns: [SchemaTableKey: [ColumnInfo]?] = [:]
+    /// The indexes of tables; nil for a missing table.
+    var indexes: [SchemaTableKey: [IndexInfo]?] = [:]
+    /// The foreign keys of tables; nil for a missing table.
+    var foreignKeys: [SchemaTableKey: [ForeignKeyInfo]?] = [:]
+    /// The primary keys of tables (and of views, given by the schema
+    /// source), by table name as written and schema name as given (nil for
+    /// an unqualified name).
+    var primaryKeys: [SchemaTableKey: PrimaryKeyInfo] = [:]
     /// The columns that `table.*` selects, by lowercased table name:
     /// joined requests split their rows with their number.
     var selectedColumnNames: [String: [String]] = [:]
-    /// The foreign keys of tables, by lowercased table name: associations
-    /// infer their join conditions from them.
-    var foreignKeys: [String: [ForeignKeyInfo]] = [:]
     /// Whether a name is the name of a view, keyed by lowercased name.
     var isView: [String: Bool] = [:]
     /// The lowercased names that denote the rowid of a table, keyed by
@@ -41,11 +58,54 @@ struct SchemaCache {
     /// Changes each time the cache is cleared: what was derived from the
     /// cache is valid as long as the generation does not change.
     private(set) var generation: UInt64 = 0
+    /// Whether a statement changed the schema inside the current
+    /// transaction: a rollback must forget the cache then. GRDB forgets it
+    /// on schema changes only, and never runs its introspection again after
+    /// a rollback: Cairn does, only when the rollback undid a change of the
+    /// schema.
+    private var changedInTransaction = false
+
+    /// Forgets the cache after a statement changed the schema (`CREATE`,
+    /// `DROP`, `ALTER`, `ATTACH`, `DETACH`) or rolled back (a transaction
+    /// or a savepoint).
+    ///
+    /// - Parameter isInsideTransaction: Whether a transaction is open after
+    ///   the statement.
+    mutating func statementDidInvalidate(rollingBack: Bool, isInsideTransaction: Bool) {
+        if rollingBack {
+            didRollBack(isInsideTransaction: isInsideTransaction)
+        } else {
+            clear()
+            if isInsideTransaction { changedInTransaction = true }
+        }
+    }
+
+    /// Forgets the cache after a rollback, or a failure that may have rolled
+    /// back, when the rolled back changes may include schema changes.
+    ///
+    /// - Parameter isInsideTransaction: Whether a transaction is still open.
+    mutating func didRollBack(isInsideTransaction: Bool) {
+        if changedInTransaction { clear() }
+        if !isInsideTransaction { changedInTransaction = false }
+    }
+
+    /// Notes that a transaction ended with a commit: its schema changes
+    /// stay.
+    ///
+    /// - Parameter isInsideTransaction: Whether a transaction is still open
+    ///   (after the release of a savepoint inside a transaction).
+    mutating func didCommit(isInsideTransaction: Bool) {
+        if !isInsideTransaction { changedInTransaction = false }
+    }
 
     mutating func clear() {
+        schemaNames = nil
+        schemaObjects.removeAll()
+        columns.removeAll()
+        indexes.removeAll()
+        foreignKeys.removeAll()
         primaryKeys.removeAll()
         selectedColumnNames.removeAll()
-        foreignKeys.removeAll()
         isView.removeAll()
         rowIDNames.removeAll()
         primaryKeyLookupSQL.removeAll()
@@ -53,6 +113,22 @@ struct SchemaCache {
         schemaVersion = nil
         generation &+= 1
     }
+}
+
+/// A table of a schema, as a key of the schema cache: the table name as
+/// written by the caller (SQLite compares names without regard to case, the
+/// cache does not), and the schema name (nil: unqualified).
+struct SchemaTableKey: Hashable {
+    var schema: String?
+    var table: String
+}
+
+/// The tables, views and triggers of one schema, by lowercased name (the
+/// rows of its `sqlite_master` table).
+struct SchemaObjects {
+    var tables: Set<String> = []
+    var views: Set<String> = []
+    var triggers: Set<String> = []
 }
 
 extension Database {

@@ -216,7 +216,7 @@ extension Database {
         if isInsideTransaction && !wasAborted {
             rollbackAfterInterrupts()
         }
-        state.schemaCache.clear()
+        state.schemaCache.didRollBack(isInsideTransaction: isInsideTransaction)
     }
 
     /// The number of times ``rollbackAfterInterrupts()`` tries to roll back.

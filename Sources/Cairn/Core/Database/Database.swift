@@ -577,7 +577,11 @@ public final class Database {
     @usableFromInline
     func statementDidExecute(_ statement: Statement) throws {
         if statement.invalidatesSchemaCache {
-            state.schemaCache.clear()
+            let rollingBack = switch statement.transactionEffect {
+            case .rollbackTransaction, .rollbackSavepoint: true
+            default: false
+            }
+            state.schemaCache.statementDidInvalidate(rollingBack: rollingBack, isInsideTransaction: isInsideTransaction)
         }
         if _slowPath(statement.endsTransaction), let effect = statement.transactionEffect {
             forgetTransactionDateIfTransactionEnded()
@@ -589,6 +593,7 @@ public final class Database {
             case .commitTransaction, .releaseSavepoint:
                 // A COMMIT of the user: the changes are kept, and the block
                 // has no transaction to end any longer.
+                state.schemaCache.didCommit(isInsideTransaction: isInsideTransaction)
                 if state.transaction.isOwnedByBlock && !isInsideTransaction {
                     state.transaction.isOwnedByBlock = false
                 }
@@ -610,7 +615,7 @@ public final class Database {
         forgetTransactionDateIfTransactionEnded()
         // The failure may have rolled back a transaction that changed the
         // schema.
-        state.schemaCache.clear()
+        state.schemaCache.didRollBack(isInsideTransaction: isInsideTransaction)
         // Taken before the hooks run: observers told of the rollback may
         // run statements, which forget stale callback errors.
         let callbackFailure = callbackErrors.take()
@@ -671,7 +676,7 @@ extension Database {
     private func rollBackHalfDoneStatement(_ statement: Statement?) {
         if let statement, !statement.databaseEventKinds.isEmpty, isInsideTransaction {
             try? rollback()
-            state.schemaCache.clear()
+            state.schemaCache.didRollBack(isInsideTransaction: isInsideTransaction)
         }
     }
 }
