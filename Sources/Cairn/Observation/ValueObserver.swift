@@ -83,6 +83,14 @@ where Reducer.Value: Sendable
     /// of the writer.
     private var acceptsAllEventsOfTransaction = false
 
+    /// Whether the observation's own fetch runs, with write access
+    /// (``ValueObservation/requiresWriteAccess``): its writes are no change
+    /// for the observation, which would otherwise fetch again after each of
+    /// its own fetches, without end. Only the writer's queue runs the
+    /// fetch, so no other write happens meanwhile. Only used in the
+    /// accesses of the writer.
+    private var isFetchingWithWriteAccess = false
+
     init(
         observation: ValueObservation<Reducer>,
         reader: some DatabaseReader,
@@ -217,6 +225,7 @@ where Reducer.Value: Sendable
     }
 
     func databaseDidChange(with event: DatabaseEvent) {
+        if isFetchingWithWriteAccess { return }
         if acceptsAllEventsOfTransaction || state.withLock({ $0.region })?.isModified(by: event) ?? true {
             isChanged = true
             stopObservingDatabaseChangesUntilNextTransaction()
@@ -228,6 +237,7 @@ where Reducer.Value: Sendable
     /// out of them, and the deletions of `ON CONFLICT REPLACE`, which the
     /// events of ``databaseDidChange(with:)`` do not report.
     func databaseWillChange(with event: DatabasePreUpdateEvent) {
+        if isFetchingWithWriteAccess { return }
         if acceptsAllEventsOfTransaction || state.withLock({ $0.region })?.isModified(by: event) ?? true {
             isChanged = true
             stopObservingDatabaseChangesUntilNextTransaction()
@@ -235,6 +245,7 @@ where Reducer.Value: Sendable
     }
 
     func databaseDidChange() {
+        if isFetchingWithWriteAccess { return }
         isChanged = true
     }
 
@@ -323,6 +334,9 @@ where Reducer.Value: Sendable
         let fetchValue = { () throws -> Reducer.Fetcher.Value in
             if onWriter {
                 if self.requiresWriteAccess {
+                    // Its own writes, and their commit, are no change.
+                    self.isFetchingWithWriteAccess = true
+                    defer { self.isFetchingWithWriteAccess = false }
                     return try db.inTransactionReturning(nil) { try fetcher.fetch(db) }
                 }
                 // No transaction: the writer's queue is serialized with all
