@@ -157,6 +157,13 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
+    /// Whether the current thread's chain of accesses holds an access to
+    /// this pool (its writer or one of its readers): a read of the pool
+    /// could then wait for itself (see `preconditionNotReentrant`).
+    var isAccessedByCurrentThread: Bool {
+        DatabaseAccess.chainContains(group: readerGroup) || DatabaseAccess.chainContains(group: writerGroup)
+    }
+
     func checkNotClosed() throws {
         try DatabasePool.checkNotClosed(state)
     }

@@ -125,6 +125,11 @@ where Reducer.Value: Sendable
         events.willStart?()
         let immediate = callbacks.scheduler.immediateInitialValue()
         if let writer {
+            // A read-only pool has no change to observe: one value, as
+            // below.
+            if immediate, tracksChanges, let pool, !pool.isAccessedByCurrentThread {
+                return startImmediately(from: pool)
+            }
             if immediate {
                 do {
                     let value = try writer.unsafeReentrantWrite { db -> Reducer.Value? in
@@ -178,6 +183,40 @@ where Reducer.Value: Sendable
             }
         }
         return nil
+    }
+
+    /// Starts the observation of a pool with an initial value read now, by
+    /// a reader, as GRDB does: the start waits for no write, and the value
+    /// is a committed state. The observer is added by the writer afterwards,
+    /// which fetches again, with a reader, when commits happened since the
+    /// initial read (compared by WAL snapshots).
+    private func startImmediately(from pool: DatabasePool) -> Result<Reducer.Value, any Error>? {
+        let initial: (value: Reducer.Value?, snapshot: WALSnapshot?)
+        do {
+            initial = try pool.read { db in
+                // The snapshot of the read; nil when SQLite has none to
+                // give (an empty WAL file): the writer then fetches again.
+                (try fetchAndReduce(db, onWriter: false), try? WALSnapshot(db))
+            }
+        } catch {
+            return failImmediately(error)
+        }
+        // Fetching from now on: a commit before the observer is added asks
+        // for no other fetch than the one below.
+        state.withLock { $0.isFetching = true }
+        pool.asyncWriteWithoutTransaction { db in
+            guard self.state.withLock({ $0.isActive }) else {
+                self.state.withLock { $0.isFetching = false }
+                return
+            }
+            db.add(transactionObserver: self)
+            pool.asyncConcurrentRead { result in
+                self.fetch(result, onWriter: false, thenRefetch: true, unlessUnchangedSince: initial.snapshot)
+            }
+        }
+        guard let value = initial.value else { return nil }
+        events.didReceiveValue?(value)
+        return .success(value)
     }
 
     func cancel() {
@@ -292,14 +331,23 @@ where Reducer.Value: Sendable
 
     /// Fetches with a reader connection, and with a new read when commits
     /// happened meanwhile.
-    private func fetch(_ result: Result<Database, any Error>, onWriter: Bool, thenRefetch: Bool) {
+    ///
+    /// - Parameter snapshot: The state of the last fetch, if known: the
+    ///   read fetches nothing when it sees the same state.
+    private func fetch(
+        _ result: Result<Database, any Error>,
+        onWriter: Bool,
+        thenRefetch: Bool,
+        unlessUnchangedSince snapshot: WALSnapshot? = nil)
+    {
         guard state.withLock({ $0.isActive }) else {
             state.withLock { $0.isFetching = false }
             return
         }
         do {
             let db = try result.get()
-            if let value = try fetchAndReduce(db, onWriter: onWriter) {
+            let isUnchanged = try snapshot.map { snapshot in !(try WALSnapshot(db).isNewer(than: snapshot)) } ?? false
+            if !isUnchanged, let value = try fetchAndReduce(db, onWriter: onWriter) {
                 deliver(value)
             }
         } catch {

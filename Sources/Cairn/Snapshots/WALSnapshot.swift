@@ -32,6 +32,15 @@ final class WALSnapshot: @unchecked Sendable {
         sqlite3_snapshot_free(sqliteSnapshot)
     }
 
+    /// Whether this snapshot is a later state of the database than `other`:
+    /// commits happened between them. Both must come from the same
+    /// database file, taken since its WAL file was last created.
+    ///
+    /// The corresponding C function is `sqlite3_snapshot_cmp`.
+    func isNewer(than other: WALSnapshot) -> Bool {
+        sqlite3_snapshot_cmp(sqliteSnapshot, other.sqliteSnapshot) > 0
+    }
+
     /// Makes the current transaction of `db` read this snapshot. Call it
     /// right after `BEGIN`, before any read.
     ///
