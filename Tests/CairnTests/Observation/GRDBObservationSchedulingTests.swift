@@ -30,12 +30,13 @@ final class ObservationEventLog: Sendable {
     }
 }
 
-/// Polls `condition` until it holds, for at most 10 seconds, without
+/// Polls `condition` until it holds, for at most 60 seconds (a loaded
+/// machine, or a sanitizer, may starve the cooperative pool), without
 /// blocking the main actor (values delivered on the main actor arrive
 /// meanwhile).
 @MainActor
 func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(60)
     while !condition() {
         if Date() > deadline { return false }
         try? await Task.sleep(nanoseconds: 5_000_000)
@@ -43,10 +44,11 @@ func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
     return true
 }
 
-/// Polls `condition` until it holds, for at most 10 seconds, without
+/// Polls `condition` until it holds, for at most 60 seconds (a loaded
+/// machine, or a sanitizer, may starve the cooperative pool), without
 /// blocking a thread of the cooperative pool.
 func eventuallyInTask(_ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(60)
     while !condition() {
         if Date() > deadline { return false }
         try? await Task.sleep(nanoseconds: 5_000_000)
@@ -210,7 +212,7 @@ func eventuallyInTask(_ condition: @Sendable () -> Bool) async -> Bool {
         let recorder = Recorder<Int>()
         let cancellable = Self.count().start(
             in: writer, scheduling: .task, onError: recorder.receive(error:), onChange: recorder.receive)
-        #expect(await eventuallyInTask { recorder.values == [0] })
+        #expect(await eventuallyInTask { recorder.values == [0] }, "\(recorder.values) \(recorder.errors)")
         try insert(writer)
         #expect(await eventuallyInTask { recorder.values.last == 1 })
         #expect(recorder.values == [0, 1])

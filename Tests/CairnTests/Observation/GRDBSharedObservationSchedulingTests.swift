@@ -104,7 +104,7 @@ import Cairn
             }
             return "ended"
         }
-        #expect(await eventuallyInTask { received.values == [0] })
+        #expect(await eventuallyInTask { received.values == [0] }, "\(received.values) \(log.all)")
         task.cancel()
         #expect(try await task.value == "ended")
         #expect(await eventuallyInTask { log.all.last == "cancel" })

@@ -77,7 +77,7 @@ struct MainActorObservationTests {
     /// Lets the main actor run what was scheduled on it, until `condition`
     /// holds or 10 seconds have passed.
     func waitUntil(_ condition: () -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !condition() {
             if Date() > deadline { return false }
             try await Task.sleep(nanoseconds: 2_000_000)

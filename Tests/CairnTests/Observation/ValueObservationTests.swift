@@ -29,7 +29,7 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     /// Waits until `predicate` holds for the values, for at most 10 seconds.
     @discardableResult
     func wait(until predicate: ([Value]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         return lock.withLock {
             while !predicate(_values) {
                 if !lock.wait(until: deadline) { return predicate(_values) }
@@ -40,7 +40,7 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
 
     /// Waits until an error arrives, for at most 10 seconds.
     func waitForError() -> (any Error)? {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         return lock.withLock {
             while _errors.isEmpty {
                 if !lock.wait(until: deadline) { break }
