@@ -10,6 +10,22 @@ struct AnyThreadImmediateScheduler: ValueObservationScheduler {
     func schedule(_ action: @escaping @Sendable () -> Void) { DispatchQueue.global().async(execute: action) }
 }
 
+/// Starts eight observations of the number of rows of `t` at once, from
+/// eight threads, each delivering its initial value before its start
+/// returns.
+func startCountsFromThreads(
+    in reader: some DatabaseReader) -> (Recorder<Int>, Locked<[AnyDatabaseCancellable]>)
+{
+    let recorder = Recorder<Int>()
+    let cancellables = Locked<[AnyDatabaseCancellable]>([])
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
+            .start(in: reader, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
+        cancellables.withLock { $0.append(c) }
+    }
+    return (recorder, cancellables)
+}
+
 /// Observations started at once, from several threads or main-queue jobs,
 /// each deliver their initial value: the starts wait for each other, and
 /// none is taken for a nested access.
@@ -19,15 +35,10 @@ struct AnyThreadImmediateScheduler: ValueObservationScheduler {
         let directory = try TemporaryDirectory()
         let writer = try kind.make(path: directory.filePath())
         try writer.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
-        let recorder = Recorder<Int>()
-        let cancellables = Locked<[AnyDatabaseCancellable]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
-                .start(in: writer, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
-            cancellables.withLock { $0.append(c) }
-        }
+        let (recorder, cancellables) = startCountsFromThreads(in: writer)
         #expect(recorder.values == Array(repeating: 0, count: 8))
         #expect(recorder.errors.isEmpty)
+        withExtendedLifetime(cancellables) { }
     }
 
     @Test(arguments: WriterKind.allCases)
@@ -98,15 +109,10 @@ extension ConcurrentStartTests {
         let (reader, _) = try kind.make(in: directory) { db in
             try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t DEFAULT VALUES")
         }
-        let recorder = Recorder<Int>()
-        let cancellables = Locked<[AnyDatabaseCancellable]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
-                .start(in: reader, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
-            cancellables.withLock { $0.append(c) }
-        }
+        let (recorder, cancellables) = startCountsFromThreads(in: reader)
         #expect(recorder.values == Array(repeating: 1, count: 8))
         #expect(recorder.errors.isEmpty)
+        withExtendedLifetime(cancellables) { }
     }
 
     /// An in-memory queue and read-only connections, which have other
@@ -131,14 +137,9 @@ extension ConcurrentStartTests {
         case "readonlyQueue": reader = try DatabaseQueue(path: path, configuration: readonly)
         default: reader = try DatabasePool(path: path, configuration: readonly)
         }
-        let recorder = Recorder<Int>()
-        let cancellables = Locked<[AnyDatabaseCancellable]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
-                .start(in: reader, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
-            cancellables.withLock { $0.append(c) }
-        }
+        let (recorder, cancellables) = startCountsFromThreads(in: reader)
         #expect(recorder.values == Array(repeating: 1, count: 8))
         #expect(recorder.errors.isEmpty)
+        withExtendedLifetime(cancellables) { }
     }
 }

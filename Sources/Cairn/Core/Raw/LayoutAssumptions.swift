@@ -180,7 +180,10 @@ func literalBindsCopiedValue(at pointer: UnsafePointer<(any DatabaseValueConvert
 
 /// The name of a dictionary literal element, read in place: the element
 /// is a tuple, whose memory is bound to its element types at the offsets
-/// that `MemoryLayout.offset(of:)` gives.
+/// that `MemoryLayout.offset(of:)` gives. That offset is nil only for a
+/// key path through a computed property: a tuple element is stored, so the
+/// three readers below unwrap it without a check. The literal, kept by the
+/// `StatementArguments` that reads it, outlives the pointer.
 @inlinable @inline(__always)
 func literalName(at element: UnsafePointer<NamedValues.LiteralElement>) -> String {
     let offset = MemoryLayout<NamedValues.LiteralElement>.offset(of: \.0).unsafelyUnwrapped
