@@ -52,12 +52,9 @@ __attribute__((constructor)) static void cairnInstallMcIoRead(void){
 }
 #endif
 
-/* Declared in CairnShims.h: its address identifies the current thread. */
-_Thread_local char _cairn_thread_marker;
-
-/* Declared in CairnShims.h: the coders' slots. */
-_Thread_local void *_cairn_decoding_row;
-_Thread_local void *_cairn_encoding_encoder;
+/* Declared in CairnShims.h: Cairn's thread-local slots, whose address also
+ * identifies the current thread. */
+_Thread_local struct _cairn_thread_storage _cairn_thread_storage;
 
 /*
  * Fast column readers. They live in this translation unit, after the

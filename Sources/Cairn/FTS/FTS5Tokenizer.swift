@@ -181,8 +181,7 @@ extension FTS5Tokenizer {
     {
         // Marks the tokenizer, so that the other default implementation
         // can tell that the tokenizer implements neither variant.
-        let marked = FTS5TokenizerForwarding.tokenizers.union([ObjectIdentifier(self)])
-        return FTS5TokenizerForwarding.$tokenizers.withValue(marked) {
+        FTS5TokenizerForwarding.forwarding(self) {
             tokenize(
                 context: context, tokenization: tokenization,
                 pText: pText, nText: nText,
@@ -200,7 +199,7 @@ extension FTS5Tokenizer {
         nText: CInt,
         tokenCallback: FTS5TokenCallback?) -> CInt
     {
-        if FTS5TokenizerForwarding.tokenizers.contains(ObjectIdentifier(self)) {
+        if FTS5TokenizerForwarding.isForwarding(self) {
             // Both default implementations run: the tokenizer implements
             // neither, and they would call each other forever.
             TokenizerErrorRoute.record(DatabaseError(
@@ -363,12 +362,38 @@ public struct FTS5Token: Hashable, Sendable {
 
 extension FTS5TokenFlags: Hashable { }
 
-/// The tokenizers whose default `tokenize` that takes a non-optional
-/// callback is running on the current thread (or task): when the default
-/// that takes an optional callback runs for one of them, the tokenizer
-/// implements neither variant.
-enum FTS5TokenizerForwarding {
-    @TaskLocal static var tokenizers: Set<ObjectIdentifier> = []
+/// A running call of the default `tokenize` that takes a non-optional
+/// callback, which forwards to the variant that takes an optional one: when
+/// the default of that variant runs for a tokenizer that is forwarding on
+/// the current thread, the tokenizer implements neither variant. The
+/// forwardings of a thread form a chain, innermost first, from a
+/// ``ThreadSlot``: the calls are synchronous, on the thread of the caller.
+final class FTS5TokenizerForwarding {
+    private let tokenizer: ObjectIdentifier
+    private let outer: FTS5TokenizerForwarding?
+
+    private init(tokenizer: ObjectIdentifier, outer: FTS5TokenizerForwarding?) {
+        self.tokenizer = tokenizer
+        self.outer = outer
+    }
+
+    @inline(__always)
+    private static var slot: ThreadSlot<FTS5TokenizerForwarding> { ThreadSlot(.tokenizerForwarding) }
+
+    /// Runs `body` with `tokenizer` marked as forwarding on this thread.
+    static func forwarding<T>(_ tokenizer: some FTS5Tokenizer, _ body: () -> T) -> T {
+        slot.with(FTS5TokenizerForwarding(tokenizer: ObjectIdentifier(tokenizer), outer: slot.current), body)
+    }
+
+    /// Whether `tokenizer` is forwarding on this thread.
+    static func isForwarding(_ tokenizer: some FTS5Tokenizer) -> Bool {
+        var forwarding = slot.current
+        while let current = forwarding {
+            if current.tokenizer == ObjectIdentifier(tokenizer) { return true }
+            forwarding = current.outer
+        }
+        return false
+    }
 }
 
 /// The token of a token callback, as a string.

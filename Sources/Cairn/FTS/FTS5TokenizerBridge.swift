@@ -50,7 +50,8 @@ private final class FTS5TokenizerInstance {
 /// back when it returns, so that a tokenization that fails inside another
 /// one reports to its own caller (see ``ThreadSlot``).
 enum TokenizerErrorRoute {
-    private static let slot = ThreadSlot<CallbackErrorStash>()
+    @inline(__always)
+    private static var slot: ThreadSlot<CallbackErrorStash> { ThreadSlot(.tokenizerErrors) }
 
     /// Runs `body` with the errors of tokenizers going to `stash`.
     static func routing<T>(to stash: CallbackErrorStash, _ body: () -> T) -> T {

@@ -508,7 +508,8 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     static var current: DatabaseObservationBroker? { currentSlot.current }
 
     /// The slot of ``current``.
-    private static let currentSlot = ThreadSlot<DatabaseObservationBroker>()
+    @inline(__always)
+    private static var currentSlot: ThreadSlot<DatabaseObservationBroker> { ThreadSlot(.notifyingBroker) }
 
     private func withCurrentBroker(_ body: () -> Void) {
         Self.currentSlot.with(self, body)

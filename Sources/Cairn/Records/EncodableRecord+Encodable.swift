@@ -48,7 +48,7 @@ func encodeRecord(
         encoder.isInUse = false
     }
     // The containers find the encoder in the encoding slot of the thread.
-    try CodingSlot.encodingEncoder.with(encoder) {
+    try RecordEncoder.slot.with(encoder) {
         try encode(encoder)
     }
     if let error = encoder.error {
@@ -64,7 +64,7 @@ func encodeRecord(
 /// A record may keep the encoder, or a container, after its `encode(to:)`
 /// returned (Swift allows it): they then throw an `EncodingError`, and never
 /// write into memory that was freed.
-final class RecordEncoder: Encoder, EncodingSlotObject {
+final class RecordEncoder: Encoder {
     /// The type of the encoded record, which gives the strategies.
     let recordType: any EncodableRecord.Type
 
@@ -83,7 +83,7 @@ final class RecordEncoder: Encoder, EncodingSlotObject {
 
     /// The serial number of the encoder: keyed containers hold it, and find
     /// the encoder in the encoding slot of the thread while it encodes (see
-    /// ``CodingSlot``), rather than retaining it (the container that a
+    /// ``ThreadSlot``), rather than retaining it (the container that a
     /// reusable encoder keeps would be a retain cycle, and a reference would
     /// cost two atomic operations each time the standard library copies the
     /// container).
@@ -102,7 +102,8 @@ final class RecordEncoder: Encoder, EncodingSlotObject {
     static var reusable: RecordEncoder? { reusableSlot.current }
 
     /// The slot of the reusable encoder of the current thread.
-    private static let reusableSlot = ThreadSlot<RecordEncoder>()
+    @inline(__always)
+    private static var reusableSlot: ThreadSlot<RecordEncoder> { ThreadSlot(.reusableEncoder) }
 
     /// Runs `body` with an encoder that the `Encodable` implementation of
     /// ``EncodableRecord/encode(to:)`` may reuse on this thread. Inserts
@@ -131,7 +132,7 @@ final class RecordEncoder: Encoder, EncodingSlotObject {
 
     /// The slot of the encoder that encodes on the current thread.
     @inline(__always)
-    static var slot: CodingSlot<RecordEncoder> { .encodingEncoder }
+    static var slot: ThreadSlot<RecordEncoder> { ThreadSlot(.encodingEncoder) }
 
     /// Runs `body` with the encoder of `serial`, when it encodes on the
     /// current thread; runs `none` otherwise (a container kept after its

@@ -133,7 +133,7 @@ struct RecordDecoder: Decoder {
     /// which holds the container, would be a retain cycle).
     ///
     /// It finds its row in the decoding slot of the thread (see
-    /// ``CodingSlot``), where `Row._beginDecoding()` puts the row for the time
+    /// ``ThreadSlot``), where `Row._beginDecoding()` puts the row for the time
     /// of a record's `init(from:)`: a container kept after its record was
     /// decoded finds another row or none, and throws.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {

@@ -66,45 +66,41 @@ int _cairn_column_number_text(sqlite3_stmt *pStmt, int i, char *zBuf, int nBuf);
 fts5_api *_cairn_fts5_api(sqlite3 *db);
 
 /*
- * The identity of the current thread: the address of a thread-local
- * variable, which C11 makes distinct for each live thread. Database accesses
- * (Sources/Cairn/Core/Database/DatabaseAccess.swift) record it, and cursor
- * rows compare it before each read. On Linux the variable uses the
- * initial-exec TLS model, so the address is the thread pointer plus a
- * constant (no call; pthread_self() is a call through the PLT, which cost
- * about 5% of the time of FetchBenchmark "1 positional"). Elsewhere the
- * platform's default model applies.
+ * Cairn's thread-local storage: one variable per thread, a record of pointer
+ * slots. While a call runs, a slot may name a Swift object for code deeper in
+ * the same call that receives no argument leading to it (the current
+ * database access, the row whose record is being decoded, ...). The caller
+ * that fills a slot keeps the object alive, and puts the previous pointer
+ * back before it returns. Sources/Cairn/Core/Raw/ThreadSlot.swift is the one
+ * place that reads and writes the slots, and lists what each one holds
+ * (`ThreadSlotIndex`).
+ *
+ * The address of the variable also identifies the current thread: C11 makes
+ * it distinct for each live thread. Database accesses record it, and cursor
+ * rows compare it before each read.
+ *
+ * On Linux the variable uses the initial-exec TLS model: its address is the
+ * thread pointer plus a constant, so reading a slot or the thread's identity
+ * costs no call (pthread_self() is a call through the PLT, which cost about
+ * 5% of the time of FetchBenchmark "1 positional"; pthread_getspecific() cost
+ * two calls per statement check). Elsewhere the platform's default model
+ * applies.
  */
+#define CAIRN_THREAD_SLOT_COUNT 8
+struct _cairn_thread_storage {
+    void *slots[CAIRN_THREAD_SLOT_COUNT];
+};
 #if defined(__linux__)
-extern _Thread_local char _cairn_thread_marker __attribute__((tls_model("initial-exec")));
+extern _Thread_local struct _cairn_thread_storage _cairn_thread_storage __attribute__((tls_model("initial-exec")));
 #else
-extern _Thread_local char _cairn_thread_marker;
+extern _Thread_local struct _cairn_thread_storage _cairn_thread_storage;
 #endif
 static inline uintptr_t _cairn_thread_identity(void) {
-    return (uintptr_t)&_cairn_thread_marker;
+    return (uintptr_t)&_cairn_thread_storage;
 }
-
-/*
- * The coders' thread-local slots: the row whose record is being decoded on
- * the current thread, and the record encoder that encodes on it (Swift
- * objects, retained by Sources/Cairn/Core/Raw/CodingSlotBridge.swift for the
- * time of the call that fills the slot, NULL otherwise). The keyed containers
- * of the coders, which the standard library copies at each property, hold no
- * reference: they find their row or encoder here. Same TLS model as
- * _cairn_thread_marker, so that reading a slot costs no call on Linux.
- */
-#if defined(__linux__)
-extern _Thread_local void *_cairn_decoding_row __attribute__((tls_model("initial-exec")));
-extern _Thread_local void *_cairn_encoding_encoder __attribute__((tls_model("initial-exec")));
-#else
-extern _Thread_local void *_cairn_decoding_row;
-extern _Thread_local void *_cairn_encoding_encoder;
-#endif
-static inline void **_cairn_decoding_row_slot(void) {
-    return &_cairn_decoding_row;
-}
-static inline void **_cairn_encoding_encoder_slot(void) {
-    return &_cairn_encoding_encoder;
+/* The address of a slot on the current thread; index < CAIRN_THREAD_SLOT_COUNT. */
+static inline void **_cairn_thread_slot(unsigned index) {
+    return &_cairn_thread_storage.slots[index];
 }
 
 /*

@@ -213,12 +213,10 @@ final class DatabaseAccess: @unchecked Sendable {
 
     // MARK: The chain of the current thread
 
-    /// The innermost access of the current thread. The slot holds a strong
-    /// reference while the access runs (see ``run(_:)``). Each
-    /// `StatementHandles` keeps a copy (`accessSlot`), so that the checks of
-    /// statements do not go through the lazy initialization of this
-    /// constant.
-    static let slot = ThreadSlot<DatabaseAccess>()
+    /// The slot of the innermost access of the current thread, which
+    /// ``run(_:)`` fills while the access runs, and keeps alive.
+    @inline(__always)
+    static var slot: ThreadSlot<DatabaseAccess> { ThreadSlot(.access) }
 
     /// The innermost access that runs on the current thread, if any.
     static var current: DatabaseAccess? { slot.current }
@@ -226,7 +224,7 @@ final class DatabaseAccess: @unchecked Sendable {
     /// Runs `body` with this access as the innermost access of the current
     /// thread.
     func run<T>(_ body: () throws -> T) rethrows -> T {
-        try connection.accessSlot.with(self, body)
+        try Self.slot.with(self, body)
     }
 
     /// Whether the current thread may use `connection` now: its chain of
@@ -245,7 +243,7 @@ final class DatabaseAccess: @unchecked Sendable {
         to connection: StatementHandles,
         _ body: (DatabaseAccess?) throws -> R) rethrows -> R
     {
-        try connection.accessSlot.withCurrent { innermost in
+        try slot.withCurrent { innermost in
             guard let innermost else { return try body(nil) }
             // The innermost access is always one of this thread.
             if innermost.connection === connection { return try body(innermost) }
@@ -258,7 +256,7 @@ final class DatabaseAccess: @unchecked Sendable {
     /// otherwise.
     @inline(__always)
     static func innermostOpenAccess(to connection: StatementHandles) -> DatabaseAccess? {
-        connection.accessSlot.withCurrent { innermost in
+        slot.withCurrent { innermost in
             guard let innermost, innermost.connection === connection, innermost.isOpen else { return nil }
             return innermost
         }

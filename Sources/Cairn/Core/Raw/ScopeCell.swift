@@ -5,7 +5,7 @@ public import CairnSQLiteShims
 /// Memory that tells whether a scope is still open: the callback of a
 /// transaction hook. (Database accesses are `DatabaseAccess` objects, which
 /// cursors and rows retain; the coders find their row or encoder through a
-/// ``CodingSlot``.)
+/// ``ThreadSlot``.)
 ///
 /// A transaction event, which user code may keep after the callback that
 /// made it returned, borrows SQLite's strings for the time of the callback,

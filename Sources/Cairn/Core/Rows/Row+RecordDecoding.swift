@@ -90,9 +90,7 @@ extension Row {
     /// The slot of the row whose record is being decoded on the current
     /// thread (see ``_beginDecoding()``).
     @inline(__always)
-    static var decodingSlot: CodingSlot<Row> {
-        CodingSlot(address: _cairn_decoding_row_slot())
-    }
+    static var decodingSlot: ThreadSlot<Row> { ThreadSlot(.decodingRow) }
 
     /// What ``_beginDecoding()`` changed, for ``_endDecoding(_:)``.
     @usableFromInline
@@ -104,7 +102,7 @@ extension Row {
     }
 
     /// Called before a record is decoded from the row: puts the row in the
-    /// decoding slot of the current thread (see ``CodingSlot``), where the
+    /// decoding slot of the current thread (see ``ThreadSlot``), where the
     /// keyed containers of the record decoder find it. The caller calls
     /// ``_endDecoding(_:)`` with `defer`.
     ///
@@ -134,7 +132,7 @@ extension Row {
     }
 
     /// A serial number of the row, for the keyed containers that the record
-    /// decoder caches on it (see ``CodingSlot``), made on first use.
+    /// decoder caches on it (see ``ThreadSlot``), made on first use.
     ///
     /// - Precondition: only the thread of the row's access calls it (rows
     ///   that cache decoding are statement rows).

@@ -43,11 +43,6 @@ final class StatementHandles: @unchecked Sendable {
     /// hint waits for the next access).
     private let pendingHint: UnsafeMutablePointer<UInt64>
 
-    /// The thread-local slot of the current access (`DatabaseAccess.slot`),
-    /// copied here so that the checks of statements read it without the
-    /// lazy initialization of the constant.
-    let accessSlot = DatabaseAccess.slot
-
     init() {
         pendingHint = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         pendingHint.initialize(to: 0)
