@@ -17,6 +17,9 @@ final class ReaderPool<T: AnyObject & Sendable>: @unchecked Sendable {
     private struct Item {
         let element: T
         var isAvailable: Bool
+        /// The thread that gave the element back last (``ThreadIdentity``),
+        /// or zero.
+        var lastThread: UInt = 0
     }
 
     /// How a waiting request is resumed once it is granted.
@@ -104,12 +107,26 @@ final class ReaderPool<T: AnyObject & Sendable>: @unchecked Sendable {
 
     /// Marks an available element as used and returns it, or returns nil.
     /// Call with the lock held, once the request is granted.
+    ///
+    /// The element that the current thread gave back last is preferred:
+    /// threads that read one after the other keep their own connection,
+    /// whose pages and statements stay in the caches of their core. Without
+    /// it, two threads that read in a loop swap their two readers often, and
+    /// the reads of PoolBenchmark "13 pool reads, 2 threads" took up to 1.6
+    /// times the time of raw C, whose threads each keep their connection.
     private func takeAvailable() -> T? {
+        let thread = ThreadIdentity.current()
+        var firstAvailable: Int?
         for index in state.items.indices where state.items[index].isAvailable {
-            state.items[index].isAvailable = false
-            return state.items[index].element
+            if state.items[index].lastThread == thread {
+                firstAvailable = index
+                break
+            }
+            if firstAvailable == nil { firstAvailable = index }
         }
-        return nil
+        guard let index = firstAvailable else { return nil }
+        state.items[index].isAvailable = false
+        return state.items[index].element
     }
 
     /// Creates an element for a granted request that found none available.
@@ -133,8 +150,10 @@ final class ReaderPool<T: AnyObject & Sendable>: @unchecked Sendable {
     func release(_ element: T) {
         lock.lock()
         // The element may have been removed by removeAll().
+        let thread = ThreadIdentity.current()
         for index in state.items.indices where state.items[index].element === element {
             state.items[index].isAvailable = true
+            state.items[index].lastThread = thread
             break
         }
         state.inUseCount -= 1

@@ -519,6 +519,58 @@ import Cairn
         #expect(counts == [2, 3, 23])
     }
 
+    /// A thread that reads again gets the reader it used last, when that
+    /// reader is available: two threads that take turns keep their own
+    /// connections (and their caches), as raw C code with one connection
+    /// per thread does.
+    @Test func threadsKeepTheirReaderWhenItIsAvailable() throws {
+        var config = Configuration()
+        config.maximumReaderCount = 2
+        let pool = try DatabasePool(path: directory.filePath(), configuration: config)
+        // Two threads read at once, so that the pool opens two readers,
+        // then take turns, alone, in both orders: whichever reader comes
+        // first in the pool, each thread gets its own.
+        let bothReading = DispatchGroup()
+        bothReading.enter()
+        bothReading.enter()
+        let turns = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+        let turnDone = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        let readers = Locked([Int: [ObjectIdentifier]]())
+        let rounds = 4
+        for thread in 0..<2 {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                try? pool.read { db in
+                    readers.withLock { $0[thread, default: []].append(ObjectIdentifier(db)) }
+                    bothReading.leave()
+                    _ = bothReading.wait(timeout: .now() + 10)
+                }
+                for _ in 0..<rounds {
+                    guard turns[thread].wait(timeout: .now() + 10) == .success else { return }
+                    try? pool.read { db in
+                        readers.withLock { $0[thread, default: []].append(ObjectIdentifier(db)) }
+                    }
+                    turnDone.signal()
+                }
+            }
+        }
+        for round in 0..<rounds {
+            for thread in round % 2 == 0 ? [0, 1] : [1, 0] {
+                turns[thread].signal()
+                #expect(turnDone.wait(timeout: .now() + 10) == .success)
+            }
+        }
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        let used = readers.withLock { $0 }
+        let first = try #require(used[0]?.first)
+        let second = try #require(used[1]?.first)
+        #expect(first != second)
+        #expect(used[0] == Array(repeating: first, count: rounds + 1))
+        #expect(used[1] == Array(repeating: second, count: rounds + 1))
+    }
+
     /// Reads from many threads share the readers: each read gets a reader
     /// that no other read uses, and every reader comes back to the pool.
     @Test func readersAreNotSharedByConcurrentReads() throws {
