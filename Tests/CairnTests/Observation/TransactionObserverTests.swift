@@ -471,4 +471,35 @@ struct VetoError: Error, Equatable { }
         #expect(event.description == "insert main.player(1)")
         #expect(observer.preUpdateEvents.first?.finalDatabaseValue(atIndex: 1) == "Arthur".databaseValue)
     }
+
+    /// The hooks of changed rows stay installed after a statement whose
+    /// events an observer wanted (for speed), but they report only the
+    /// changes of statements whose events an observer wants: neither those
+    /// of a later statement that no observer wants, nor those of C code
+    /// that runs between statements, nor any after the last observer left.
+    @Test(arguments: WriterKind.allCases)
+    func onlyWantedStatementsReportChanges(kind: WriterKind) throws {
+        let writer = try makeWriter(kind)
+        let observer = RecordingObserver(observing: ["player"])
+        writer.add(transactionObserver: observer)
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'Arthur')")
+            // Not observed.
+            try db.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Red')")
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (2, 'Barbara')")
+            // C code between statements.
+            let code = sqlite3_exec(db.sqliteConnection, "INSERT INTO player (id, name) VALUES (3, 'Craig')", nil, nil, nil)
+            #expect(code == SQLITE_OK)
+        }
+        #expect(observer.log == ["insert player 1", "insert player 2", "willCommit", "didCommit"])
+        #expect(observer.preUpdateEvents.map(\.finalRowID) == [1, 2])
+
+        writer.remove(transactionObserver: observer)
+        observer.log = []
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (4, 'David')")
+        }
+        #expect(observer.log.isEmpty)
+        #expect(observer.preUpdateEvents.count == 2)
+    }
 }
