@@ -96,6 +96,11 @@ let package = Package(
             dependencies: ["Cairn", "BenchmarkSupport"],
             path: "Benchmarks/PoolBenchmark"
         ),
+        .executableTarget(
+            name: "ObservationBenchmark",
+            dependencies: ["Cairn", "BenchmarkSupport"],
+            path: "Benchmarks/ObservationBenchmark"
+        ),
         // Examples: real programs on the public API only.
         .target(
             name: "CairnSearchKit",
