@@ -5,6 +5,7 @@ import Foundation
 // Fetch throughput: reading 10 INTEGER columns of every row of a table, with
 // Cairn and with the raw C API of the same SQLite, in one process.
 
+runCurveIfAsked()  // `--curve`: Curve.swift
 let options = BenchmarkOptions(defaultRows: 200_000)
 let path = temporaryPath("cairn-fetch-benchmark-\(options.rows).sqlite")
 let columnsSQL = "i0 INTEGER, i1 INTEGER, i2 INTEGER, i3 INTEGER, i4 INTEGER, i5 INTEGER, i6 INTEGER, i7 INTEGER, i8 INTEGER, i9 INTEGER"
@@ -161,31 +162,15 @@ do {
     let dbQueue = try DatabaseQueue(path: path)
     let selectAll = "SELECT * FROM item"
 
-    // Raw C: step and read each column with sqlite3_column_int64.
+    // Raw C: step and read each column with sqlite3_column_int64
+    // (Workloads.swift).
     func rawSumOfAllColumns() throws -> Int {
-        let statement = try rawPrepare(rawDB, selectAll)
-        defer { sqlite3_finalize(statement) }
-        var sum = 0
-        while sqlite3_step(statement) == SQLITE_ROW {
-            for column in Int32(0)..<10 {
-                sum &+= Int(sqlite3_column_int64(statement, column))
-            }
-        }
-        return sum
+        try rawColumnSum(rawDB, sql: selectAll)
     }
 
     // Raw C: the same, building an array of structs first, as fetchAll does.
     func rawArrayOfRecords() throws -> Int {
-        let statement = try rawPrepare(rawDB, selectAll)
-        defer { sqlite3_finalize(statement) }
-        var records: [ItemRecord] = []
-        while sqlite3_step(statement) == SQLITE_ROW {
-            func value(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
-            records.append(ItemRecord(
-                i0: value(0), i1: value(1), i2: value(2), i3: value(3), i4: value(4),
-                i5: value(5), i6: value(6), i7: value(7), i8: value(8), i9: value(9)))
-        }
-        return totalSum(records)
+        try rawRecordArraySum(rawDB, sql: selectAll)
     }
 
     // Raw C: an array of the values of one column.
@@ -283,14 +268,7 @@ do {
     let workloads = [
         Workload("1 positional", budget: 1.20, raw: rawSumOfAllColumns) {
             try dbQueue.read { db in
-                var sum = 0
-                let rows = try Row.fetchCursor(db, sql: selectAll)
-                while let row = try rows.next() {
-                    sum &+= row[0] as Int; sum &+= row[1] as Int; sum &+= row[2] as Int; sum &+= row[3] as Int
-                    sum &+= row[4] as Int; sum &+= row[5] as Int; sum &+= row[6] as Int; sum &+= row[7] as Int
-                    sum &+= row[8] as Int; sum &+= row[9] as Int
-                }
-                return sum
+                try cairnPositionalColumnSum(db, sql: selectAll)
             }
         },
         Workload("2 named", budget: 1.35, raw: rawSumOfAllColumns) {

@@ -8,6 +8,7 @@ import Foundation
 // BEGIN…COMMIT and closing, with the default journal mode and
 // synchronous=FULL.
 
+runCurveIfAsked()  // `--curve`: Curve.swift
 let options = BenchmarkOptions(defaultRows: 50_000)
 let createSQL = "CREATE TABLE item (i0 INTEGER, i1 INTEGER, i2 INTEGER, i3 INTEGER, i4 INTEGER, i5 INTEGER, i6 INTEGER, i7 INTEGER, i8 INTEGER, i9 INTEGER)"
 

@@ -10,8 +10,10 @@ import Foundation
 // observation of its row. Reported per observer count: the time of a commit
 // (median of the iterations), its ratio to the commit of raw C doing the
 // same updates without observation, and the memory that each observation
-// takes (resident memory after the start of the N observations, minus
-// before, divided by N).
+// takes (the resident memory after the start of the N observations, minus
+// before, divided by N, in the first iteration of each count: later ones
+// reuse what the allocator kept; at small counts, the one-time costs of the
+// first observation weigh).
 //
 // Usage: ObservationBenchmark [--counts 10,100,1000,10000] [--updates 2000]
 //                             [--iterations 3] [--check]
@@ -210,7 +212,7 @@ do {
             raw.append(try rawUpdates(rows: observers))
             let measure = try cairnUpdates(observers: observers)
             cairn.append(measure.seconds)
-            bytes = measure.bytesPerObservation
+            if bytes == nil { bytes = measure.bytesPerObservation }
             notified = measure.notified
         }
         guard notified == updateCount else {
