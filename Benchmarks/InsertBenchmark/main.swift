@@ -57,17 +57,6 @@ let rows = options.rows
 /// Where the observation of workload 6b delivers its values.
 let observationQueue = DispatchQueue(label: "InsertBenchmark.observation")
 
-/// A value shared by the observation queue and the benchmark.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}
 
 // Raw C: prepare once, bind 10 integers, step, reset.
 func rawInsert() throws -> Int {

@@ -8,10 +8,9 @@ import Foundation
 // cores: 4 and 8 show oversubscription). The pool may open as many readers as
 // there are threads. Raw C runs the same reads from the same number of
 // threads, each with its own connection to the same WAL database. `--rows` is
-// the number of reads of an iteration.
+// the number of reads of an iteration. Then 1,000 tasks that read and write
+// with async accesses (AsyncLoad.swift; `--async` reports their latencies).
 
-let options = BenchmarkOptions(defaultRows: 4_000)
-let readCount = options.rows
 let tableRowCount = 10_000
 let rowsPerRead = 100
 let path = temporaryPath("cairn-pool-benchmark.sqlite")
@@ -105,6 +104,10 @@ final class RawReaders: @unchecked Sendable {
     }
 }
 
+runAsyncLoadIfAsked()  // `--async`: AsyncLoad.swift
+let options = BenchmarkOptions(defaultRows: 4_000)
+let readCount = options.rows
+
 do {
     try makeDatabase()
     var configuration = Configuration()
@@ -132,7 +135,16 @@ do {
             try concurrently(threads: threads) { _, index in try cairnRead(index: index) }
         }
     }
-    BenchmarkRunner(title: "Pool reads (--rows = reads per iteration)", options: options).run(workloads)
+    // Async accesses under load (AsyncLoad.swift): not counted by
+    // instructions.sh (the scheduling of tasks varies from run to run).
+    let (asyncPool, rawAsync) = try makeAsyncLoadSides()
+    let asyncWorkload = Workload(
+        "14 async load, \(AsyncLoad.taskCount) tasks", budget: 1.5, units: AsyncLoad.taskCount, countsInstructions: false,
+        raw: { try rawAsync.run(stats: nil) })
+    {
+        try cairnAsyncLoad(asyncPool, stats: nil)
+    }
+    BenchmarkRunner(title: "Pool reads (--rows = reads per iteration)", options: options).run(workloads + [asyncWorkload])
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)

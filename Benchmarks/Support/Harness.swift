@@ -486,6 +486,20 @@ public enum PeakMemory {
     }
 }
 
+/// A value shared by threads, behind a lock.
+public final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    public init(_ value: Value) { self.value = value }
+
+    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
 /// An error that stops a benchmark.
 public struct BenchmarkError: Error, CustomStringConvertible {
     public var description: String
