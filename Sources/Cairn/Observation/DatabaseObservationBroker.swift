@@ -179,8 +179,11 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
 
     /// Installs the commit and rollback hooks when there are observers, and
     /// removes them, with the hooks of changed rows, when there are none.
-    private func updateHooks(_ database: Database) {
-        removeDeallocatedObservers()
+    ///
+    /// - Parameter sweepingDeallocatedObservers: Whether to remove the
+    ///   observers that were deallocated first (a weak load per observer).
+    private func updateHooks(_ database: Database, sweepingDeallocatedObservers: Bool = true) {
+        if sweepingDeallocatedObservers { removeDeallocatedObservers() }
         isActive = !lists.observations.isEmpty
         if !isActive { setRowHooks(installed: false, database) }
         guard let connection = database.sqliteConnection else { return }
@@ -519,14 +522,21 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
             observation.isDisabled = false
         }
         lists.observations.removeAll { $0.extent == .nextTransaction }
+        // The deallocated observers are removed when this loop meets one:
+        // a separate sweep would load every weak reference again, at each
+        // transaction (ObservationBenchmark).
+        var metDeallocatedObserver = false
         for observation in ended {
-            guard let observer = observation.observer else { continue }
+            guard let observer = observation.observer else {
+                metDeallocatedObserver = true
+                continue
+            }
             switch completion {
             case .commit: observer.databaseDidCommit(database)
             case .rollback: observer.databaseDidRollback(database)
             }
         }
-        updateHooks(database)
+        updateHooks(database, sweepingDeallocatedObservers: metDeallocatedObserver)
     }
 
     // MARK: Current broker
