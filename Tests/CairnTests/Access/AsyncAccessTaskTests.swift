@@ -319,6 +319,93 @@ import Cairn
         #expect(try await dbPool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2)
     }
 
+    /// Many async accesses that wait for a busy connection hold no thread
+    /// of Swift concurrency while they wait: a plain task still runs. This
+    /// machine's cooperative pool has as many threads as cores (2 here), and
+    /// 32 waiting accesses that each held one would starve it. A watchdog
+    /// on a dispatch thread frees the connection after 60 s whatever
+    /// happens, so that a failure fails instead of hanging (generous: the
+    /// synchronous tests of the suite may hold the cooperative threads for
+    /// a while). Checked by making the reads synchronous: the probe never
+    /// runs.
+    @Test(arguments: [WaitingAccess.poolRead, .poolWrite, .queueWrite])
+    func waitingAccessesHoldNoCooperativeThread(_ access: WaitingAccess) async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = Configuration()
+        configuration.maximumReaderCount = 1
+        let writer: any DatabaseWriter = access == .queueWrite
+            ? try DatabaseQueue(path: directory.filePath(), configuration: configuration)
+            : try DatabasePool(path: directory.filePath(), configuration: configuration)
+        try await writer.write { db in try setup(db) }
+
+        // The connection the accesses need is busy until `release`.
+        let busy = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let blockingAccess = onDispatchThread {
+            switch access {
+            case .poolRead:
+                try writer.read { (_: Database) -> Void in
+                    busy.signal()
+                    release.wait()
+                }
+            case .poolWrite, .queueWrite:
+                try writer.writeWithoutTransaction { (_: Database) -> Void in
+                    busy.signal()
+                    release.wait()
+                }
+            }
+        }
+        await wait(busy)
+
+        let waitingCount = 32
+        let waiting = (0..<waitingCount).map { _ in
+            Task { () -> Int in
+                switch access {
+                case .poolRead:
+                    return try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
+                case .poolWrite, .queueWrite:
+                    return try await writer.write { db in
+                        try db.execute(sql: "INSERT INTO t VALUES (0)")
+                        return 1
+                    }
+                }
+            }
+        }
+        // The watchdog: waits for the probe, then frees the connection.
+        let probeRan = DispatchSemaphore(value: 0)
+        let probeRanInTime = Locked<Bool?>(nil)
+        DispatchQueue.global().async {
+            let ranInTime = probeRan.wait(timeout: .now() + 60) == .success
+            probeRanInTime.withLock { $0 = ranInTime }
+            release.signal()
+        }
+        // Let the accesses reach their wait, then run a plain task.
+        try await Task.sleep(nanoseconds: 100_000_000)
+        Task { probeRan.signal() }
+
+        var results: [Int] = []
+        for task in waiting {
+            results.append(try await task.value)
+        }
+        try await blockingAccess()
+        #expect(probeRanInTime.withLock { $0 } == true)
+        #expect(results.count == waitingCount)
+        if access == .poolRead {
+            #expect(results.allSatisfy { $0 == 2 })
+        } else {
+            #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 2 + waitingCount)
+        }
+    }
+
+    enum WaitingAccess: CaseIterable, Sendable {
+        /// Reads of a pool whose only reader is busy.
+        case poolRead
+        /// Writes of a pool whose writer is busy.
+        case poolWrite
+        /// Writes of a queue whose connection is busy.
+        case queueWrite
+    }
+
     @Test func asyncBarrierWaitsForReadsAndHoldsNewOnes() async throws {
         let directory = try TemporaryDirectory()
         let dbPool = try DatabasePool(path: directory.filePath())
