@@ -188,6 +188,12 @@ public struct DatabasePreUpdateEvent {
     ///   received it has not returned.
     public var tableName: String { names.tableName }
 
+    /// Whether the event has the table name `name` (compared without regard
+    /// to ASCII case), without building a Swift string.
+    func hasTableName(_ name: String) -> Bool {
+        names.hasTableName(name)
+    }
+
     /// The number of columns of the row.
     public let count: Int
 

@@ -15,7 +15,7 @@ extension DatabaseRegion {
     /// tells the rowid before and after it: an observer of rows should do
     /// the same, in ``TransactionObserver/databaseWillChange(with:)``.
     public func isModified(by event: DatabaseEvent) -> Bool {
-        isModified(table: event.tableName, rowID: event.rowID)
+        isModified(rowID: event.rowID, ofTableWhere: event.hasTableName)
     }
 
     /// Whether a change modified the region, before it happens: the change
@@ -25,9 +25,8 @@ extension DatabaseRegion {
     /// As ``isModified(by:)``, call it only for events whose kind modifies
     /// the region.
     func isModified(by event: DatabasePreUpdateEvent) -> Bool {
-        let tableName = event.tableName
-        if let rowID = event.initialRowID, isModified(table: tableName, rowID: rowID) { return true }
-        if let rowID = event.finalRowID, isModified(table: tableName, rowID: rowID) { return true }
+        if let rowID = event.initialRowID, isModified(rowID: rowID, ofTableWhere: event.hasTableName) { return true }
+        if let rowID = event.finalRowID, isModified(rowID: rowID, ofTableWhere: event.hasTableName) { return true }
         return false
     }
 }

@@ -90,4 +90,34 @@ import Cairn
         #expect(DatabaseRegion.fullDatabase == DatabaseRegion.fullDatabase)
         #expect(DatabaseRegion.fullDatabase != DatabaseRegion())
     }
+
+    /// A region tells whether a row change touched it, whatever the ASCII
+    /// case of the names of its tables and of the changed table: for whole
+    /// tables, and for rows of a table.
+    @Test func modificationByRowEventsIgnoresTheCaseOfTableNames() throws {
+        let dbQueue = try makeDatabase()
+        final class Recorder: TransactionObserver, @unchecked Sendable {
+            let region: DatabaseRegion
+            var changes: [Bool] = []
+            init(region: DatabaseRegion) { self.region = region }
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+            func databaseDidChange(with event: DatabaseEvent) { changes.append(region.isModified(by: event)) }
+            func databaseDidCommit(_ db: Database) { }
+            func databaseDidRollback(_ db: Database) { }
+        }
+        let firstPlayer = try dbQueue.read { db in try Table("PLAYER").filter(key: 1).databaseRegion(db) }
+        let tables = Recorder(region: DatabaseRegion(table: "PLAYER").union(DatabaseRegion(table: "Team")))
+        let row = Recorder(region: firstPlayer)
+        dbQueue.add(transactionObserver: tables)
+        dbQueue.add(transactionObserver: row)
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE other (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'Arthur')")
+            try db.execute(sql: "INSERT INTO Player (id, name) VALUES (2, 'Barbara')")
+            try db.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Red')")
+            try db.execute(sql: "INSERT INTO other (id) VALUES (1)")
+        }
+        #expect(tables.changes == [true, true, true, false])
+        #expect(row.changes == [true, false, false, false])
+    }
 }

@@ -219,13 +219,22 @@ public struct DatabaseRegion: Hashable, Sendable {
         }
     }
 
-    /// Whether a change of the row `rowID` of `tableName` modified the
-    /// region (see `isModified(by:)`, which transaction observers call).
-    func isModified(table tableName: String, rowID: Int64) -> Bool {
+    /// Whether a change of the row `rowID`, in the table whose name
+    /// `hasTableName` accepts, modified the region (see `isModified(by:)`).
+    ///
+    /// The names of the region's tables are given to `hasTableName`, which
+    /// compares them with SQLite's name of the changed table in place:
+    /// regions hold few tables, and building a Swift string of the changed
+    /// table, for each observer and each change, cost more
+    /// (ObservationBenchmark). SQLite compares table names without regard
+    /// to ASCII case, and so does `hasTableName`.
+    func isModified(rowID: Int64, ofTableWhere hasTableName: (String) -> Bool) -> Bool {
         guard let tableRegions else { return true }
-        guard let region = tableRegions[Self.tableKey(tableName)] else { return false }
-        guard let rowIDs = region.rowIDs else { return true }
-        return rowIDs.contains(rowID)
+        for region in tableRegions.values where hasTableName(region.tableName) {
+            guard let rowIDs = region.rowIDs else { return true }
+            return rowIDs.contains(rowID)
+        }
+        return false
     }
 
     /// The region, with the rows of one table limited to `rowIDs`: the
