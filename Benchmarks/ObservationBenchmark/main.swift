@@ -106,18 +106,6 @@ func rawUpdates(rows: Int) throws -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
 }
 
-/// Resident memory of the process, in bytes (Linux), or nil.
-func residentMemory() -> Int? {
-    #if os(Linux)
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
-    }
-    #endif
-    return nil
-}
-
 /// The values the observations received, for the checksum.
 final class Received: @unchecked Sendable {
     private let lock = NSLock()
@@ -150,7 +138,7 @@ func cairnUpdates(observers: Int) throws -> Measure {
     }
     let received = Received()
     let deliveryQueue = DispatchQueue(label: "ObservationBenchmark.delivery")
-    let memoryBefore = residentMemory()
+    let memoryBefore = PeakMemory.resident()
     var cancellables: [AnyDatabaseCancellable] = []
     cancellables.reserveCapacity(observers)
     for id in 1...observers {
@@ -171,7 +159,7 @@ func cairnUpdates(observers: Int) throws -> Measure {
         Thread.sleep(forTimeInterval: 0.01)
     }
     guard received.value >= observers else { throw BenchmarkError("the observations did not start") }
-    let memoryAfter = residentMemory()
+    let memoryAfter = PeakMemory.resident()
     let initial = received.value
     let start = DispatchTime.now()
     for index in 0..<updateCount {

@@ -463,18 +463,33 @@ public enum PeakMemory {
 
     public static func current() -> Int? {
         #if os(Linux)
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            // "VmHWM:     12345 kB"
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
-        }
-        return nil
+        return processStatusBytes("VmHWM")
         #else
         var usage = rusage()
         guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
         return Int(usage.ru_maxrss)  // bytes on Apple systems
         #endif
+    }
+
+    /// The resident memory of the process now (`VmRSS`), on Linux; nil
+    /// elsewhere.
+    public static func resident() -> Int? {
+        #if os(Linux)
+        return processStatusBytes("VmRSS")
+        #else
+        return nil
+        #endif
+    }
+
+    /// A memory figure of `/proc/self/status`, in bytes: a line such as
+    /// "VmHWM:     12345 kB".
+    private static func processStatusBytes(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
+        }
+        return nil
     }
 
     public static func maximum(_ a: Int?, _ b: Int?) -> Int? {
