@@ -265,6 +265,27 @@ public final class Row: @unchecked Sendable {
         self.init(columnNames: Array(dictionary.keys), values: dictionary.values.map { $0?.databaseValue ?? .null })
     }
 
+    /// Creates a row from a dictionary of untyped values (in the
+    /// dictionary's order), or returns nil when a key is not a string, or a
+    /// value is not ``DatabaseValueConvertible`` (`NSNull` is NULL).
+    ///
+    /// ```swift
+    /// let values: [AnyHashable: Any] = ["name": "Arthur", "score": 1000]
+    /// let row = Row(values)!
+    /// ```
+    public convenience init?(_ dictionary: [AnyHashable: Any]) {
+        var columnNames: [String] = []
+        var values: [DatabaseValue] = []
+        columnNames.reserveCapacity(dictionary.count)
+        values.reserveCapacity(dictionary.count)
+        for (key, value) in dictionary {
+            guard let columnName = key.base as? String, let dbValue = DatabaseValue(value: value) else { return nil }
+            columnNames.append(columnName)
+            values.append(dbValue)
+        }
+        self.init(columnNames: columnNames, values: values)
+    }
+
     /// Returns a row that holds its own copy of the values.
     ///
     /// Rows from cursors are views on a statement that change at each step:
@@ -649,12 +670,22 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
     ///   - author: [id:2 name:"Herman Melville"]
     ///   + prizes: 3 rows
     /// ```
+    ///
+    /// As in GRDB, the unadapted row is shown only when it differs from the
+    /// row (an adapter that keeps all columns and adds no scope changes
+    /// nothing), and a row equal to its unadapted row, without prefetched
+    /// rows, is described as ``description`` describes it.
     public var debugDescription: String {
         guard case .adapted(let base, _) = storage else {
             guard !prefetchedRows.isEmpty else { return description }
             return (["▿ " + description] + prefetchedLines(indent: "  ")).joined(separator: "\n")
         }
-        var lines = ["▿ " + description, "  unadapted: " + base.description]
+        let differsFromBase = self != base
+        guard differsFromBase || !prefetchedRows.isEmpty else { return description }
+        var lines = ["▿ " + description]
+        if differsFromBase {
+            lines.append("  unadapted: " + base.description)
+        }
         lines.append(contentsOf: scopeLines(indent: "  "))
         lines.append(contentsOf: prefetchedLines(indent: "  "))
         return lines.joined(separator: "\n")

@@ -70,7 +70,11 @@ public struct ColumnMapping: RowAdapter {
     public func _layout(columnNames: [String]) throws -> RowLayout {
         let indexes = try mapping.map { _, baseName -> Int in
             guard let index = columnNames.firstIndex(where: { $0.equalsIgnoringASCIICase(baseName) }) else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "ColumnMapping: no such column: \(baseName)")
+                // GRDB's message, which names the columns of the row.
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: """
+                    Mapping references missing column \(baseName). \
+                    Valid column names are: \(columnNames.joined(separator: ", ")).
+                    """)
             }
             return index
         }

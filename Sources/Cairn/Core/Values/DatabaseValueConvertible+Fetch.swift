@@ -54,8 +54,9 @@ extension DatabaseValueConvertible {
 
     /// Returns the value of the first column of the first row of a prepared
     /// statement, or nil when there is no row or the value is NULL (a
-    /// ``DatabaseValue`` is ``DatabaseValue/null``, and an optional type
-    /// `.some(nil)`: nil only when there is no row).
+    /// ``DatabaseValue`` is ``DatabaseValue/null``, an optional type
+    /// `.some(nil)`, and a type whose ``fromDatabaseValue(_:)`` reads NULL
+    /// gives that value: nil only when there is no row).
     ///
     /// - Throws: A ``DatabaseError`` when the arguments do not fit or the
     ///   statement fails, and a ``RowDecodingError`` for a value that does
@@ -68,11 +69,11 @@ extension DatabaseValueConvertible {
         guard try state.step() else { return nil }
         let dbValue = DatabaseValue(sqliteStatement: state.sqliteStatement, index: column)
         if dbValue.isNull {
-            // nil means "no row" for types that represent NULL themselves:
-            // `DatabaseValue.null`, and `.some(nil)` for an optional. (The
-            // test of the type folds away once specialized.)
-            if Self.self is any NullRepresentable.Type, let value = Self.fromDatabaseValue(dbValue) { return value }
-            return nil
+            // As in GRDB, the type has the first word on NULL: a type that
+            // represents NULL itself (`DatabaseValue.null`, `.some(nil)`
+            // for an optional, a type of yours that reads NULL as one of
+            // its values) gives that value, and the others nil.
+            return Self.fromDatabaseValue(dbValue)
         }
         guard let value = Self.fromDatabaseValue(dbValue) else {
             throw RowDecodingError.conversionFailure(Self.self, row: Row(statement: statement), columnIndex: Int(column))

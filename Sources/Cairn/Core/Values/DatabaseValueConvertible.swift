@@ -151,12 +151,18 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
         }
     }
 
-    /// `.some(nil)` for NULL, the converted wrapped value otherwise, and nil
-    /// when the wrapped type cannot convert the value.
+    /// The converted wrapped value, `.some(nil)` for a NULL that the wrapped
+    /// type does not convert, and nil when the wrapped type cannot convert
+    /// the value.
+    ///
+    /// As in GRDB, the wrapped type has the first word: a type that reads
+    /// NULL as a value of its own (``DatabaseValue`` reads it as
+    /// ``DatabaseValue/null``) gives that value, not nil.
     @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped?? {
+        if let value = Wrapped.fromDatabaseValue(dbValue) { return .some(value) }
         if dbValue.isNull { return .some(.none) }
-        return Wrapped.fromDatabaseValue(dbValue).map { .some($0) }
+        return nil
     }
 
     /// `.some(nil)`: a missing column reads as nil.
