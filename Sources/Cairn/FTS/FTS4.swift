@@ -87,8 +87,9 @@ public struct FTS4: VirtualTableModule, Sendable {
             \(createTrigger) \(FTS4.triggerName(tableName, "ai")) AFTER INSERT ON \(content) BEGIN
                 INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES(\(newValues));
             END;
-            INSERT INTO \(ftsTable)(\(ftsTable)) VALUES ('rebuild');
             """)
+        // A statement of its own, as GRDB runs it.
+        try db.execute(sql: "INSERT INTO \(ftsTable)(\(ftsTable)) VALUES('rebuild')")
     }
 
     /// The quoted name of a synchronization trigger.

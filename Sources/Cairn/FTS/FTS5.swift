@@ -53,8 +53,11 @@ public struct FTS5: VirtualTableModule, Sendable {
         }
         if let contentTable = definition.contentTable {
             arguments.append("content=" + contentTable.sqlStringLiteral)
-            let rowIDColumn = try db.primaryKey(contentTable).rowIDColumn ?? "rowid"
-            arguments.append("content_rowid=" + rowIDColumn.sqlStringLiteral)
+            // As GRDB: content_rowid names an INTEGER PRIMARY KEY, and is
+            // left out when the rowid is hidden (FTS5's default).
+            if let rowIDColumn = try db.primaryKey(contentTable).rowIDColumn {
+                arguments.append("content_rowid=" + rowIDColumn.sqlStringLiteral)
+            }
         } else {
             if let content = definition.content {
                 arguments.append("content=" + content.sqlStringLiteral)
@@ -90,19 +93,21 @@ public struct FTS5: VirtualTableModule, Sendable {
         let newValues = ([rowIDColumn] + indexedColumns).map { "new." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
         let oldValues = ([rowIDColumn] + indexedColumns).map { "old." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
         let createTrigger = definition.configuration.ifNotExists ? "CREATE TRIGGER IF NOT EXISTS" : "CREATE TRIGGER"
+        // GRDB's text, which SQLite keeps in sqlite_master: the triggers,
+        // then the rebuild, as a statement of its own.
         try db.execute(sql: """
             \(createTrigger) \(FTS5.triggerName(tableName, "ai")) AFTER INSERT ON \(content) BEGIN
                 INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES (\(newValues));
             END;
             \(createTrigger) \(FTS5.triggerName(tableName, "ad")) AFTER DELETE ON \(content) BEGIN
-                INSERT INTO \(ftsTable)(\(ftsTable), \(ftsColumns)) VALUES ('delete', \(oldValues));
+                INSERT INTO \(ftsTable)(\(ftsTable), \(ftsColumns)) VALUES('delete', \(oldValues));
             END;
             \(createTrigger) \(FTS5.triggerName(tableName, "au")) AFTER UPDATE ON \(content) BEGIN
-                INSERT INTO \(ftsTable)(\(ftsTable), \(ftsColumns)) VALUES ('delete', \(oldValues));
+                INSERT INTO \(ftsTable)(\(ftsTable), \(ftsColumns)) VALUES('delete', \(oldValues));
                 INSERT INTO \(ftsTable)(\(ftsColumns)) VALUES (\(newValues));
             END;
-            INSERT INTO \(ftsTable)(\(ftsTable)) VALUES ('rebuild');
             """)
+        try db.execute(sql: "INSERT INTO \(ftsTable)(\(ftsTable)) VALUES('rebuild')")
     }
 
     /// The FTS5 C interface of a connection (`fts5_api`), for code that

@@ -276,29 +276,40 @@ public struct DatabaseMigrator: Sendable {
                 resultCode: .SQLITE_MISUSE,
                 message: "undefined migration: \(String(reflecting: targetIdentifier))")
         }
-        if eraseDatabaseOnSchemaChange, try hasSchemaChanges(db) {
-            try db.erase()
+        if eraseDatabaseOnSchemaChange {
+            // As GRDB: the schemas are compared inside a deferred
+            // transaction, and the database is erased after it.
+            var needsErase = false
+            try db.inTransaction(.deferred) {
+                needsErase = try hasSchemaChanges(db)
+                return .commit
+            }
+            if needsErase {
+                try db.erase()
+            }
         }
         try createMigrationsTable(db)
-        let applied = try appliedIdentifiers(db)
-        if registered[(targetIndex + 1)...].contains(where: { applied.contains($0.identifier) }) {
+        // GRDB reads the applied migrations twice: the registered ones, to
+        // check the target, then all of them.
+        let appliedRegistered = Set(try appliedMigrations(db))
+        if registered[(targetIndex + 1)...].contains(where: { appliedRegistered.contains($0.identifier) }) {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
                 message: "database is already migrated beyond migration \(String(reflecting: targetIdentifier))")
         }
+        let applied = try appliedIdentifiers(db)
         for migration in registered[...targetIndex] {
             if applied.contains(migration.identifier) {
                 // Applied, maybe before it merged migrations that the
-                // database still records.
-                let obsolete = migration.mergedIdentifiers.intersection(applied)
-                if !obsolete.isEmpty {
-                    try db.inTransaction(.immediate) {
-                        try deleteIdentifiers(obsolete, in: db)
-                        return .commit
-                    }
+                // database still records: one DELETE, outside of any
+                // transaction, as GRDB runs it.
+                if !migration.mergedIdentifiers.isDisjoint(with: applied) {
+                    try deleteMergedIdentifiers(of: migration, in: db)
                 }
             } else {
-                try run(migration, appliedMergedIdentifiers: migration.mergedIdentifiers.intersection(applied), in: db)
+                try db.withSchemaSource(nil) {
+                    try run(migration, appliedMergedIdentifiers: migration.mergedIdentifiers.intersection(applied), in: db)
+                }
             }
         }
     }
@@ -309,21 +320,27 @@ public struct DatabaseMigrator: Sendable {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
     }
 
-    private func deleteIdentifiers(_ identifiers: Set<String>, in db: Database) throws {
-        for identifier in identifiers.sorted() {
-            try db.execute(
-                sql: "DELETE FROM \(Self.tableName.quotedDatabaseIdentifier) WHERE identifier = ?",
-                arguments: [identifier])
-        }
+    /// Forgets all the migrations that `migration` merges, applied or not,
+    /// with GRDB's statement (`DELETE FROM grdb_migrations WHERE identifier
+    /// IN ('v1', 'v2')`, the identifiers sorted).
+    private func deleteMergedIdentifiers(of migration: Migration, in db: Database) throws {
+        guard !migration.mergedIdentifiers.isEmpty else { return }
+        let identifiers = migration.mergedIdentifiers.sorted()
+        let placeholders = Array(repeating: "?", count: identifiers.count).joined(separator: ", ")
+        try db.execute(
+            sql: "DELETE FROM grdb_migrations WHERE identifier IN (\(placeholders))",
+            arguments: StatementArguments(identifiers))
     }
 
     private func run(_ migration: Migration, appliedMergedIdentifiers: Set<String>, in db: Database) throws {
+        // GRDB's statements, in GRDB's order: the merged identifiers are
+        // deleted before the migration is recorded.
         let migrateAndRecord = { (db: Database) in
             try migration.migrate(db, appliedMergedIdentifiers)
+            try deleteMergedIdentifiers(of: migration, in: db)
             try db.execute(
-                sql: "INSERT INTO \(Self.tableName.quotedDatabaseIdentifier) (identifier) VALUES (?)",
+                sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)",
                 arguments: [migration.identifier])
-            try deleteIdentifiers(appliedMergedIdentifiers, in: db)
         }
         let foreignKeysEnabled = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
         guard foreignKeysEnabled && migration.foreignKeyChecking != .immediate else {
@@ -353,8 +370,16 @@ public struct DatabaseMigrator: Sendable {
     ///
     /// - Throws: A ``DatabaseError``.
     public func appliedIdentifiers(_ db: Database) throws -> Set<String> {
-        guard try db.tableExists(Self.tableName) else { return [] }
-        return try String.fetchSet(db, sql: "SELECT identifier FROM \(Self.tableName.quotedDatabaseIdentifier)")
+        // As GRDB: the query first, and the table is looked for only when
+        // the query fails.
+        do {
+            return try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
+        } catch {
+            if (try? !db.tableExists(Self.tableName)) ?? false {
+                return []
+            }
+            throw error
+        }
     }
 
     /// The identifiers of the registered migrations that were applied, in
@@ -426,9 +451,11 @@ public struct DatabaseMigrator: Sendable {
     /// - Parameter db: A connection to the database.
     /// - Throws: A ``DatabaseError``, or the error of a replayed migration.
     public func hasSchemaChanges(_ db: Database) throws -> Bool {
-        if try hasBeenSuperseded(db) { return true }
-        let applied = try appliedMigrations(db)
-        guard let last = applied.last else { return false }
+        // One read of the applied migrations, as GRDB.
+        let appliedIdentifiers = try appliedIdentifiers(db)
+        let knownIdentifiers = self.knownIdentifiers
+        if appliedIdentifiers.contains(where: { !knownIdentifiers.contains($0) }) { return true }
+        guard let last = migrations.last(where: { appliedIdentifiers.contains($0) }) else { return false }
         // Replay the applied migrations on an empty temporary database. It
         // is a file, not an in-memory database: migrations may copy much
         // data, and the setups of the configuration may need a file (such
