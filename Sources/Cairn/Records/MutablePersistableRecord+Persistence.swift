@@ -79,7 +79,7 @@ extension MutablePersistableRecord {
             return success
         }
         guard let saved else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundSave must call its save function")
+            throw persistenceCallbackMisuse("aroundSave")
         }
         self = record
         didSave(saved)
@@ -104,7 +104,7 @@ extension MutablePersistableRecord {
         // Taken out of the variable, so that the success takes the
         // container without a copy.
         guard let result = result.take() else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundInsert must call its insert function")
+            throw persistenceCallbackMisuse("aroundInsert")
         }
         if result.didInsertRow {
             didInsert(result.success)
@@ -250,7 +250,12 @@ extension MutablePersistableRecord {
     /// // UPDATE "player" SET "name"=?, "score"=? WHERE "id"=?
     /// ```
     ///
-    /// The update callbacks run, surrounded by the save callbacks.
+    /// The update callbacks run, surrounded by the save callbacks; they
+    /// receive all the columns of the table. The statement sets the columns
+    /// that the record encodes, but the primary key, in the order of the
+    /// table. A record whose primary key is entirely NULL throws
+    /// ``RecordError/recordNotFound(databaseTableName:key:)`` without
+    /// running a statement.
     ///
     /// - Parameters:
     ///   - db: A connection.
@@ -288,7 +293,9 @@ extension MutablePersistableRecord {
         columns: Set<String>?,
         returning: PersistenceReturning?) throws -> PersistenceSuccess
     {
-        let updatedColumns = try columns ?? Set(databaseContainer().columns)
+        // All the columns of the table, as GRDB gives them to the
+        // callbacks, when no column is given.
+        let updatedColumns = try columns ?? Set(db.selectedColumnNames(in: type(of: self).databaseTableName))
         try willUpdate(db, columns: updatedColumns)
         var updated: PersistenceSuccess?
         try aroundUpdate(db, columns: updatedColumns) {
@@ -297,7 +304,7 @@ extension MutablePersistableRecord {
             return success
         }
         guard let updated else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundUpdate must call its update function")
+            throw persistenceCallbackMisuse("aroundUpdate")
         }
         didUpdate(updated)
         return updated
@@ -407,30 +414,33 @@ extension MutablePersistableRecord {
         let key = try primaryKey(db, in: container)
         let resolution = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate
 
-        // The updated columns, in the order of the container, without the
-        // primary key. With nothing to update, the key sets itself, so that
-        // a missing row is still noticed.
+        // A record whose key is entirely NULL matches no row: no statement.
+        if key.allSatisfy({ $0.value.isNull }) {
+            throw RecordError.recordNotFound(databaseTableName: tableName, key: Dictionary(
+                key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 }))
+        }
+
+        // The updated columns, as the table names them and in the order of
+        // the table, whatever the case and order of the encoded keys: the
+        // given columns that the record encodes, without the primary key.
+        // With nothing to update, the key sets itself, so that a missing
+        // row is still noticed.
+        // (No allocation per column when all columns are updated.)
         let lowercasedColumns = columns.map { Set($0.map { $0.lowercased() }) }
-        let keyColumns = Set(key.map { $0.column.lowercased() })
-        var assignments = container.storage.map { (column: $0, value: $1) }.filter { entry in
-            !keyColumns.contains(entry.column.lowercased())
-                && (lowercasedColumns?.contains(entry.column.lowercased()) ?? true)
+        var assignments: [(column: String, value: DatabaseValue)] = []
+        for column in try db.selectedColumnNames(in: tableName) {
+            if key.contains(where: { $0.column.equalsIgnoringASCIICase(column) }) { continue }
+            if let lowercasedColumns, !lowercasedColumns.contains(column.lowercased()) { continue }
+            if let value = container.databaseValue(forColumn: column) {
+                assignments.append((column, value))
+            }
         }
         if assignments.isEmpty {
             assignments = key.map { (column: $0.column, value: $0.value) }
         }
 
         var sql = "UPDATE" + resolution.orClause + " " + tableName.quotedDatabaseIdentifier + " SET "
-        // The columns as the table names them, whatever the case of the
-        // encoded keys.
-        // (A linear search in the cached names: no allocation per update.)
-        let tableColumns = try db.selectedColumnNames(in: tableName)
-        sql += assignments
-            .map { assignment in
-                let name = tableColumns.first { $0.equalsIgnoringASCIICase(assignment.column) } ?? assignment.column
-                return name.quotedDatabaseIdentifier + "=?"
-            }
-            .joined(separator: ", ")
+        sql += assignments.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: ", ")
         sql += " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
         let arguments = StatementArguments(assignments.map { $0.value } + key.map { $0.value })
         // SQLite does not count the changes of a view, made by its INSTEAD
@@ -618,6 +628,12 @@ extension MutablePersistableRecord {
         try aroundDelete(db) {
             let container = try databaseContainer()
             let key = try primaryKey(db, in: container)
+            // A record whose key is entirely NULL matches no row: no
+            // statement.
+            if key.allSatisfy({ $0.value.isNull }) {
+                deleted = false
+                return false
+            }
             let tableName = type(of: self).databaseTableName
             let sql = "DELETE FROM " + tableName.quotedDatabaseIdentifier
                 + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
@@ -630,7 +646,7 @@ extension MutablePersistableRecord {
             return result
         }
         guard let deleted else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "aroundDelete must call its delete function")
+            throw persistenceCallbackMisuse("aroundDelete")
         }
         didDelete(deleted: deleted)
         return deleted
@@ -640,14 +656,23 @@ extension MutablePersistableRecord {
 
     /// Whether a row has the primary key of the record.
     ///
+    /// ```swift
+    /// try player.exists(db)
+    /// // SELECT EXISTS (SELECT 1 FROM "player" WHERE "id"=?)
+    /// ```
+    ///
+    /// A record whose primary key is entirely NULL does not exist, and no
+    /// statement runs.
+    ///
     /// - Throws: A ``DatabaseError``.
     public func exists(_ db: Database) throws -> Bool {
         let container = try databaseContainer()
         let key = try primaryKey(db, in: container)
-        let sql = "SELECT 1 FROM " + type(of: self).databaseTableName.quotedDatabaseIdentifier
+        if key.allSatisfy({ $0.value.isNull }) { return false }
+        let sql = "SELECT EXISTS (SELECT 1 FROM " + type(of: self).databaseTableName.quotedDatabaseIdentifier
             + " WHERE " + key.map { $0.column.quotedDatabaseIdentifier + "=?" }.joined(separator: " AND ")
-            + " LIMIT 1"
-        return try Int.fetchOne(db.generatedStatement(sql: sql), arguments: StatementArguments(key.map { $0.value })) != nil
+            + ")"
+        return try Bool.fetchOne(db.generatedStatement(sql: sql), arguments: StatementArguments(key.map { $0.value })) ?? false
     }
 
     // MARK: Primary key
@@ -668,13 +693,26 @@ extension MutablePersistableRecord {
         }
     }
 
-    /// Whether the record has a non-NULL value for each primary key column.
+    /// Whether the record has a non-NULL value for one primary key column
+    /// at least: `save` then tries an update first, as GRDB does.
     private func hasPrimaryKeyValue(_ db: Database) throws -> Bool {
         let container = try databaseContainer()
         let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
-        return primaryKey.columns.allSatisfy { column in
+        return primaryKey.columns.contains { column in
             container.databaseValue(forColumn: column).map { !$0.isNull } ?? false
         }
+    }
+}
+
+extension MutablePersistableRecord {
+    /// The error of an `around…` callback that did not call its action, or
+    /// did not rethrow its error: `SQLITE_MISUSE`, with GRDB's message.
+    @usableFromInline
+    func persistenceCallbackMisuse(_ callbackName: String) -> DatabaseError {
+        DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "Incorrect implementation of the `\(Self.self).\(callbackName)` persistence callback: "
+                + "the action function was not called, or its error was not rethrown.")
     }
 }
 
