@@ -22,45 +22,11 @@ import Cairn
     {
         let handle = Locked<Task<T, Error>?>(nil)
         let task = Task {
-            await wait(start)
+            await TestThreads.wait(start)
             return try await body { handle.withLock { $0 }?.cancel() }
         }
         handle.withLock { $0 = task }
         return task
-    }
-
-    /// Runs `body` on a dispatch thread (not one of the few threads of
-    /// Swift concurrency, which a blocking read would starve), and returns
-    /// a function that waits for its end.
-    private func onDispatchThread(
-        _ body: @escaping @Sendable () throws -> Void) -> @Sendable () async throws -> Void
-    {
-        let result = Locked<Result<Void, Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let outcome = Result { try body() }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        return {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    done.wait()
-                    continuation.resume()
-                }
-            }
-            try result.withLock { $0 }!.get()
-        }
-    }
-
-    /// Waits for `semaphore` without blocking a thread of Swift concurrency.
-    private func wait(_ semaphore: DispatchSemaphore) async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                semaphore.wait()
-                continuation.resume()
-            }
-        }
     }
 
     // MARK: Task locals
@@ -119,7 +85,7 @@ import Cairn
             }
         }
         let leave: @Sendable () -> Void = { running.withLock { $0.now -= 1 } }
-        let finishSync = onDispatchThread {
+        let finishSync = TestThreads.start {
             for _ in 0..<50 {
                 try writer.write { db in
                     enter()
@@ -296,13 +262,13 @@ import Cairn
         // The only reader is busy until `release` is signalled.
         let busy = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let blockingRead = onDispatchThread {
+        let blockingRead = TestThreads.start {
             try dbPool.read { (_: Database) -> Void in
                 busy.signal()
                 release.wait()
             }
         }
-        await wait(busy)
+        await TestThreads.wait(busy)
 
         let ran = Locked(false)
         let waiting = Task {
@@ -341,7 +307,7 @@ import Cairn
         // The connection the accesses need is busy until `release`.
         let busy = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let blockingAccess = onDispatchThread {
+        let blockingAccess = TestThreads.start {
             switch access {
             case .poolRead:
                 try writer.read { (_: Database) -> Void in
@@ -355,7 +321,7 @@ import Cairn
                 }
             }
         }
-        await wait(busy)
+        await TestThreads.wait(busy)
 
         let waitingCount = 32
         let waiting = (0..<waitingCount).map { _ in
@@ -374,7 +340,7 @@ import Cairn
         // The watchdog: waits for the probe, then frees the connection.
         let probeRan = DispatchSemaphore(value: 0)
         let probeRanInTime = Locked<Bool?>(nil)
-        DispatchQueue.global().async {
+        TestThreads.detach {
             let ranInTime = probeRan.wait(timeout: .now() + 60) == .success
             probeRanInTime.withLock { $0 = ranInTime }
             release.signal()
@@ -414,14 +380,14 @@ import Cairn
 
         let busy = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let read = onDispatchThread {
+        let read = TestThreads.start {
             try dbPool.read { (_: Database) -> Void in
                 busy.signal()
                 release.wait()
                 events.withLock { $0.append("read end") }
             }
         }
-        await wait(busy)
+        await TestThreads.wait(busy)
         let barrier = Task {
             try await dbPool.barrierWriteWithoutTransaction { db in
                 events.withLock { $0.append("barrier") }

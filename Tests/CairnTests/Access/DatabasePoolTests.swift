@@ -59,7 +59,7 @@ import Cairn
         let results = Locked<[Bool]>([])
         let started = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
         for index in 0..<2 {
-            DispatchQueue.global().async(group: bothReading) {
+            TestThreads.detach(group: bothReading) {
                 try? rollbackJournalPool.read { db in
                     let cursor = try Int.fetchCursor(db, sql: "SELECT a FROM t")
                     _ = try cursor.next()
@@ -90,14 +90,14 @@ import Cairn
         let secondStarted = DispatchSemaphore(value: 0)
         let results = Locked<[Bool]>([])
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        TestThreads.detach(group: group) {
             try? dbPool.read { _ in
                 firstStarted.signal()
                 let sawSecond = secondStarted.wait(timeout: .now() + 10) == .success
                 results.withLock { $0.append(sawSecond) }
             }
         }
-        DispatchQueue.global().async(group: group) {
+        TestThreads.detach(group: group) {
             try? dbPool.read { _ in
                 secondStarted.signal()
                 let sawFirst = firstStarted.wait(timeout: .now() + 10) == .success
@@ -113,7 +113,7 @@ import Cairn
         let writeDone = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
         let readSawWrite = Locked(false)
-        DispatchQueue.global().async(group: group) {
+        TestThreads.detach(group: group) {
             try? dbPool.read { db throws in
                 // The read transaction starts with its first statement.
                 #expect(try count(db) == 2)
@@ -155,7 +155,7 @@ import Cairn
         let readStarted = DispatchSemaphore(value: 0)
         let events = Locked<[String]>([])
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        TestThreads.detach(group: group) {
             try? dbPool.read { _ in
                 readStarted.signal()
                 Thread.sleep(forTimeInterval: 0.2)
@@ -189,7 +189,7 @@ import Cairn
         let pool = try DatabasePool(path: directory.filePath(), configuration: config)
         let running = Locked(0)
         let maximum = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+        TestThreads.concurrentPerform(iterations: 6) { _ in
             try? pool.read { _ in
                 let current = running.withLock { value -> Int in
                     value += 1
@@ -242,7 +242,7 @@ import Cairn
         let readStarted = DispatchSemaphore(value: 0)
         let readFinished = Locked(false)
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        TestThreads.detach(group: group) {
             try? dbPool.read { db throws in
                 readStarted.signal()
                 Thread.sleep(forTimeInterval: 0.2)
@@ -271,7 +271,7 @@ import Cairn
         let started = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
         for _ in 0..<2 {
-            DispatchQueue.global().async(group: bothReading) {
+            TestThreads.detach(group: bothReading) {
                 try? dbPool.read { db throws in
                     started.signal()
                     proceed.wait()
@@ -301,7 +301,7 @@ import Cairn
             // Every connection is still open.
             try dbPool.write { db throws in try db.execute(sql: "INSERT INTO player (name) VALUES ('after')") }
             let concurrentCounts = Locked<[Int]>([])
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            TestThreads.concurrentPerform(iterations: 4) { _ in
                 if let value = try? dbPool.read({ db throws in try count(db) }) {
                     concurrentCounts.withLock { $0.append(value) }
                 }
@@ -579,7 +579,7 @@ import Cairn
         let pool = try DatabasePool(path: directory.filePath(), configuration: config)
         let inUse = Locked(Set<ObjectIdentifier>())
         let failures = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        TestThreads.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<50 {
                 do {
                     try pool.read { db in
@@ -600,7 +600,7 @@ import Cairn
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         for _ in 0..<3 {
-            DispatchQueue.global().async(group: barrier) {
+            TestThreads.detach(group: barrier) {
                 try? pool.read { _ in
                     started.signal()
                     release.wait()
@@ -623,7 +623,7 @@ import Cairn
         let resume = DispatchSemaphore(value: 0)
         let longRead = DispatchGroup()
         let longReadCount = Locked<Int?>(nil)
-        DispatchQueue.global().async(group: longRead) {
+        TestThreads.detach(group: longRead) {
             let count = try? pool.read { db in
                 started.signal()
                 resume.wait()
@@ -639,7 +639,7 @@ import Cairn
         #expect(longReadCount.withLock { $0 } == 2)
         // Every reader knows the tokenizer now: two reads at once use both.
         let tokens = Locked<[[String]]>([])
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        TestThreads.concurrentPerform(iterations: 2) { _ in
             let result = try? pool.read { db in
                 try db.makeTokenizer(FTS5TokenizerDescriptor(components: [FTS5LatinASCIITokenizer.name]))
                     .tokenize(query: "Élodie").map(\.token)

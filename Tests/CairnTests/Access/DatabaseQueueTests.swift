@@ -165,7 +165,7 @@ import Cairn
     @Test func interruptFromAnotherThread() throws {
         let dbQueue = try makeQueue()
         let started = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        TestThreads.detach {
             started.wait()
             Thread.sleep(forTimeInterval: 0.02)
             dbQueue.interrupt()

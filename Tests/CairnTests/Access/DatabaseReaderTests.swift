@@ -77,7 +77,7 @@ import Cairn
         let writeDone = DispatchSemaphore(value: 0)
         try reader.read { db throws in
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 1)
-            DispatchQueue.global().async {
+            TestThreads.detach {
                 try? writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Barbara')") }
                 writeDone.signal()
             }

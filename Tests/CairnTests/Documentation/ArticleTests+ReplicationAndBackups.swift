@@ -30,7 +30,7 @@ extension ArticleTests {
         let other = try DatabaseQueue(path: directory.filePath())
         let locked = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        TestThreads.detach {
             defer { released.signal() }
             do {
                 try other.writeWithoutTransaction { db in

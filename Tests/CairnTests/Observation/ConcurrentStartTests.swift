@@ -18,7 +18,7 @@ func startCountsFromThreads(
 {
     let recorder = Recorder<Int>()
     let cancellables = Locked<[AnyDatabaseCancellable]>([])
-    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+    TestThreads.concurrentPerform(iterations: 8) { _ in
         let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
             .start(in: reader, scheduling: AnyThreadImmediateScheduler(), onError: recorder.receive(error:), onChange: recorder.receive)
         cancellables.withLock { $0.append(c) }
@@ -48,7 +48,7 @@ func startCountsFromThreads(
         try await writer.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
         let recorder = Recorder<Int>()
         let cancellables = Locked<[AnyDatabaseCancellable]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        TestThreads.concurrentPerform(iterations: 8) { _ in
             DispatchQueue.main.async {
                 let c = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
                     .start(in: writer, scheduling: .immediate, onError: recorder.receive(error:), onChange: recorder.receive)

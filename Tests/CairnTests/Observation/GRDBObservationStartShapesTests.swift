@@ -39,7 +39,7 @@ func makeShapeWriter(_ kind: String, configure: (inout Configuration) -> Void = 
 func startImmediateFromMainSync(_ writer: any DatabaseWriter, count: Int = 8) {
     let recorder = Recorder<Int>()
     let cancellables = Locked<[AnyDatabaseCancellable]>([])
-    DispatchQueue.concurrentPerform(iterations: count) { _ in
+    TestThreads.concurrentPerform(iterations: count) { _ in
         DispatchQueue.main.sync {
             let c = GRDBObservationSchedulingTests.count()
                 .start(in: writer, scheduling: .immediate, onError: recorder.receive(error:), onChange: recorder.receive)
@@ -99,7 +99,7 @@ func startImmediateFromMainSync(_ writer: any DatabaseWriter, count: Int = 8) {
                 let recorder = Recorder<Int>()
                 let cancellables = Locked<[AnyDatabaseCancellable]>([])
                 let all = writers
-                DispatchQueue.concurrentPerform(iterations: 12) { i in
+                TestThreads.concurrentPerform(iterations: 12) { i in
                     let writer = all[i % 3]
                     let c = GRDBObservationSchedulingTests.count()
                         .start(in: writer, scheduling: AnyThreadImmediateScheduler(),
@@ -123,7 +123,7 @@ func startImmediateFromMainSync(_ writer: any DatabaseWriter, count: Int = 8) {
                 let shared = GRDBObservationSchedulingTests.count().shared(in: writer, scheduling: .immediate)
                 let recorder = Recorder<Int>()
                 let cancellables = Locked<[AnyDatabaseCancellable]>([])
-                DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                TestThreads.concurrentPerform(iterations: 8) { _ in
                     DispatchQueue.main.sync {
                         let c = shared.start(onError: recorder.receive(error:), onChange: recorder.receive)
                         cancellables.withLock { $0.append(c) }

@@ -59,7 +59,7 @@ import Cairn
             .shared(in: writer, scheduling: .async(onQueue: DispatchQueue(label: "shared")))
         let recorders = (0..<8).map { _ in Recorder<Int>() }
         let cancellables = Locked<[AnyDatabaseCancellable]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
+        TestThreads.concurrentPerform(iterations: 8) { index in
             let c = shared.start(onError: recorders[index].receive(error:), onChange: recorders[index].receive)
             cancellables.withLock { $0.append(c) }
         }

@@ -28,7 +28,7 @@ import Cairn
         let writeStarted = DispatchSemaphore(value: 0)
         let observationStarted = DispatchSemaphore(value: 0)
         let writeDone = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        TestThreads.detach {
             try? dbPool.write { db in
                 try db.execute(sql: "INSERT INTO t DEFAULT VALUES")
                 writeStarted.signal()

@@ -146,7 +146,7 @@ import Cairn
         let entered = DispatchSemaphore(value: 0)
         let interrupted = DispatchSemaphore(value: 0)
         let outcome = Locked<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
+        TestThreads.concurrentPerform(iterations: 2) { index in
             if index == 0 {
                 do {
                     try writer.write { db in

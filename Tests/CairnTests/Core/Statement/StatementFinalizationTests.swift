@@ -98,7 +98,7 @@ import Cairn
         // its last statement is finalized.
         dbQueue = nil
         // Released on several threads at once.
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+        TestThreads.concurrentPerform(iterations: 4) { _ in
             while shared.withLock({ $0.popLast() }) != nil { }
         }
         #expect(shared.withLock { $0.isEmpty })
@@ -117,7 +117,7 @@ import Cairn
                 try (0..<100).map { try rowHoldingStatement(db, sql: "SELECT \($0), \(round)") }
             })
             let released = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
+            TestThreads.detach {
                 // The rows leave the lock at once, and are released
                 // without synchronizing with the accesses below.
                 var rows = shared.withLock { rows in
