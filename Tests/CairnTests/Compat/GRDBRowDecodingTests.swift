@@ -400,4 +400,43 @@ import Cairn
             #expect(try String.fetchOne(db, sql: "SELECT NULL") == nil)
         }
     }
+
+    // MARK: - Decoding strategies of records
+
+    struct Attachment: FetchableRecord, Decodable {
+        static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+            .custom { dbValue in dbValue == "bad".databaseValue ? nil : Data("ok:\(dbValue)".utf8) }
+        }
+        static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+            .custom { dbValue in Int.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: TimeInterval($0) * 86400) } }
+        }
+        var payload: Data
+        var day: Date?
+    }
+
+    /// Custom strategies decode the value; when they give nil, the error
+    /// names the type, the value, the column and the statement.
+    @Test func customStrategiesOfRecords() throws {
+        try dbQueue.read { db throws in
+            let fetched = try #require(try Attachment.fetchOne(db, sql: "SELECT 'x' AS payload, 2 AS day"))
+            #expect(fetched.payload == Data(#"ok:"x""#.utf8))
+            #expect(fetched.day == Date(timeIntervalSince1970: 2 * 86400))
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT x'00' AS payload, NULL AS day"))
+            let copied = try Attachment(row: row)
+            #expect(copied.payload == Data("ok:Data(1 bytes)".utf8))
+            #expect(copied.day == nil)
+            do {
+                _ = try Attachment.fetchAll(db, sql: "SELECT 'bad' AS payload, NULL AS day")
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.description == #"could not decode Data from database value "bad" - column: "payload", column index: 0, row: [payload:"bad" day:NULL], sql: `SELECT 'bad' AS payload, NULL AS day`, arguments: []"#)
+            }
+            do {
+                _ = try Attachment.fetchAll(db, sql: "SELECT 'x' AS payload, 'monday' AS day")
+                Issue.record("expected an error")
+            } catch let error as RowDecodingError {
+                #expect(error.description == #"could not decode Date from database value "monday" - column: "day", column index: 1, row: [payload:"x" day:"monday"], sql: `SELECT 'x' AS payload, 'monday' AS day`, arguments: []"#)
+            }
+        }
+    }
 }
