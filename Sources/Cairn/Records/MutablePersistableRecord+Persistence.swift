@@ -483,16 +483,19 @@ extension MutablePersistableRecord {
         onConflict conflictResolution: Database.ConflictResolution?,
         returning: PersistenceReturning? = nil) throws
     {
-        guard try hasPrimaryKeyValue(db) else {
+        guard let key = try savedPrimaryKey(db) else {
             try performInsert(db, onConflict: conflictResolution, returning: returning)
             return
         }
         // The save callbacks surround the update, and the insert that
-        // follows when no row has the key of the record.
+        // follows when no row has the key of the record (the error of the
+        // update itself: a callback that throws `recordNotFound` for
+        // another table or key cancels the save, as in GRDB).
+        let tableName = type(of: self).databaseTableName
         try withSaveCallbacks(db) { record in
             do {
                 return try record.updateWithCallbacks(db, onConflict: conflictResolution, columns: nil, returning: returning)
-            } catch RecordError.recordNotFound {
+            } catch RecordError.recordNotFound(databaseTableName: tableName, key: key) {
                 return try record.insertWithCallbacks(db, onConflict: conflictResolution, upsert: nil, returning: returning)
             }
         }
@@ -693,14 +696,13 @@ extension MutablePersistableRecord {
         }
     }
 
-    /// Whether the record has a non-NULL value for one primary key column
-    /// at least: `save` then tries an update first, as GRDB does.
-    private func hasPrimaryKeyValue(_ db: Database) throws -> Bool {
-        let container = try databaseContainer()
-        let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
-        return primaryKey.columns.contains { column in
-            container.databaseValue(forColumn: column).map { !$0.isNull } ?? false
-        }
+    /// The primary key of the record, as an update that finds no row
+    /// reports it, or nil when all its columns are NULL. With one non-NULL
+    /// value at least, `save` tries an update first, as GRDB does.
+    private func savedPrimaryKey(_ db: Database) throws -> [String: DatabaseValue]? {
+        let key = try primaryKey(db, in: databaseContainer())
+        if key.allSatisfy({ $0.value.isNull }) { return nil }
+        return Dictionary(key.map { ($0.column, $0.value) }, uniquingKeysWith: { $1 })
     }
 }
 

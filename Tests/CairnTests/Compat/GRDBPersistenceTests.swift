@@ -311,6 +311,28 @@ import Cairn
         ])
     }
 
+    @Test func saveInsertsOnlyWhenItsOwnUpdateFindsNoRow() throws {
+        /// A seat whose update callback refuses the update with the error
+        /// of another table.
+        struct Guarded: Codable, PersistableRecord {
+            static var databaseTableName: String { "seat" }
+            var hall: String
+            var num: Int
+            var holder: String
+            func willUpdate(_ db: Database, columns: Set<String>) throws {
+                throw RecordError.recordNotFound(databaseTableName: "hall", key: ["name": hall.databaseValue])
+            }
+        }
+        let recorder = try GRDBSQLRecorder(schema: Self.schema)
+        let seat = Guarded(hall: "C", num: 2, holder: "Max")
+        var statements: [String] = []
+        let error = notFound { statements = try recorder.sql { db in try seat.save(db) } }
+        #expect(error?.table == "hall")
+        #expect(error?.key == ["name": "C".databaseValue])
+        #expect(statements == [])
+        #expect(try recorder.dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM seat") } == 0)
+    }
+
     @Test func deleteReportsWhetherARowWasDeleted() throws {
         let log = EventLog([])
         let dbQueue = try makeQueue(log: log)
