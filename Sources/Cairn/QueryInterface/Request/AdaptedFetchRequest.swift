@@ -34,6 +34,15 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
     public func fetchCount(_ db: Database) throws -> Int {
         try base.fetchCount(db)
     }
+
+    /// The region of the base request: an adapter does not change what the
+    /// request reads, and a request of some rows keeps their rowids
+    /// (`item(id,name)[1,2]`), as in GRDB.
+    ///
+    /// - Throws: A ``DatabaseError`` when the request cannot be prepared.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try base.databaseRegion(db)
+    }
 }
 
 extension FetchRequest {
