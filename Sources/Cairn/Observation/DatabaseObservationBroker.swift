@@ -283,10 +283,19 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
                 lists.savepoints.removeSubrange((index + 1)...)
             }
         case .commitTransaction?:
-            // An empty transaction does not call the commit hook. The
-            // transaction of a read-only access (a `read`) is not told.
+            // An empty transaction does not call the commit hook, which
+            // would have ended the savepoints that began it (`SAVEPOINT s;
+            // COMMIT`): they end here, or the events of the next
+            // transactions would wait for a later commit. The transaction
+            // of a read-only access (a `read`) is not told.
+            if !lists.savepoints.isEmpty {
+                deliverBufferedEvents()
+                lists.savepoints.removeAll()
+            }
             if transactionCompletion == nil && !database.isReadOnlyAccess { transactionCompletion = .commit }
         case .rollbackTransaction?:
+            bufferedEvents.removeAll()
+            lists.savepoints.removeAll()
             if transactionCompletion == nil && !database.isReadOnlyAccess { transactionCompletion = .rollback }
         case .beginTransaction?, nil:
             break
@@ -328,6 +337,18 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     ///   the statement must throw.
     override func statementDidFail(_ statement: Statement, in database: Database) {
         lists.statementObservations.removeAll()
+        // A RELEASE whose commit an observer prevented rolled the
+        // transaction back, but SQLite then reports it open again (unlike a
+        // prevented COMMIT): it is ended here, so that the connection is
+        // outside of any transaction, and observers hear of one rollback,
+        // not of another one at the next ROLLBACK.
+        if case .releaseSavepoint? = statement.transactionEffect, transactionCompletion == .rollback,
+           let connection = database.sqliteConnection, sqlite3_get_autocommit(connection) == 0
+        {
+            sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
+            bufferedEvents.removeAll()
+            lists.savepoints.removeAll()
+        }
         notifyTransactionCompletion(database)
     }
 
