@@ -202,6 +202,23 @@ import Cairn
         #expect(row == ["id": 1, "pages": 300, "title": "Emma"])
     }
 
+    @Test func updateIgnoresEncodedColumnsThatTheTableDoesNotHave() throws {
+        /// A book that encodes a column that its table does not have.
+        struct Annotated: MutablePersistableRecord {
+            static var databaseTableName: String { "book" }
+            var id: Int64
+            func encode(to container: inout PersistenceContainer) {
+                container["blurb"] = "gripping"
+                container["title"] = "Ivanhoe"
+                container["id"] = id
+            }
+        }
+        let recorder = try GRDBSQLRecorder(schema: Self.schema + "INSERT INTO book (id, title) VALUES (4, 'Old');")
+        let book = Annotated(id: 4)
+        #expect(try recorder.sql { db in try book.update(db) } == [#"UPDATE "book" SET "title"='Ivanhoe' WHERE "id"=4"#])
+        #expect(try recorder.sql { db in try book.update(db, columns: ["blurb"]) } == [#"UPDATE "book" SET "id"=4 WHERE "id"=4"#])
+    }
+
     @Test func updateOfAMissingRowThrowsRecordNotFound() throws {
         let log = EventLog([])
         let dbQueue = try makeQueue(log: log)
