@@ -796,4 +796,73 @@ import Cairn
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
     }
+
+    // MARK: - Schema source
+
+    struct MemberViewKey: DatabaseSchemaSource {
+        func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? {
+            view.name == "memberView" ? ["id"] : nil
+        }
+    }
+
+    @Test func migrationsRunWithoutSchemaSource() throws {
+        var config = Configuration()
+        config.schemaSource = MemberViewKey()
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { db throws in
+            try db.execute(sql: "CREATE TABLE member (id INTEGER PRIMARY KEY); CREATE VIEW memberView AS SELECT * FROM member")
+            #expect(try db.primaryKey("memberView").columns == ["id"])
+        }
+        let ran = Locked(false)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("raw schema") { db throws in
+            // As in GRDB, a migration sees the raw schema of SQLite: the
+            // view has no primary key.
+            #expect(db.schemaSource == nil)
+            #expect(throws: DatabaseError.self) { try db.primaryKey("memberView") }
+            ran.withLock { $0 = true }
+        }
+        try migrator.migrate(dbQueue)
+        #expect(ran.withLock { $0 })
+        try dbQueue.read { db throws in
+            #expect(db.schemaSource != nil)
+            #expect(try db.primaryKey("memberView").columns == ["id"])
+        }
+    }
+
+    // MARK: - Table alterations
+
+    @Test func alterationStatements() throws {
+        let statements = try statements("CREATE TABLE item (a, b, c)") { db in
+            try db.alter(table: "item") { t in
+                t.add(column: "d", .text).indexed()
+                t.rename(column: "a", to: "alpha")
+                t.drop(column: "c")
+            }
+            try db.rename(table: "item", to: "thing")
+            try db.drop(table: "thing")
+        }
+        #expect(statements == [
+            #"ALTER TABLE "item" ADD COLUMN "d" TEXT"#,
+            #"CREATE INDEX "item_on_d" ON "item"("d")"#,
+            #"ALTER TABLE "item" RENAME COLUMN "a" TO "alpha""#,
+            #"ALTER TABLE "item" DROP COLUMN "c""#,
+            #"ALTER TABLE "item" RENAME TO "thing""#,
+            #"DROP TABLE "thing""#,
+        ])
+    }
+
+    @Test func uniqueColumnsGetNoOtherIndex() throws {
+        let statements = try statements { db in
+            try db.create(table: "tag") { t in
+                t.column("name", .text).unique().indexed()
+                t.column("code", .text).indexed().unique()
+                t.column("label", .text).indexed()
+            }
+        }
+        #expect(statements == [
+            #"CREATE TABLE "tag" ("name" TEXT UNIQUE, "code" TEXT UNIQUE, "label" TEXT)"#,
+            #"CREATE INDEX "tag_on_label" ON "tag"("label")"#,
+        ])
+    }
 }

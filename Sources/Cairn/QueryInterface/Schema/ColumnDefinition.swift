@@ -19,6 +19,11 @@ public final class ColumnDefinition {
     private var generated: (expression: SQLExpression, qualification: GeneratedColumnQualification)?
     private(set) var isIndexed = false
 
+    /// Whether the column gets an index of its own (`CREATE INDEX
+    /// "table_on_column"`): it is indexed, and not UNIQUE, whose constraint
+    /// has its index already. GRDB's `unique()` replaces `indexed()`.
+    var hasIndexOfItsOwn: Bool { isIndexed && uniqueConflictResolution == nil }
+
     /// Whether the column is the primary key (`PRIMARY KEY` in the column
     /// definition).
     var isPrimaryKey: Bool { primaryKey != nil }
@@ -134,7 +139,9 @@ public final class ColumnDefinition {
         return self
     }
 
-    /// Indexes the column (CREATE INDEX after CREATE TABLE).
+    /// Indexes the column: `CREATE INDEX "table_on_column"` after CREATE
+    /// TABLE, or after ADD COLUMN in ``Database/alter(table:body:)``. A
+    /// UNIQUE column gets no other index, as in GRDB.
     @discardableResult
     public func indexed() -> Self {
         isIndexed = true

@@ -69,7 +69,8 @@ public final class TableAlteration {
     func sql(_ db: Database) throws -> [String] {
         let context = SQLGenerationContext(db, inlinesArguments: true)
         let table = "ALTER TABLE " + name.quotedDatabaseIdentifier
-        return try changes.map { change in
+        var statements: [String] = []
+        for change in changes {
             switch change {
             case .add(let column):
                 // A reference without columns names the primary key of the
@@ -77,14 +78,20 @@ public final class TableAlteration {
                 try column.resolveReference { table in
                     try db.tableExists(table) ? db.primaryKey(table).columns : nil
                 }
-                return table + " ADD COLUMN " + (try column.sql(context))
+                statements.append(table + " ADD COLUMN " + (try column.sql(context)))
+                // An indexed column gets its index right after, as in GRDB.
+                if column.hasIndexOfItsOwn {
+                    statements.append("CREATE INDEX " + (name + "_on_" + column.name).quotedDatabaseIdentifier
+                        + " ON " + name.quotedDatabaseIdentifier + "(" + column.name.quotedDatabaseIdentifier + ")")
+                }
             case .addLiteral(let literal):
-                return table + " ADD COLUMN " + (try literal.sql(context))
+                statements.append(table + " ADD COLUMN " + (try literal.sql(context)))
             case let .rename(old, new):
-                return table + " RENAME COLUMN " + old.quotedDatabaseIdentifier + " TO " + new.quotedDatabaseIdentifier
+                statements.append(table + " RENAME COLUMN " + old.quotedDatabaseIdentifier + " TO " + new.quotedDatabaseIdentifier)
             case .drop(let column):
-                return table + " DROP COLUMN " + column.quotedDatabaseIdentifier
+                statements.append(table + " DROP COLUMN " + column.quotedDatabaseIdentifier)
             }
         }
+        return statements
     }
 }

@@ -464,7 +464,7 @@ public final class TableDefinition {
                 }
             }
         }
-        for case .column(let column) in elements where column.isIndexed {
+        for case .column(let column) in elements where column.hasIndexOfItsOwn {
             addIndex(name + "_on_" + column.name, on: [column.name], unique: false)
         }
         return statements
