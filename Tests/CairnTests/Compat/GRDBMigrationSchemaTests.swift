@@ -865,4 +865,38 @@ import Cairn
             #"CREATE INDEX "tag_on_label" ON "tag"("label")"#,
         ])
     }
+
+    @Test func replayedMigrationsUseTheConfiguration() throws {
+        var config = Configuration()
+        config.prepareDatabase { db in
+            db.add(function: DatabaseFunction("defaultName", argumentCount: 0, pure: true) { _ in "Dora" })
+        }
+        let directory = try TemporaryDirectory()
+        let dbQueue = try DatabaseQueue(path: directory.filePath(), configuration: config)
+        var v1 = DatabaseMigrator()
+        v1.registerMigration("people") { db throws in
+            try db.execute(sql: "CREATE TABLE person (name TEXT); INSERT INTO person VALUES (defaultName())")
+        }
+        try v1.migrate(dbQueue)
+
+        var v2 = DatabaseMigrator()
+        v2.eraseDatabaseOnSchemaChange = true
+        v2.registerMigration("people") { db throws in
+            try db.execute(sql: "CREATE TABLE person (name TEXT, age INT); INSERT INTO person VALUES (defaultName(), 30)")
+        }
+        // The replay on a temporary database calls the function too.
+        try v2.migrate(dbQueue)
+        try dbQueue.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT age FROM person WHERE name = 'Dora'") == 30)
+        }
+    }
+
+    @Test func unreadableMigrationsTableThrows() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db throws in try db.execute(sql: "CREATE TABLE grdb_migrations (other TEXT)") }
+        let error = #expect(throws: DatabaseError.self) {
+            try dbQueue.read { db throws in _ = try DatabaseMigrator().appliedIdentifiers(db) }
+        }
+        #expect(error?.message == "no such column: identifier")
+    }
 }
