@@ -46,7 +46,12 @@ public final class DatabasePool: DatabaseWriter {
 
     struct PoolState {
         var isClosed = false
+        /// The reader connections opened so far: the number in the label of
+        /// the next one.
         var readerCount = 0
+        /// The snapshots made so far: the number in the label of the next
+        /// one (see ``Configuration/label``).
+        var snapshotCount = 0
         /// Setups of ``setUpConnections(_:)``, run on each new reader.
         var readerSetups: [@Sendable (Database) -> Void] = []
     }
@@ -97,7 +102,7 @@ public final class DatabasePool: DatabaseWriter {
         }
         writer = try SerializedDatabase(
             path: path, configuration: writerConfiguration,
-            defaultLabel: "Cairn.DatabasePool", purpose: "writer", accessGroup: writerGroup)
+            defaultLabel: "GRDB.DatabasePool", purpose: "writer", accessGroup: writerGroup)
 
         if !configuration.readonly {
             // SQLite cannot take a WAL snapshot of a WAL file without frames,
@@ -128,7 +133,7 @@ public final class DatabasePool: DatabaseWriter {
             }
             let reader = try SerializedDatabase(
                 path: path, configuration: readerConfigurationCopy,
-                defaultLabel: "Cairn.DatabasePool", purpose: "reader.\(number)", accessGroup: readerGroup)
+                defaultLabel: "GRDB.DatabasePool", purpose: "reader.\(number)", accessGroup: readerGroup)
             let setups = state.withLock { $0.readerSetups }
             if !setups.isEmpty {
                 reader.sync { db in setups.forEach { $0(db) } }

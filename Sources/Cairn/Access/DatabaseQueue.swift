@@ -59,7 +59,7 @@ public final class DatabaseQueue: DatabaseWriter {
     public init(path: String, configuration: Configuration = Configuration()) throws {
         writer = try SerializedDatabase(
             path: path, configuration: configuration,
-            defaultLabel: "Cairn.DatabaseQueue")
+            defaultLabel: "GRDB.DatabaseQueue")
         (readPlan, unsafeReadPlan) = DatabaseQueue.makeReadPlans(writer)
         writePlan = _WriterAccessPlan(writer: writer)
     }
@@ -86,12 +86,12 @@ public final class DatabaseQueue: DatabaseWriter {
             writer = try SerializedDatabase(
                 path: "file:\(escaped)?mode=memory&cache=shared",
                 configuration: configuration,
-                defaultLabel: "Cairn.DatabaseQueue",
+                defaultLabel: "GRDB.DatabaseQueue",
                 openFlags: SQLITE_OPEN_URI)
         } else {
             writer = try SerializedDatabase(
                 path: ":memory:", configuration: configuration,
-                defaultLabel: "Cairn.DatabaseQueue")
+                defaultLabel: "GRDB.DatabaseQueue")
         }
         (readPlan, unsafeReadPlan) = DatabaseQueue.makeReadPlans(writer)
         writePlan = _WriterAccessPlan(writer: writer)

@@ -18,12 +18,12 @@ extension DatabasePool {
         }
         try checkNotClosed()
         let number = state.withLock { state -> Int in
-            state.readerCount += 1
-            return state.readerCount
+            state.snapshotCount += 1
+            return state.snapshotCount
         }
         return try DatabaseSnapshot(
             path: path, configuration: readerConfiguration,
-            label: (configuration.label ?? "Cairn.DatabasePool") + ".snapshot.\(number)")
+            label: (configuration.label ?? "GRDB.DatabasePool") + ".snapshot.\(number)")
     }
 
     /// Returns a snapshot pool: connections that see the database as it is

@@ -84,7 +84,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         openingConfiguration.journalMode = .default
         let connection = try SerializedDatabase(
             path: path, configuration: openingConfiguration,
-            defaultLabel: configuration.label ?? "Cairn.DatabaseSnapshotPool")
+            defaultLabel: configuration.label ?? "GRDB.DatabaseSnapshotPool")
         let parts = try connection.sync { db in
             try DatabaseSnapshotPool.holdSnapshot(of: db, configuration: configuration)
         }
@@ -104,7 +104,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         self.walSnapshot = parts.walSnapshot
         self.holder = parts.holder
         let configuration = parts.configuration
-        let label = configuration.label ?? "Cairn.DatabaseSnapshotPool"
+        let label = configuration.label ?? "GRDB.DatabaseSnapshotPool"
         let readerCount = Locked(0)
         let accessGroup = self.accessGroup
         let readerPool = ReaderPool<SerializedDatabase>(maximumCount: configuration.maximumReaderCount) {
@@ -114,7 +114,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
             }
             return try SerializedDatabase(
                 path: path, configuration: configuration,
-                defaultLabel: label, purpose: "reader.\(number)", accessGroup: accessGroup)
+                defaultLabel: label, purpose: "snapshot.\(number)", accessGroup: accessGroup)
         }
         self.readerPool = readerPool
         // Reads of a snapshot pool are always isolated and read-only:
@@ -174,7 +174,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
         let walSnapshot = try WALSnapshot(db)
         let holder = try SerializedDatabase(
             path: db.path, configuration: configuration,
-            defaultLabel: configuration.label ?? "Cairn.DatabaseSnapshotPool", purpose: "holder")
+            defaultLabel: configuration.label ?? "GRDB.DatabaseSnapshotPool", purpose: "holder")
         try holder.sync { db in
             try db.beginTransaction(.deferred)
             do {

@@ -56,8 +56,30 @@ public struct Configuration: Sendable {
     /// (`SQLITE_OPEN_URI`)
     public var acceptsURIFilenames = false
 
-    /// A label for the connection, shown in its description and in the name
-    /// of its dispatch queue. Default: nil.
+    /// A label for the connections, shown in their descriptions
+    /// (`db.description`) and as the labels of their dispatch queues.
+    /// Default: nil.
+    ///
+    /// The names are GRDB's, for tools and tests that read them. With no
+    /// label:
+    ///
+    /// - `GRDB.DatabaseQueue`: the connection of a ``DatabaseQueue``;
+    /// - `GRDB.DatabasePool.writer`: the writer of a ``DatabasePool``;
+    /// - `GRDB.DatabasePool.reader.N`: a reader of a pool, where N counts
+    ///   the reader connections the pool opened (1, 2, …); it may exceed
+    ///   ``maximumReaderCount`` as readers are closed and opened again;
+    /// - `GRDB.DatabasePool.snapshot.N`: the connection of the Nth
+    ///   ``DatabaseSnapshot`` of a pool;
+    /// - `GRDB.DatabaseSnapshotPool.snapshot.N`: a reader of a
+    ///   ``DatabaseSnapshotPool``.
+    ///
+    /// A label takes the place of `GRDB.DatabaseQueue`, `GRDB.DatabasePool`
+    /// or `GRDB.DatabaseSnapshotPool`: with `"MyDatabase"`, the writer of a
+    /// pool is `MyDatabase.writer` and its first reader
+    /// `MyDatabase.reader.1`.
+    ///
+    /// These names help debugging: do not rely on them in the logic of
+    /// an application.
     public var label: String?
 
     /// Whether double-quoted string literals are accepted, as in

@@ -64,15 +64,44 @@ import CairnSQLiteShims
         }
     }
 
-    @Test func labelDescribesTheConnection() throws {
+    /// Each connection is named after the configuration's label, or GRDB's
+    /// default names, in its description (the labels of the dispatch queues
+    /// are the same, but Swift on Linux cannot read them).
+    @Test(arguments: [nil, "Inventory"])
+    func labelsNameTheConnections(label: String?) throws {
+        let directory = try TemporaryDirectory()
         var config = Configuration()
-        config.label = "Inventory"
+        config.label = label
+        func expected(_ defaultName: String, _ suffix: String) -> String {
+            (label ?? defaultName) + suffix
+        }
+
         let dbQueue = try DatabaseQueue(configuration: config)
         try dbQueue.inDatabase { db throws in
-            #expect(db.description == "Inventory")
+            #expect(db.description == expected("GRDB.DatabaseQueue", ""))
         }
-        try DatabaseQueue().inDatabase { db throws in
-            #expect(db.description == "Cairn.DatabaseQueue")
+
+        let dbPool = try DatabasePool(path: directory.filePath(), configuration: config)
+        try dbPool.write { db throws in
+            #expect(db.description == expected("GRDB.DatabasePool", ".writer"))
+            try db.execute(sql: "CREATE TABLE t(a)")
+        }
+        try dbPool.read { db throws in
+            #expect(db.description == expected("GRDB.DatabasePool", ".reader.1"))
+        }
+        // The snapshots of a pool are numbered.
+        for number in 1...2 {
+            let snapshot = try dbPool.makeSnapshot()
+            try snapshot.read { db throws in
+                #expect(db.description == expected("GRDB.DatabasePool", ".snapshot.\(number)"))
+            }
+        }
+        // The readers of each snapshot pool are numbered from 1.
+        for _ in 1...2 {
+            let snapshotPool = try dbPool.makeSnapshotPool()
+            try snapshotPool.read { db throws in
+                #expect(db.description == expected("GRDB.DatabaseSnapshotPool", ".snapshot.1"))
+            }
         }
     }
 
