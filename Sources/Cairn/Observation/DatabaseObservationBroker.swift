@@ -250,7 +250,7 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
         setRowHooks(installed: !lists.statementObservations.isEmpty, database)
     }
 
-    override func statementDidExecute(_ statement: Statement, in database: Database) {
+    override func statementDidExecute(_ statement: Statement, in database: Database) throws {
         // The hooks of changed rows stay installed for the next statement,
         // which removes them if no observer wants its events (installing
         // and removing them cost 170 instructions per statement of
@@ -259,6 +259,9 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
             notifyUnreportedChanges(database)
         }
         lists.clearStatementObservations()
+        // The error of an observer that refused the commit of an empty
+        // transaction.
+        var refusal: (any Error)?
         switch statement.transactionEffect {
         case .beginSavepoint(let name)?:
             lists.savepoints.append((name, bufferedEvents.count))
@@ -274,7 +277,7 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
                 if transactionCompletion == nil, !database.isReadOnlyAccess,
                    let connection = database.sqliteConnection, sqlite3_get_autocommit(connection) != 0
                 {
-                    transactionCompletion = .commit
+                    refusal = emptyTransactionWillCommit()
                 }
             }
         case .rollbackSavepoint(let name)?:
@@ -292,7 +295,9 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
                 deliverBufferedEvents()
                 lists.savepoints.removeAll()
             }
-            if transactionCompletion == nil && !database.isReadOnlyAccess { transactionCompletion = .commit }
+            if transactionCompletion == nil && !database.isReadOnlyAccess {
+                refusal = emptyTransactionWillCommit()
+            }
         case .rollbackTransaction?:
             bufferedEvents.removeAll()
             lists.savepoints.removeAll()
@@ -301,6 +306,30 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
             break
         }
         notifyTransactionCompletion(database)
+        if let refusal { throw refusal }
+    }
+
+    /// Asks the observers whether an empty transaction may commit, and
+    /// returns the error of the observer that refused, if any.
+    ///
+    /// SQLite calls no commit hook for a transaction that wrote nothing
+    /// (`BEGIN; COMMIT`, `SAVEPOINT s; RELEASE s`), although the code
+    /// committed a transaction. As GRDB does, the observers hear of it as
+    /// of any transaction: `databaseWillCommit()`, then `databaseDidCommit`,
+    /// or `databaseDidRollback` after an observer threw, and the statement
+    /// that committed throws its error.
+    private func emptyTransactionWillCommit() -> (any Error)? {
+        for observation in lists.observations {
+            guard let observer = observation.observer else { continue }
+            do {
+                try observer.databaseWillCommit()
+            } catch {
+                transactionCompletion = .rollback
+                return error
+            }
+        }
+        transactionCompletion = .commit
+        return nil
     }
 
     /// Tells the observations that wanted the changes of the statement, but

@@ -82,9 +82,12 @@ public protocol TransactionObserver: AnyObject {
     /// transaction is rolled back, and the statement that was committing it
     /// throws this error.
     ///
-    /// It is not called for a transaction that wrote nothing: such a
-    /// transaction has nothing to prevent, and only
-    /// ``databaseDidCommit(_:)`` is called.
+    /// It is called for a transaction that wrote nothing too (`BEGIN;
+    /// COMMIT`), although SQLite runs no commit hook for it, so that every
+    /// transaction of the code is notified the same way. When it throws
+    /// there, the statement that committed (the `COMMIT`, or the `RELEASE`
+    /// of the outermost savepoint) throws this error, and the observers
+    /// hear of a rollback; there was nothing to undo.
     ///
     /// The default implementation does nothing.
     func databaseWillCommit() throws

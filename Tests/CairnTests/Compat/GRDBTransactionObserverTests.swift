@@ -65,44 +65,38 @@ import Cairn
     }
 
     /// Transactions, as two pieces of SQL, and how observers hear of their
-    /// end: `commits` is true for a commit. `hookless` marks the commits of
-    /// transactions that never took the write lock, for which SQLite calls
-    /// no commit hook.
-    ///
-    /// Known difference, left to the owners of Cairn's design: for those,
-    /// GRDB pretends a commit and calls `databaseWillCommit` too (which may
-    /// throw and roll back); Cairn only calls `databaseDidCommit`, as its
-    /// `TransactionObserverTests` and the documentation of
-    /// `databaseWillCommit()` require.
-    static let transactions: [(start: String, end: String, commits: Bool, hookless: Bool)] = [
-        ("", "CREATE TABLE scratch(x)", true, false),
-        ("BEGIN DEFERRED TRANSACTION", "COMMIT", true, true),
-        ("BEGIN DEFERRED TRANSACTION; CREATE TABLE scratch(x)", "COMMIT", true, false),
-        ("BEGIN IMMEDIATE TRANSACTION", "COMMIT", true, false),
-        ("BEGIN IMMEDIATE TRANSACTION; CREATE TABLE scratch(x)", "COMMIT", true, false),
-        ("BEGIN EXCLUSIVE TRANSACTION", "COMMIT", true, false),
-        ("BEGIN EXCLUSIVE TRANSACTION; CREATE TABLE scratch(x)", "COMMIT", true, false),
-        ("SAVEPOINT outer", "COMMIT", true, true),
-        ("SAVEPOINT outer; CREATE TABLE scratch(x)", "COMMIT", true, false),
-        ("SAVEPOINT outer; ROLLBACK TRANSACTION TO SAVEPOINT outer", "RELEASE SAVEPOINT outer", true, true),
-        ("SAVEPOINT outer; CREATE TABLE scratch(x); ROLLBACK TRANSACTION TO SAVEPOINT outer", "RELEASE SAVEPOINT outer", true, false),
-        ("SAVEPOINT outer", "RELEASE SAVEPOINT outer", true, true),
-        ("SAVEPOINT outer; CREATE TABLE scratch(x)", "RELEASE SAVEPOINT outer", true, false),
-        ("BEGIN DEFERRED TRANSACTION", "ROLLBACK", false, false),
-        ("BEGIN DEFERRED TRANSACTION; CREATE TABLE scratch(x)", "ROLLBACK", false, false),
-        ("BEGIN IMMEDIATE TRANSACTION", "ROLLBACK", false, false),
-        ("BEGIN IMMEDIATE TRANSACTION; CREATE TABLE scratch(x)", "ROLLBACK", false, false),
-        ("BEGIN EXCLUSIVE TRANSACTION", "ROLLBACK", false, false),
-        ("BEGIN EXCLUSIVE TRANSACTION; CREATE TABLE scratch(x)", "ROLLBACK", false, false),
-        ("SAVEPOINT outer", "ROLLBACK", false, false),
-        ("SAVEPOINT outer; CREATE TABLE scratch(x)", "ROLLBACK", false, false),
+    /// end: `commits` is true for a commit. Transactions that never took
+    /// the write lock (`BEGIN DEFERRED; COMMIT`, `SAVEPOINT s; RELEASE s`)
+    /// get no commit hook from SQLite: as GRDB does, Cairn still calls
+    /// `databaseWillCommit`, which may refuse the commit.
+    static let transactions: [(start: String, end: String, commits: Bool)] = [
+        ("", "CREATE TABLE scratch(x)", true),
+        ("BEGIN DEFERRED TRANSACTION", "COMMIT", true),
+        ("BEGIN DEFERRED TRANSACTION; CREATE TABLE scratch(x)", "COMMIT", true),
+        ("BEGIN IMMEDIATE TRANSACTION", "COMMIT", true),
+        ("BEGIN IMMEDIATE TRANSACTION; CREATE TABLE scratch(x)", "COMMIT", true),
+        ("BEGIN EXCLUSIVE TRANSACTION", "COMMIT", true),
+        ("BEGIN EXCLUSIVE TRANSACTION; CREATE TABLE scratch(x)", "COMMIT", true),
+        ("SAVEPOINT outer", "COMMIT", true),
+        ("SAVEPOINT outer; CREATE TABLE scratch(x)", "COMMIT", true),
+        ("SAVEPOINT outer; ROLLBACK TRANSACTION TO SAVEPOINT outer", "RELEASE SAVEPOINT outer", true),
+        ("SAVEPOINT outer; CREATE TABLE scratch(x); ROLLBACK TRANSACTION TO SAVEPOINT outer", "RELEASE SAVEPOINT outer", true),
+        ("SAVEPOINT outer", "RELEASE SAVEPOINT outer", true),
+        ("SAVEPOINT outer; CREATE TABLE scratch(x)", "RELEASE SAVEPOINT outer", true),
+        ("BEGIN DEFERRED TRANSACTION", "ROLLBACK", false),
+        ("BEGIN DEFERRED TRANSACTION; CREATE TABLE scratch(x)", "ROLLBACK", false),
+        ("BEGIN IMMEDIATE TRANSACTION", "ROLLBACK", false),
+        ("BEGIN IMMEDIATE TRANSACTION; CREATE TABLE scratch(x)", "ROLLBACK", false),
+        ("BEGIN EXCLUSIVE TRANSACTION", "ROLLBACK", false),
+        ("BEGIN EXCLUSIVE TRANSACTION; CREATE TABLE scratch(x)", "ROLLBACK", false),
+        ("SAVEPOINT outer", "ROLLBACK", false),
+        ("SAVEPOINT outer; CREATE TABLE scratch(x)", "ROLLBACK", false),
     ]
 
     static let extents: [Database.TransactionObservationExtent] = [.observerLifetime, .databaseLifetime, .nextTransaction]
 
-    func expectedLog(commits: Bool, hookless: Bool) -> [String] {
-        if !commits { return ["didRollback"] }
-        return hookless ? ["didCommit"] : ["willCommit", "didCommit"]
+    func expectedLog(commits: Bool) -> [String] {
+        commits ? ["willCommit", "didCommit"] : ["didRollback"]
     }
 
     // MARK: - Transaction completion
@@ -112,7 +106,7 @@ import Cairn
     /// `databaseDidRollback` only. An observer added inside the
     /// transaction hears of its end.
     @Test func transactionEndsAreNotified() throws {
-        for (start, end, commits, hookless) in Self.transactions {
+        for (start, end, commits) in Self.transactions {
             for extent in Self.extents {
                 for addsBetween in [false, true] {
                     let dbQueue = try DatabaseQueue()
@@ -123,7 +117,7 @@ import Cairn
                         if addsBetween { db.add(transactionObserver: journal, extent: extent) }
                         try db.execute(sql: end)
                     }
-                    #expect(journal.log == expectedLog(commits: commits, hookless: hookless), "\(start); \(end) \(extent) \(addsBetween)")
+                    #expect(journal.log == expectedLog(commits: commits), "\(start); \(end) \(extent) \(addsBetween)")
                 }
             }
         }
@@ -132,7 +126,7 @@ import Cairn
     /// The default extent and `.observerLifetime` keep observing later
     /// transactions, and do not retain the observer.
     @Test func observerLifetimeObservesEveryTransactionWeakly() throws {
-        for (start, end, commits, hookless) in Self.transactions {
+        for (start, end, commits) in Self.transactions {
             for useDefault in [true, false] {
                 let dbQueue = try DatabaseQueue()
                 weak var weakJournal: Journal?
@@ -152,7 +146,7 @@ import Cairn
                         try db.execute(sql: "DROP TABLE IF EXISTS scratch; CREATE TABLE scratch(y)")
                         return .commit
                     }
-                    #expect(journal.log == expectedLog(commits: commits, hookless: hookless) + ["willCommit", "didCommit"], "\(start); \(end)")
+                    #expect(journal.log == expectedLog(commits: commits) + ["willCommit", "didCommit"], "\(start); \(end)")
                 }
                 #expect(weakJournal == nil)
             }
@@ -162,7 +156,7 @@ import Cairn
     /// `.nextTransaction` retains the observer until the end of the next
     /// transaction, and then forgets it.
     @Test func nextTransactionExtentObservesOneTransaction() throws {
-        for (start, end, commits, hookless) in Self.transactions {
+        for (start, end, commits) in Self.transactions {
             let dbQueue = try DatabaseQueue()
             weak var weakJournal: Journal?
             do {
@@ -179,7 +173,7 @@ import Cairn
                 try db.execute(sql: "DROP TABLE IF EXISTS scratch; CREATE TABLE scratch(y)")
                 return .commit
             }
-            #expect(journal.log == expectedLog(commits: commits, hookless: hookless), "\(start); \(end)")
+            #expect(journal.log == expectedLog(commits: commits), "\(start); \(end)")
             _ = consume journal
             #expect(weakJournal == nil, "\(start); \(end)")
         }
@@ -188,7 +182,7 @@ import Cairn
     /// A `.nextTransaction` observer whose `databaseDidCommit` runs a new
     /// transaction is not told about it; other observers are.
     @Test func nextTransactionObserverIgnoresTheTransactionItsCommitRuns() throws {
-        for (start, end, commits, hookless) in Self.transactions {
+        for (start, end, commits) in Self.transactions {
             let dbQueue = try DatabaseQueue()
             let witness = Journal()
             let journal = Journal()
@@ -204,8 +198,8 @@ import Cairn
                 if !start.isEmpty { try db.execute(sql: start) }
                 try db.execute(sql: end)
             }
-            #expect(journal.log == expectedLog(commits: commits, hookless: hookless), "\(start); \(end)")
-            let witnessLog = expectedLog(commits: commits, hookless: hookless)
+            #expect(journal.log == expectedLog(commits: commits), "\(start); \(end)")
+            let witnessLog = expectedLog(commits: commits)
                 + (commits ? ["willCommit", "didCommit"] : [])
             #expect(witness.log == witnessLog, "\(start); \(end)")
         }
@@ -232,7 +226,7 @@ import Cairn
     /// it are not asked, all observers hear of a rollback, and the statement
     /// throws the observer's error, unchanged.
     @Test func throwingWillCommitRollsBack() throws {
-        for (start, end, commits, hookless) in Self.transactions {
+        for (start, end, commits) in Self.transactions {
             for extent in Self.extents {
                 let dbQueue = try DatabaseQueue()
                 let first = Journal(), second = Journal(), third = Journal()
@@ -245,13 +239,13 @@ import Cairn
                         if !start.isEmpty { try db.execute(sql: start) }
                         try db.execute(sql: end)
                     }
-                    #expect(!commits || hookless, "\(start); \(end) \(extent): expected an error")
-                    let log = expectedLog(commits: commits, hookless: hookless)
+                    #expect(!commits, "\(start); \(end) \(extent): expected an error")
+                    let log = expectedLog(commits: commits)
                     #expect(first.log == log)
                     #expect(second.log == log)
                     #expect(third.log == log)
                 } catch let error as Refusal {
-                    #expect(commits && !hookless, "\(start); \(end) \(extent)")
+                    #expect(commits, "\(start); \(end) \(extent)")
                     #expect(error == Refusal(code: 7))
                     #expect(first.log == ["willCommit", "didRollback"], "\(start); \(end) \(extent)")
                     #expect(second.log == ["willCommit", "didRollback"], "\(start); \(end) \(extent)")
@@ -651,7 +645,7 @@ import Cairn
     /// releases them afterwards.
     @Test func afterNextTransaction() throws {
         final class Witness { }
-        for (start, end, commits, _) in Self.transactions {
+        for (start, end, commits) in Self.transactions {
             for registersBetween in [false, true] {
                 let dbQueue = try DatabaseQueue()
                 try dbQueue.writeWithoutTransaction { db in

@@ -601,7 +601,7 @@ public final class Database {
                 break
             }
         }
-        activeStatementHooks?.statementDidExecute(statement, in: self)
+        try activeStatementHooks?.statementDidExecute(statement, in: self)
     }
 
     /// Called after a statement failed: resets it, and throws the error of

@@ -21,7 +21,11 @@ class StatementHooks {
     func statementWillExecute(_ statement: Statement, in database: Database) { }
 
     /// Called after a statement completed.
-    func statementDidExecute(_ statement: Statement, in database: Database) { }
+    ///
+    /// - Throws: An error that the statement throws although it completed
+    ///   (a transaction observer that refused the commit of an empty
+    ///   transaction).
+    func statementDidExecute(_ statement: Statement, in database: Database) throws { }
 
     /// Called after a statement failed. An error that the statement must
     /// throw instead of its own goes to the connection's
