@@ -899,4 +899,43 @@ import Cairn
         }
         #expect(error?.message == "no such column: identifier")
     }
+
+    @Test func columnsOfTablesAndViews() throws {
+        try DatabaseQueue().write { db throws in
+            let missing = #expect(throws: DatabaseError.self) { try db.columns(in: "nowhere") }
+            #expect(missing?.resultCode == .SQLITE_ERROR)
+            #expect(missing?.message == "no such table: nowhere")
+
+            try db.execute(sql: """
+                CREATE TABLE sample (
+                    k2 TEXT, k1 INT,
+                    n int DEFAULT NULL,
+                    s Text NOT NULL DEFAULT 'x',
+                    d REAL DEFAULT 2.5,
+                    t DATETIME DEFAULT CURRENT_TIMESTAMP,
+                    e DATE DEFAULT (date('now')),
+                    g INT GENERATED ALWAYS AS (k1 * 2) STORED,
+                    h GENERATED ALWAYS AS (k1 + 1),
+                    PRIMARY KEY (k1, k2));
+                CREATE VIEW sampleView AS SELECT * FROM sample;
+                CREATE VIRTUAL TABLE doc USING fts5(body);
+                """)
+            let columns = try db.columns(in: "sample")
+            #expect(columns.map(\.name) == ["k2", "k1", "n", "s", "d", "t", "e", "g", "h"])
+            // The declared types, as SQLite gives them (its own types in
+            // uppercase, since SQLite 3.37).
+            #expect(columns.map(\.type) == ["TEXT", "INT", "INT", "TEXT", "REAL", "DATETIME", "DATE", "INT", ""])
+            #expect(columns.map(\.primaryKeyIndex) == [2, 1, 0, 0, 0, 0, 0, 0, 0])
+            #expect(columns.map(\.isNotNull) == [false, false, false, true, false, false, false, false, false])
+            #expect(columns.map(\.defaultValueSQL) == [nil, nil, "NULL", "'x'", "2.5", "CURRENT_TIMESTAMP", "date('now')", nil, nil])
+
+            // Views have columns, without keys or defaults.
+            let viewColumns = try db.columns(in: "sampleView")
+            #expect(viewColumns.map(\.name) == ["k2", "k1", "n", "s", "d", "t", "e", "g", "h"])
+            #expect(viewColumns.allSatisfy { $0.primaryKeyIndex == 0 && $0.defaultValueSQL == nil })
+
+            // The hidden columns of a virtual table are left out.
+            #expect(try db.columns(in: "doc").map(\.name) == ["body"])
+        }
+    }
 }
