@@ -118,6 +118,10 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     /// the statement that ended it.
     private var transactionCompletion: Database.TransactionCompletion?
 
+    /// Whether an observer prevented the commit of the current transaction
+    /// (``transactionWillCommit()``).
+    private var commitWasRefused = false
+
     /// Where the error of an observer that prevented a commit goes: the
     /// connection's channel for the errors of callbacks, which the statement
     /// that was committing throws.
@@ -378,7 +382,12 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
             bufferedEvents.removeAll()
             lists.savepoints.removeAll()
         }
-        notifyTransactionCompletion(database)
+        // As in GRDB, a transaction that SQLite rolled back because a
+        // statement failed (the implicit transaction of a failed INSERT,
+        // or `INSERT OR ROLLBACK`) is not told to the observers of the
+        // application: only a rollback that an observer caused is.
+        let isSilent = transactionCompletion == .rollback && !commitWasRefused
+        notifyTransactionCompletion(database, silentForApplicationObservers: isSilent)
     }
 
     // MARK: Hooks
@@ -396,6 +405,7 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
                 try observer.databaseWillCommit()
             } catch {
                 callbackErrors.record(error, disposition: .asIs)
+                commitWasRefused = true
                 return true
             }
         }
@@ -561,9 +571,15 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     /// ended it is done. The transactions of read-only accesses (a `read`)
     /// are not told: they changed nothing, and SQLite calls the rollback
     /// hook for them too.
-    private func notifyTransactionCompletion(_ database: Database) {
+    ///
+    /// - Parameter silentForApplicationObservers: When true, only Cairn's
+    ///   own observers (``RollbackResettingObserver``) hear of the end of the
+    ///   transaction, and the observers for the next transaction stay for
+    ///   the next one (see ``statementDidFail(_:in:)``).
+    private func notifyTransactionCompletion(_ database: Database, silentForApplicationObservers: Bool = false) {
         guard let completion = transactionCompletion else { return }
         transactionCompletion = nil
+        commitWasRefused = false
         if database.isReadOnlyAccess { return }
         // Observers may run statements, and add or remove observers: iterate
         // the observers of the transaction that ended.
@@ -571,7 +587,9 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
         for observation in ended {
             observation.isDisabled = false
         }
-        lists.observations.removeAll { $0.extent == .nextTransaction }
+        if !silentForApplicationObservers {
+            lists.observations.removeAll { $0.extent == .nextTransaction }
+        }
         // The deallocated observers are removed when this loop meets one:
         // a separate sweep would load every weak reference again, at each
         // transaction (ObservationBenchmark).
@@ -581,6 +599,7 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
                 metDeallocatedObserver = true
                 continue
             }
+            if silentForApplicationObservers && !(observer is any RollbackResettingObserver) { continue }
             switch completion {
             case .commit: observer.databaseDidCommit(database)
             case .rollback: observer.databaseDidRollback(database)
@@ -618,3 +637,9 @@ extension Database {
         return broker
     }
 }
+
+/// An observer of Cairn's own that resets its state in
+/// `databaseDidRollback`, and so must hear of every rollback, even of those
+/// that the observers of the application are not told of: the implicit
+/// transaction of a statement that failed, as in GRDB.
+protocol RollbackResettingObserver: TransactionObserver { }

@@ -106,7 +106,7 @@ public struct DatabaseRegionObservation: Sendable {
 
 /// The transaction observer of a ``DatabaseRegionObservation``. Only used on
 /// the writer's queue.
-private final class RegionObserver: TransactionObserver, @unchecked Sendable {
+private final class RegionObserver: RollbackResettingObserver, @unchecked Sendable {
     // Unchecked Sendable: created, used and removed on the writer's queue
     // only; the cancellable hands it to the writer's queue.
     var region = DatabaseRegion()

@@ -99,6 +99,12 @@ public protocol TransactionObserver: AnyObject {
     func databaseDidCommit(_ db: Database)
 
     /// Called after a transaction was rolled back.
+    ///
+    /// As in GRDB, it is not called when SQLite rolled back a transaction
+    /// because a statement failed (the implicit transaction of a failed
+    /// `INSERT` outside of any transaction, or `INSERT OR ROLLBACK`): the
+    /// failed statement's error tells it. A rollback that an observer
+    /// caused from ``databaseWillCommit()`` is told.
     func databaseDidRollback(_ db: Database)
 }
 

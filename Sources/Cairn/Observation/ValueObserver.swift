@@ -30,7 +30,7 @@ extension Database {
 /// Thread safety: the transaction observer methods run on the writer's
 /// queue; fetches run on the writer's queue (database queues) or on a reader
 /// (pools), one at a time; the shared state is behind a lock.
-final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, DatabaseClosingObserver, @unchecked Sendable
+final class ValueObserver<Reducer: ValueReducer>: RollbackResettingObserver, DatabaseClosingObserver, @unchecked Sendable
 where Reducer.Value: Sendable
 {
     private struct State {

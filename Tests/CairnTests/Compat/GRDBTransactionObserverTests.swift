@@ -259,6 +259,56 @@ import Cairn
         }
     }
 
+    /// When a statement fails and SQLite rolls back its implicit
+    /// transaction, the observers of the application are not told, as in
+    /// GRDB: no callback, and an observer for the next transaction waits
+    /// for the next one. Cairn's own observers still forget the changes of
+    /// the failed statement: a region observation does not take them for
+    /// changes of the next, unrelated, transaction.
+    @Test func failedImplicitTransactionsAreNotNotified() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE other (id INTEGER PRIMARY KEY)
+                """)
+        }
+        let journal = Journal()
+        let nextOnly = Journal()
+        dbQueue.add(transactionObserver: journal)
+        dbQueue.add(transactionObserver: nextOnly, extent: .nextTransaction)
+        let regionChanges = Locked(0)
+        let cancellable = DatabaseRegionObservation(tracking: Table("item"))
+            .start(in: dbQueue, onError: { _ in }, onChange: { _ in regionChanges.withLock { $0 += 1 } })
+
+        try dbQueue.writeWithoutTransaction { db throws -> Void in
+            // The first row is inserted, then the second fails: SQLite
+            // undoes the statement, outside of any explicit transaction.
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO item (id, name) VALUES (1, 'a'), (2, NULL)")
+            }
+            #expect(!db.isInsideTransaction)
+        }
+        #expect(journal.log.filter { !$0.hasPrefix("willChange") && !$0.hasPrefix("change") } == [])
+        #expect(nextOnly.log.filter { !$0.hasPrefix("willChange") && !$0.hasPrefix("change") } == [])
+
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO other DEFAULT VALUES") }
+        #expect(regionChanges.withLock { $0 } == 0)
+        #expect(nextOnly.log.suffix(2) == ["willCommit", "didCommit"])
+        #expect(journal.log.suffix(2) == ["willCommit", "didCommit"])
+
+        // A rollback that an observer caused is told.
+        journal.log = []
+        journal.commitError = Refusal(code: 5)
+        try dbQueue.writeWithoutTransaction { db throws -> Void in
+            #expect(throws: Refusal(code: 5)) {
+                try db.execute(sql: "INSERT INTO other DEFAULT VALUES")
+            }
+        }
+        #expect(journal.log.suffix(2) == ["willCommit", "didRollback"])
+        withExtendedLifetime(cancellable) { }
+    }
+
     // MARK: - Events
 
     func makeGallery() throws -> DatabaseQueue {
