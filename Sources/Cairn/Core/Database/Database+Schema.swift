@@ -287,12 +287,14 @@ extension Database {
         return primaryKey
     }
 
-    /// The primary key that ``Configuration/schemaSource`` gives to a view;
-    /// nil for a table, or a view without one.
+    /// The primary key that the schema source in use (``schemaSource``:
+    /// the one of ``withSchemaSource(_:execute:)``, or of the
+    /// configuration) gives to a view; nil for a table, or a view without
+    /// one.
     ///
     /// - Throws: A ``DatabaseError``, or the error of the schema source.
     func schemaSourcePrimaryKey(ofView name: String) throws -> [String]? {
-        guard let schemaSource = configuration.schemaSource,
+        guard let schemaSource,
               let schema = try schemaName(ofTable: name, in: nil),
               try viewExists(name, in: schema)
         else { return nil }

@@ -108,6 +108,27 @@ import Cairn
         }
     }
 
+    /// The stable order of a view and the dumps use the primary key that
+    /// the schema source in use gives: the one of `withSchemaSource`, not
+    /// the one of the configuration.
+    @Test func stableOrderOfViewsUsesTheSourceInUse() throws {
+        var config = Configuration()
+        config.schemaSource = ViewSource(key: ["id"])
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE VIEW playerView AS SELECT * FROM player;
+                """)
+            let request = Table("playerView").all().withStableOrder()
+            func sql() throws -> String { try request.makePreparedRequest(db).statement.sql }
+            #expect(try sql().hasSuffix(#"ORDER BY "id""#))
+            try db.withSchemaSource(ViewSource(key: ["name"])) { () throws in
+                #expect(try sql().hasSuffix(#"ORDER BY "name""#))
+            }
+        }
+    }
+
     @Test func registerAccessTracksRegionsThatCairnDoesNotSee() throws {
         let directory = try TemporaryDirectory()
         let dbQueue = try DatabaseQueue(path: directory.filePath())
