@@ -167,7 +167,7 @@ import Cairn
             }
         }
         #expect(statements == [
-            #"CREATE TABLE "membership" ("userId" INTEGER NOT NULL, "groupId" INTEGER NOT NULL, PRIMARY KEY ("userId", "groupId")) WITHOUT ROWID, STRICT"#,
+            #"CREATE TABLE "membership" ("userId" INTEGER NOT NULL, "groupId" INTEGER NOT NULL, PRIMARY KEY ("userId", "groupId")) STRICT, WITHOUT ROWID"#,
             #"CREATE TEMPORARY TABLE "log" ("message")"#,
             #"CREATE TABLE "award" ("userId" INTEGER, "groupId" INTEGER, FOREIGN KEY ("userId", "groupId") REFERENCES "membership"("userId", "groupId") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED)"#,
         ])

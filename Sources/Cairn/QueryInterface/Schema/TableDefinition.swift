@@ -326,9 +326,10 @@ public final class TableDefinition {
         if options.contains(.ifNotExists) { sql += " IF NOT EXISTS" }
         sql += " " + name.quotedDatabaseIdentifier + " ("
         sql += (columnItems + constraintItems).joined(separator: ", ") + ")"
+        // In GRDB's order.
         var tableOptions: [String] = []
-        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
         if options.contains(.strict) { tableOptions.append("STRICT") }
+        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
         if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
         return [sql] + indexStatements(foreignKeys: foreignKeys)
     }
