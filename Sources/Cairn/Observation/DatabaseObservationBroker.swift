@@ -323,16 +323,25 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     /// or `databaseDidRollback` after an observer threw, and the statement
     /// that committed throws its error.
     private func emptyTransactionWillCommit() -> (any Error)? {
+        if let refusal = firstCommitRefusal() {
+            transactionCompletion = .rollback
+            return refusal
+        }
+        transactionCompletion = .commit
+        return nil
+    }
+
+    /// Calls `databaseWillCommit()` of the observers, in order, until one
+    /// throws, and returns its error; nil when all accept the commit.
+    private func firstCommitRefusal() -> (any Error)? {
         for observation in lists.observations {
             guard let observer = observation.observer else { continue }
             do {
                 try observer.databaseWillCommit()
             } catch {
-                transactionCompletion = .rollback
                 return error
             }
         }
-        transactionCompletion = .commit
         return nil
     }
 
@@ -399,15 +408,10 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     func transactionWillCommit() -> Bool {
         deliverBufferedEvents()
         lists.savepoints.removeAll()
-        for observation in lists.observations {
-            guard let observer = observation.observer else { continue }
-            do {
-                try observer.databaseWillCommit()
-            } catch {
-                callbackErrors.record(error, disposition: .asIs)
-                commitWasRefused = true
-                return true
-            }
+        if let refusal = firstCommitRefusal() {
+            callbackErrors.record(refusal, disposition: .asIs)
+            commitWasRefused = true
+            return true
         }
         transactionCompletion = .commit
         return false

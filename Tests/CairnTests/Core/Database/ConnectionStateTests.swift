@@ -81,7 +81,9 @@ import Cairn
         }
     }
 
-    @Test func withSchemaSourceReplacesTheSourceOfTheConfiguration() throws {
+    /// A queue whose configuration gives `playerView` the key `id`, with
+    /// the table `player` and the view `playerView`.
+    private func makePlayerView() throws -> DatabaseQueue {
         var config = Configuration()
         config.schemaSource = ViewSource(key: ["id"])
         let dbQueue = try DatabaseQueue(configuration: config)
@@ -90,6 +92,13 @@ import Cairn
                 CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
                 CREATE VIEW playerView AS SELECT * FROM player;
                 """)
+        }
+        return dbQueue
+    }
+
+    @Test func withSchemaSourceReplacesTheSourceOfTheConfiguration() throws {
+        let dbQueue = try makePlayerView()
+        try dbQueue.write { db throws in
             #expect(db.schemaSource is ViewSource)
             #expect(try db.primaryKey("playerView").columns == ["id"])
             try db.withSchemaSource(ViewSource(key: ["name"])) { () throws in
@@ -112,14 +121,8 @@ import Cairn
     /// the schema source in use gives: the one of `withSchemaSource`, not
     /// the one of the configuration.
     @Test func stableOrderOfViewsUsesTheSourceInUse() throws {
-        var config = Configuration()
-        config.schemaSource = ViewSource(key: ["id"])
-        let dbQueue = try DatabaseQueue(configuration: config)
+        let dbQueue = try makePlayerView()
         try dbQueue.write { db throws in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
-                CREATE VIEW playerView AS SELECT * FROM player;
-                """)
             let request = Table("playerView").all().withStableOrder()
             func sql() throws -> String { try request.makePreparedRequest(db).statement.sql }
             #expect(try sql().hasSuffix(#"ORDER BY "id""#))
