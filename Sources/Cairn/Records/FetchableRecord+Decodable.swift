@@ -324,7 +324,16 @@ struct RecordDecoder: Decoder {
                 }
                 return nil
             }
-            guard !row.hasNull(atIndex: index) else { return nil }
+            if row.hasNull(atIndex: index) {
+                // A type may read NULL as a value of its own (DatabaseValue
+                // reads `.null`): ask it before giving nil, as GRDB does.
+                if let convertible = T.self as? any DatabaseValueConvertible.Type,
+                   let value = convertible.fromDatabaseValue(.null) as? T
+                {
+                    return value
+                }
+                return nil
+            }
             return try decode(type, atIndex: index, key: key, row: row)
         }
 

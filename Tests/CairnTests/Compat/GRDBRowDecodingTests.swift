@@ -401,6 +401,43 @@ import Cairn
         }
     }
 
+    /// `Level`, decodable: its single value is the raw value.
+    struct DecodableLevel: DatabaseValueConvertible, Decodable, Equatable {
+        var rawValue: Int
+        var databaseValue: DatabaseValue { rawValue == 0 ? .null : rawValue.databaseValue }
+        static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DecodableLevel? {
+            Level.fromDatabaseValue(dbValue).map { DecodableLevel(rawValue: $0.rawValue) }
+        }
+        init(rawValue: Int) { self.rawValue = rawValue }
+        init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(Int.self)
+        }
+    }
+
+    /// A decodable record's optional property reads NULL as its type does:
+    /// the value the type makes of NULL, nil when it makes none.
+    struct Reading: FetchableRecord, Decodable {
+        var level: DecodableLevel?
+        var count: Int?
+        var note: String?
+        var when: Date?
+    }
+
+    @Test func decodableOptionalsOfTypesThatReadNull() throws {
+        try dbQueue.read { db throws in
+            let reading = try #require(try Reading.fetchOne(db, sql: """
+                SELECT NULL AS level, NULL AS count, NULL AS note, NULL AS "when"
+                """))
+            #expect(reading.level == DecodableLevel(rawValue: 0))
+            #expect(reading.count == nil)
+            #expect(reading.note == nil)
+            #expect(reading.when == nil)
+            let other = try #require(try Reading.fetchOne(db, sql: "SELECT 2 AS level"))
+            #expect(other.level == DecodableLevel(rawValue: 2))
+            #expect(other.count == nil)
+        }
+    }
+
     // MARK: - Decoding strategies of records
 
     struct Attachment: FetchableRecord, Decodable {
