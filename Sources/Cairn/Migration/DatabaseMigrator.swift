@@ -408,8 +408,13 @@ public struct DatabaseMigrator: Sendable {
     }
 
     /// Whether the database holds applied migrations that are not
-    /// registered: the database was migrated by a newer version of the
-    /// application.
+    /// registered: the database was likely migrated by a newer version of
+    /// the application.
+    ///
+    /// As in GRDB, only the identifiers of registered migrations count as
+    /// known. The identifiers that a registered migration merges (see
+    /// ``registerMigration(_:foreignKeyChecks:merging:migrate:)``) are
+    /// unknown until that migration has run and removed them.
     ///
     /// - Throws: A ``DatabaseError``.
     public func hasBeenSuperseded(_ db: Database) throws -> Bool {
@@ -417,19 +422,16 @@ public struct DatabaseMigrator: Sendable {
         return try appliedIdentifiers(db).contains { !knownIdentifiers.contains($0) }
     }
 
-    /// The identifiers of the registered migrations, and of the migrations
-    /// they merge: a database that applied merged migrations was not
-    /// migrated by a newer version of the application.
-    private var knownIdentifiers: Set<String> {
-        registered.reduce(into: Set(migrations)) { $0.formUnion($1.mergedIdentifiers) }
-    }
+    /// The identifiers of the registered migrations.
+    private var knownIdentifiers: Set<String> { Set(migrations) }
 
     // MARK: Detecting schema changes
 
     /// Whether the migrations of the database differ from the registered
-    /// ones: the database applied a migration that is not registered (nor
-    /// merged by a registered one), or its schema differs from the schema
-    /// that the registered migrations build, up to the last one it applied.
+    /// ones: the database applied a migration that is not registered (a
+    /// merged identifier that is still recorded counts as such, as in
+    /// GRDB), or its schema differs from the schema that the registered
+    /// migrations build, up to the last one it applied.
     ///
     /// The schemas are compared with the SQL of their tables, indexes,
     /// views and triggers (`sqlite_master`), without the internal tables of
