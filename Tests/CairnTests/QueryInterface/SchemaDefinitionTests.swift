@@ -46,9 +46,11 @@ import Cairn
         #expect(statements == [
             #"CREATE TABLE "team" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL UNIQUE ON CONFLICT REPLACE COLLATE NOCASE)"#,
             #"CREATE TABLE IF NOT EXISTS "player" ("uuid" TEXT PRIMARY KEY NOT NULL, "name" TEXT NOT NULL DEFAULT 'Anonymous', "score" INTEGER NOT NULL CHECK ("score" >= 0) DEFAULT 0, "bonus" INTEGER DEFAULT ((1 + 1)), "total" INTEGER GENERATED ALWAYS AS ("score" + "bonus") STORED, "email" TEXT, "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "mentorUuid" TEXT REFERENCES "player"("uuid") ON DELETE SET NULL, UNIQUE ("name", "email"), CHECK ("name" <> ''))"#,
+            // GRDB's order: the indexes of single columns in column order,
+            // where a single-column foreign key is one of the columns.
+            #"CREATE INDEX IF NOT EXISTS "player_on_email" ON "player"("email")"#,
             #"CREATE INDEX IF NOT EXISTS "player_on_teamId" ON "player"("teamId")"#,
             #"CREATE INDEX IF NOT EXISTS "player_on_mentorUuid" ON "player"("mentorUuid")"#,
-            #"CREATE INDEX IF NOT EXISTS "player_on_email" ON "player"("email")"#,
         ])
         try dbQueue.write { db throws in
             try db.execute(sql: "INSERT INTO team (name) VALUES ('Red')")
@@ -96,11 +98,12 @@ import Cairn
             #""citizenshipCountryCode" TEXT, "citizenshipPersonId" INTEGER, "# +
             #""badgeId" INTEGER UNIQUE REFERENCES "teams"("rowid"), "# +
             #"FOREIGN KEY ("citizenshipCountryCode", "citizenshipPersonId") REFERENCES "citizenship"("countryCode", "personId") ON DELETE CASCADE)"#,
+            // GRDB's order: multi-column foreign keys first.
+            #"CREATE UNIQUE INDEX "index_employees_on_citizenshipCountryCode_citizenshipPersonId" ON "employees"("citizenshipCountryCode", "citizenshipPersonId")"#,
             #"CREATE INDEX "employees_on_teamId" ON "employees"("teamId")"#,
             #"CREATE INDEX "employees_on_countryCode" ON "employees"("countryCode")"#,
             #"CREATE INDEX "employees_on_managerId" ON "employees"("managerId")"#,
             #"CREATE INDEX "employees_on_employeeId" ON "employees"("employeeId")"#,
-            #"CREATE UNIQUE INDEX "index_employees_on_citizenshipCountryCode_citizenshipPersonId" ON "employees"("citizenshipCountryCode", "citizenshipPersonId")"#,
         ])
         try dbQueue.inDatabase { db throws in
             let foreignKeys = try db.foreignKeys(on: "employees")

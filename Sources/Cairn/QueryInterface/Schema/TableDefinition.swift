@@ -447,26 +447,36 @@ public final class TableDefinition {
                 + Self.quotedList(columns)
             statements.append(index)
         }
-        for case .foreignKey(let foreignKey) in elements where foreignKey.indexed && !foreignKey.isInPrimaryKey {
-            guard let columns = foreignKeys[ObjectIdentifier(foreignKey)]?.columnNames else { continue }
-            if columns.count == 1 {
-                // A UNIQUE column has its own index.
-                if foreignKey.uniqueConflictResolution == nil {
-                    addIndex(name + "_on_" + columns[0], on: columns, unique: false)
-                }
-            } else {
-                switch foreignKey.uniqueConflictResolution {
-                case .none:
-                    addIndex("index_" + name + "_on_" + columns.joined(separator: "_"), on: columns, unique: false)
-                case .some(.none):
-                    addIndex("index_" + name + "_on_" + columns.joined(separator: "_"), on: columns, unique: true)
-                case .some(.some):
-                    break // the UNIQUE table constraint has its own index
-                }
+        // As GRDB: the indexes of multi-column foreign keys come first, then
+        // the indexes of single columns in the order of the columns, where
+        // a single-column foreign key is one of the columns.
+        func indexedColumns(of foreignKey: ForeignKeyDefinition) -> [String]? {
+            guard foreignKey.indexed && !foreignKey.isInPrimaryKey else { return nil }
+            return foreignKeys[ObjectIdentifier(foreignKey)]?.columnNames
+        }
+        for case .foreignKey(let foreignKey) in elements {
+            guard let columns = indexedColumns(of: foreignKey), columns.count > 1 else { continue }
+            switch foreignKey.uniqueConflictResolution {
+            case .none:
+                addIndex("index_" + name + "_on_" + columns.joined(separator: "_"), on: columns, unique: false)
+            case .some(.none):
+                addIndex("index_" + name + "_on_" + columns.joined(separator: "_"), on: columns, unique: true)
+            case .some(.some):
+                break // the UNIQUE table constraint has its own index
             }
         }
-        for case .column(let column) in elements where column.hasIndexOfItsOwn {
-            addIndex(name + "_on_" + column.name, on: [column.name], unique: false)
+        for element in elements {
+            switch element {
+            case .column(let column) where column.hasIndexOfItsOwn:
+                addIndex(name + "_on_" + column.name, on: [column.name], unique: false)
+            case .foreignKey(let foreignKey):
+                // A UNIQUE column has its own index.
+                guard let columns = indexedColumns(of: foreignKey), columns.count == 1,
+                      foreignKey.uniqueConflictResolution == nil else { continue }
+                addIndex(name + "_on_" + columns[0], on: columns, unique: false)
+            default:
+                continue
+            }
         }
         return statements
     }
