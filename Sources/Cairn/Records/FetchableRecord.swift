@@ -206,10 +206,16 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
     /// The coding key is the column name (the default).
     case useDefaultKeys
     /// The coding key is the camelCase version of the snake_case column
-    /// name: the `player_name` column is read for `playerName`.
+    /// name, as `JSONDecoder` converts keys: the `player_name` column is
+    /// read for `playerName`, and the `createdAt` column for `createdAt`.
+    ///
+    /// A key whose snake_case version does not convert back to it
+    /// (`playerID`, whose column `player_id` converts to `playerId`) reads
+    /// the snake_case column anyway.
     case convertFromSnakeCase
     /// A custom mapping from column name to coding key: a key reads the
-    /// leftmost column whose key has the same string value.
+    /// column whose key has the same string value (the last one when
+    /// several columns give the same key, as in GRDB).
     ///
     /// ```swift
     /// struct Player: Decodable, FetchableRecord {
@@ -229,10 +235,19 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
         case .useDefaultKeys:
             return key.stringValue
         case .convertFromSnakeCase:
-            return key.stringValue.snakeCased
+            // As GRDB, the column whose camelCase name is the key; the last
+            // one when several are.
+            let wanted = key.stringValue
+            let column = row.columnNames.last { column in
+                // A name without underscore is its own camelCase.
+                column.contains("_") ? column.camelCasedFromSnakeCase == wanted : column == wanted
+            }
+            // Otherwise the snake_case key, which names the missing column
+            // in errors.
+            return column ?? wanted.snakeCased
         case .custom(let keyForColumn):
             let wanted = key.stringValue
-            return row.columnNames.first { keyForColumn($0).stringValue == wanted } ?? wanted
+            return row.columnNames.last { keyForColumn($0).stringValue == wanted } ?? wanted
         }
     }
 }

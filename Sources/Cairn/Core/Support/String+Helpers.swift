@@ -4,24 +4,73 @@ import Foundation
 // names (the full-text helpers are in FTS/String+FTS.swift).
 
 extension String {
-    /// The snake_case version of a camelCase identifier: `playerName` →
-    /// `player_name`, `URLValue` → `url_value`.
+    /// The snake_case version of a camelCase identifier, as
+    /// `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase` (and GRDB's
+    /// `DatabaseColumnEncodingStrategy.convertToSnakeCase`) write it: a word
+    /// starts at each uppercase letter that follows a lowercase one, and a
+    /// run of uppercase letters before a lowercase one is a word but its
+    /// last letter: `playerName` → `player_name`, `myURLValue` →
+    /// `my_url_value`, `recordID` → `record_id`. The first character never
+    /// starts a word, so an uppercase run at the start splits as Foundation
+    /// splits it (`URLValue` → `u_rl_value`, `ID` → `i_d`).
     var snakeCased: String {
-        var result = ""
-        let characters = Array(self)
-        for (index, character) in characters.enumerated() {
-            if character.isUppercase {
-                let previous = index > 0 ? characters[index - 1] : nil
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                let startsWord = index > 0 && (previous?.isLowercase == true || previous?.isNumber == true
-                    || (previous?.isUppercase == true && next?.isLowercase == true))
-                if startsWord { result += "_" }
-                result += character.lowercased()
-            } else {
-                result.append(character)
-            }
+        let scalars = Array(unicodeScalars)
+        guard !scalars.isEmpty else { return self }
+        func isUppercase(_ scalar: Unicode.Scalar) -> Bool {
+            let category = scalar.properties.generalCategory
+            return category == .uppercaseLetter || category == .titlecaseLetter
         }
-        return result
+        func isLowercase(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.generalCategory == .lowercaseLetter
+        }
+        let end = scalars.count
+        var words: [Range<Int>] = []
+        var wordStart = 0
+        var searchStart = 1
+        while let upper = (searchStart..<end).first(where: { isUppercase(scalars[$0]) }) {
+            words.append(wordStart..<upper)
+            guard let lower = (upper..<end).first(where: { isLowercase(scalars[$0]) }) else {
+                // Uppercase letters up to the end: one last word.
+                wordStart = upper
+                break
+            }
+            if lower == upper + 1 {
+                // A capitalized word.
+                wordStart = upper
+            } else {
+                // A run of capitals is a word, but its last letter, which
+                // starts the next word.
+                words.append(upper..<(lower - 1))
+                wordStart = lower - 1
+            }
+            searchStart = lower + 1
+        }
+        words.append(wordStart..<end)
+        return words.map { range in
+            var word = String.UnicodeScalarView()
+            word.append(contentsOf: scalars[range])
+            return String(word).lowercased()
+        }.joined(separator: "_")
+    }
+
+    /// The camelCase version of a snake_case identifier, as
+    /// `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` (and GRDB's
+    /// `DatabaseColumnDecodingStrategy.convertFromSnakeCase`) read it: the
+    /// words between underscores are joined, each capitalized but the first,
+    /// which is lowercased; leading and trailing underscores stay. An
+    /// identifier without inner underscore is kept as it is:
+    /// `player_name` → `playerName`, `_row_id_` → `_rowId_`,
+    /// `createdAt` → `createdAt`.
+    var camelCasedFromSnakeCase: String {
+        guard let first = firstIndex(where: { $0 != "_" }) else { return self }
+        var last = index(before: endIndex)
+        while last > first && self[last] == "_" {
+            formIndex(before: &last)
+        }
+        let words = self[first...last].split(separator: "_")
+        guard words.count > 1 else { return self }
+        let joined = ([words[0].lowercased()] + words.dropFirst().map(\.capitalized)).joined()
+        return String(self[..<first]) + joined + String(self[index(after: last)...])
     }
 }
 
