@@ -157,7 +157,8 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
     /// was fetched from, or last saved to.
     ///
     /// True for a record created with ``init()``, from a row that was not
-    /// fetched, or deleted: saving it writes all its columns. Set it to
+    /// fetched, or deleted: saving it writes all its columns (unless
+    /// ``encode(to:)`` writes none). Set it to
     /// `false` to make the current values the reference (after you saved the
     /// record by other means), and to `true` to forget the reference.
     ///
@@ -171,8 +172,9 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
     /// When ``encode(to:)`` throws, the record counts as changed.
     public var hasDatabaseChanges: Bool {
         get {
-            guard let referenceRow else { return true }
             guard let container = try? databaseContainer() else { return true }
+            // A record that encodes no column has no change, as in GRDB.
+            guard let referenceRow else { return !container.isEmpty }
             return !Record.changes(of: container, from: referenceRow).isEmpty
         }
         set {
@@ -306,29 +308,16 @@ open class Record: FetchableRecord, TableRecord, PersistableRecord {
     open func willUpdate(_ db: Database, columns: Set<String>) throws { }
 
     /// Wraps the update: call `update` once. The default updates, and makes
-    /// the updated values the reference of changes tracking (the columns
-    /// that were not updated keep their former reference); overrides call
-    /// `super`.
+    /// all the encoded values the reference of changes tracking, as GRDB
+    /// does: after an update of some columns, the record has no change,
+    /// even in the columns that were not updated. Overrides call `super`.
     ///
     /// - Throws: The error of `update`, or an error that cancels the
     ///   update.
     open func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws {
         let updated = try update()
-        let updatedColumns = Set(columns.map { $0.lowercased() })
-        var names: [String] = []
-        var values: [DatabaseValue] = []
-        for (column, value) in updated.persistenceContainer.storage {
-            if updatedColumns.contains(column.lowercased()) {
-                names.append(column)
-                values.append(value)
-            } else if let referenceRow, let index = referenceRow.index(forColumn: column) {
-                names.append(column)
-                values.append(referenceRow.databaseValues[index])
-            }
-            // Otherwise the database value is not known: the column stays a
-            // change.
-        }
-        referenceRow = Row(columnNames: names, values: values)
+        let container = updated.persistenceContainer
+        referenceRow = Row(columnNames: container.columns, values: container.values)
     }
 
     /// Called after the record was updated. The default does nothing.
