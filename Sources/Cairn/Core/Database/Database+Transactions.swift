@@ -92,7 +92,9 @@ extension Database {
             try inTransaction(nil, operations)
             return
         }
-        let name = "cairn\(state.transaction.savepointDepth)"
+        // One name for all savepoints, as in GRDB: SQLite releases and
+        // rolls back to the innermost savepoint of that name.
+        let name = "grdb"
         // SQLite refuses to begin a savepoint while a blob opened for
         // writing is open.
         if let error = closeTransactionScopedResources() { throw error }
@@ -119,6 +121,11 @@ extension Database {
         closeTransactionScopedResources()
         switch completion {
         case .commit:
+            // The transaction was aborted inside the savepoint: nothing is
+            // left to release.
+            if state.transaction.wasAborted {
+                throw abortedTransactionError(sql: nil, arguments: nil)
+            }
             try execute(sql: "RELEASE SAVEPOINT \(name)")
         case .rollback:
             try execute(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \(name)")
@@ -194,15 +201,17 @@ extension Database {
         try transactionStatement(.commit).execute()
     }
 
-    /// Rolls back the current transaction.
+    /// Rolls back the current transaction, if any: outside of a
+    /// transaction, it does nothing (SQLite may have rolled back already,
+    /// after an error).
     ///
     /// The open blobs of the connection (``DatabaseBlob``) are closed
     /// first.
     ///
-    /// - Throws: A ``DatabaseError``, for instance when no transaction is
-    ///   open.
+    /// - Throws: A ``DatabaseError`` if the rollback fails.
     public func rollback() throws {
         closeTransactionScopedResources()
+        guard isInsideTransaction else { return }
         try transactionStatement(.rollback).execute()
     }
 
@@ -269,7 +278,7 @@ extension Database {
     func commitOwnedTransaction() throws {
         if state.transaction.wasAborted {
             rollbackIgnoringErrors()
-            throw abortedTransactionError(sql: "COMMIT TRANSACTION", arguments: nil)
+            throw abortedTransactionError(sql: nil, arguments: nil)
         }
         state.transaction.isOwnedByBlock = false
         guard isInsideTransaction else { return }
@@ -304,7 +313,7 @@ struct TransactionState {
 
     /// Whether SQLite, or a statement of the user, ended the transaction
     /// that a block owns (an interrupt, `SQLITE_FULL`, a conflict resolved
-    /// with ROLLBACK, an explicit `ROLLBACK`…): until the block ends,
+    /// with ROLLBACK, an explicit `ROLLBACK` or `COMMIT`…): until the block ends,
     /// statements throw `SQLITE_ABORT` instead of running outside of the
     /// transaction the user believes in.
     @usableFromInline var wasAborted = false

@@ -591,12 +591,12 @@ public final class Database {
                 // statements would run outside of the transaction.
                 noteTransactionEnd()
             case .commitTransaction, .releaseSavepoint:
-                // A COMMIT of the user: the changes are kept, and the block
-                // has no transaction to end any longer.
+                // A COMMIT of the user, inside a block: the changes are
+                // kept, and, as in GRDB, the later statements of the block
+                // and its end throw SQLITE_ABORT, since they would run
+                // outside of the transaction.
                 state.schemaCache.didCommit(isInsideTransaction: isInsideTransaction)
-                if state.transaction.isOwnedByBlock && !isInsideTransaction {
-                    state.transaction.isOwnedByBlock = false
-                }
+                noteTransactionEnd()
             default:
                 break
             }

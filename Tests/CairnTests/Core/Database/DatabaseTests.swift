@@ -269,10 +269,15 @@ import Cairn
             #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 5)
             #expect(!db.isInsideTransaction)
         }
-        try dbQueue.write { db throws in
-            // Inside a transaction, a COMMIT of the script ends it; the block
-            // then has no transaction to commit.
-            try db.execute(sql: "CREATE TABLE y(a); INSERT INTO y(a) VALUES (1); COMMIT")
+        // Inside a transaction, a COMMIT of the script ends it, and keeps
+        // its changes; the block, whose transaction is gone, then ends with
+        // SQLITE_ABORT, as in GRDB.
+        #expect {
+            try dbQueue.write { db throws in
+                try db.execute(sql: "CREATE TABLE y(a); INSERT INTO y(a) VALUES (1); COMMIT")
+            }
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .SQLITE_ABORT
         }
         try dbQueue.read { db throws in #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM y") == 1) }
     }
