@@ -62,19 +62,29 @@ public struct DatabaseRegionObservation: Sendable {
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable
     {
-        let observer = RegionObserver(onChange: onChange)
+        // As in GRDB, `onChange` is never called once the cancellable is
+        // cancelled, even by a transaction that commits before the
+        // observer is removed from the writer.
+        let isCancelled = Locked(false)
+        let observer = RegionObserver(onChange: { db in
+            guard !isCancelled.withLock({ $0 }) else { return }
+            onChange(db)
+        })
         let box = UncheckedSendableBox(observer)
         do {
             try writer.unsafeReentrantWrite { db in
+                // Tables by the names of the schema, without views, as in
+                // GRDB (see `DatabaseRegion.observableRegion`).
                 observer.region = try regions.reduce(into: DatabaseRegion()) { region, convertible in
                     region.formUnion(try convertible.databaseRegion(db))
-                }
+                }.observableRegion(db)
                 db.add(transactionObserver: observer)
             }
         } catch {
             onError(error)
         }
         return AnyDatabaseCancellable {
+            isCancelled.withLock { $0 = true }
             guard let observer = box.take() else { return }
             writer.asyncWriteWithoutTransaction { db in
                 db.remove(transactionObserver: observer)

@@ -194,9 +194,14 @@ where Reducer.Value: Sendable
         let initial: (value: Reducer.Value?, snapshot: WALSnapshot?)
         do {
             initial = try pool.read { db in
+                // The read starts before the fetch, as in GRDB: what the
+                // fetch itself writes with the pool is a later state, which
+                // the writer sees and fetches again.
+                _ = try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
                 // The snapshot of the read; nil when SQLite has none to
                 // give (an empty WAL file): the writer then fetches again.
-                (try fetchAndReduce(db, onWriter: false), try? WALSnapshot(db))
+                let snapshot = try? WALSnapshot(db)
+                return (try fetchAndReduce(db, onWriter: false), snapshot)
             }
         } catch {
             return failImmediately(error)
@@ -398,30 +403,32 @@ where Reducer.Value: Sendable
         let fetched: Reducer.Fetcher.Value
         var newRegion: DatabaseRegion?
         switch tracking {
+        // Regions are tracked as GRDB tracks them: tables by the names of
+        // the schema, without views (see `DatabaseRegion.observableRegion`).
         case .constantRegion(let regions):
             if state.withLock({ $0.region }) == nil {
                 newRegion = try regions.reduce(into: DatabaseRegion()) { region, convertible in
                     region.formUnion(try convertible.databaseRegion(db))
-                }
+                }.observableRegion(db)
             }
             fetched = try fetchValue()
         case .constantRegionRecordedFromSelection:
             if state.withLock({ $0.region }) == nil {
                 let (value, region) = try db.recordingSelectedRegion(fetchValue)
                 fetched = value
-                newRegion = region
+                newRegion = try region.observableRegion(db)
             } else {
                 fetched = try fetchValue()
             }
         case .regionRecordedFromSelection:
-            let (value, region) = try db.recordingSelectedRegion(fetchValue)
+            let (value, recordedRegion) = try db.recordingSelectedRegion(fetchValue)
             fetched = value
+            let region = try recordedRegion.observableRegion(db)
             if state.withLock({ $0.region }) != region {
                 newRegion = region
             }
         }
-        if let newRegion {
-            let region = newRegion.ignoringInternalTables()
+        if let region = newRegion {
             state.withLock { $0.region = region }
             if tracksChanges {
                 events.willTrackRegion?(region)

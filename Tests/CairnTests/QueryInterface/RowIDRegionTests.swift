@@ -62,7 +62,7 @@ import Cairn
             #expect(description(Player.filter(id: 1), db) == columns + "[1]")
             #expect(description(Player.filter(ids: [1, 2]), db) == columns + "[1,2]")
             // The hidden rowid.
-            #expect(description(Table("hidden").filter(key: 1), db) == "hidden(name,ROWID)[1]")
+            #expect(description(Table("hidden").filter(key: 1), db) == "hidden(ROWID,name)[1]")
         }
     }
 
@@ -89,7 +89,7 @@ import Cairn
             // Primary keys that are not the rowid.
             #expect(description(Table("descending").filter(key: 1), db) == "descending(id,name)")
             #expect(description(Table("descending").filter(Column("rowid") == 1), db)
-                == "descending(id,name,ROWID)[1]")
+                == "descending(ROWID,id,name)[1]")
             #expect(description(Table("textKey").filter(key: "a"), db) == "textKey(code,name)")
             #expect(description(Table("composite").filter(key: ["a": 1, "b": 2]), db)
                 == "composite(a,b)")

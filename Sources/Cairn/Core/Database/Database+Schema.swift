@@ -62,9 +62,12 @@ extension Database {
         var objects = SchemaObjects()
         let rows = try Row.fetchCursor(self, sql: "SELECT type, name, tbl_name, sql FROM \(masterTable)")
         while let row = try rows.next() {
-            let name = try row.decode(String.self, forColumn: "name").lowercased()
+            let createdName = try row.decode(String.self, forColumn: "name")
+            let name = createdName.lowercased()
             switch try row.decode(String.self, forColumn: "type") {
-            case "table": objects.tables.insert(name)
+            case "table":
+                objects.tables.insert(name)
+                objects.tableNames[name] = createdName
             case "view": objects.views.insert(name)
             case "trigger": objects.triggers.insert(name)
             default: break
@@ -90,6 +93,20 @@ extension Database {
     /// - Throws: A ``DatabaseError``.
     public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
         try schemaObjectExists(\.tables, name: name, in: schemaName)
+    }
+
+    /// The name of a table as it was created, found without regard to
+    /// ASCII case in the schemas of the connection, in SQLite's order; nil
+    /// when no table has this name (views included).
+    ///
+    /// - Throws: A ``DatabaseError``.
+    func canonicalTableName(_ name: String) throws -> String? {
+        try checkSchemaCacheVersion()
+        let lowercasedName = name.lowercased()
+        for schema in try schemaNames(searching: nil) {
+            if let tableName = try schemaObjects(schema).tableNames[lowercasedName] { return tableName }
+        }
+        return nil
     }
 
     /// Whether a view exists.

@@ -127,6 +127,8 @@ struct SchemaTableKey: Hashable {
 /// rows of its `sqlite_master` table).
 struct SchemaObjects {
     var tables: Set<String> = []
+    /// The names of the tables as they were created, by lowercased name.
+    var tableNames: [String: String] = [:]
     var views: Set<String> = []
     var triggers: Set<String> = []
 }

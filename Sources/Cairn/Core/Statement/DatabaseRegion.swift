@@ -271,20 +271,46 @@ public struct DatabaseRegion: Hashable, Sendable {
         guard let tableRegions else { return self }
         return DatabaseRegion(tableRegions: tableRegions.filter { !$0.key.hasPrefix("sqlite_") })
     }
+
+    /// The region that observers track, as in GRDB: without the internal
+    /// tables of SQLite, nor views (a view is observed through the tables
+    /// it reads) and names that are no table, and with the names of the
+    /// tables as they were created.
+    ///
+    /// ```swift
+    /// // CREATE TABLE player(...); CREATE VIEW ranking AS SELECT ... FROM player
+    /// // "Player(*),ranking(*)" is observed as "player(*)"
+    /// ```
+    ///
+    /// - Throws: A ``DatabaseError``.
+    func observableRegion(_ db: Database) throws -> DatabaseRegion {
+        guard let tableRegions = ignoringInternalTables().tableRegions else { return .fullDatabase }
+        var result: [String: TableRegion] = [:]
+        for (key, region) in tableRegions {
+            guard let tableName = try db.canonicalTableName(region.tableName) else { continue }
+            var region = region
+            region.tableName = tableName
+            result[key] = region
+        }
+        return DatabaseRegion(tableRegions: result)
+    }
 }
 
 extension DatabaseRegion: CustomStringConvertible {
     /// A description such as `player(name,score),team(*)`, where `(*)`
     /// stands for all columns and `[1,2]` for some rowids, or
     /// `full database`, or `empty`.
+    ///
+    /// Tables and columns are sorted by their names as first given, in the
+    /// order of their characters (`Team` before `player`, `Height` before
+    /// `id`), as GRDB sorts them.
     public var description: String {
         guard let tableRegions else { return "full database" }
         if tableRegions.isEmpty { return "empty" }
-        return tableRegions.keys.sorted().map { key in
-            let region = tableRegions[key]!
+        return tableRegions.values.sorted { $0.tableName < $1.tableName }.map { region in
             var description = region.tableName
             if let columns = region.columns {
-                description += "(" + columns.sorted().map(region.displayName(ofColumn:)).joined(separator: ",") + ")"
+                description += "(" + columns.map(region.displayName(ofColumn:)).sorted().joined(separator: ",") + ")"
             } else {
                 description += "(*)"
             }
