@@ -257,17 +257,6 @@ public struct DatabaseMigrator: Sendable {
         }
     }
 
-    /// Runs the migrations that have not run yet, without blocking the
-    /// calling thread.
-    ///
-    /// - Throws: The error of the failing migration, or a ``DatabaseError``.
-    public func migrate(_ writer: some DatabaseWriter) async throws {
-        guard let last = registered.last else { return }
-        try await writer.barrierWriteWithoutTransaction { db in
-            try migrate(db, upTo: last.identifier)
-        }
-    }
-
     /// Runs the migrations on a connection, outside of any transaction.
     private func migrate(_ db: Database, upTo targetIdentifier: String) throws {
         // GRDB stops the program on these two misuses, with these messages.

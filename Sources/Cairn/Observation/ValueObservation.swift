@@ -209,15 +209,21 @@ extension ValueObservation {
     ///
     /// The values are `Sendable`: the previous value is compared with the
     /// next one in a later fetch, which may run on another thread.
+    ///
+    /// As in GRDB, `predicate` need not be `Sendable`: it is sent to the
+    /// observation, which calls it after each fetch, one call at a time for
+    /// each start of the observation.
     public func removeDuplicates(
-        by predicate: @escaping @Sendable (Reducer.Value, Reducer.Value) -> Bool)
+        by predicate: sending @escaping (Reducer.Value, Reducer.Value) -> Bool)
         -> ValueObservation<ValueReducers.RemoveDuplicates<Reducer>>
         where Reducer.Value: Sendable
     {
+        nonisolated(unsafe) let predicate = predicate
+        let sendablePredicate: @Sendable (Reducer.Value, Reducer.Value) -> Bool = { predicate($0, $1) }
         let makeReducer = self.makeReducer
         let didReceiveBaseValue = events.didReceiveValue
         var observation = ValueObservation<ValueReducers.RemoveDuplicates<Reducer>>(tracking: tracking) {
-            ValueReducers.RemoveDuplicates(base: makeReducer(), predicate: predicate, tap: didReceiveBaseValue)
+            ValueReducers.RemoveDuplicates(base: makeReducer(), predicate: sendablePredicate, tap: didReceiveBaseValue)
         }
         observation.events = events.withoutValues()
         observation.requiresWriteAccess = requiresWriteAccess
@@ -259,7 +265,9 @@ extension ValueObservation {
 
     /// Prints the events of the observation, prefixed with `prefix`, to the
     /// standard output (one line per event) or to `stream` (one write per
-    /// event, without line end).
+    /// event, without line end). As in GRDB, the stream need not be
+    /// `Sendable`: it is sent to the observation, which writes to it one
+    /// event at a time.
     ///
     /// ```swift
     /// let observation = ValueObservation.tracking(Player.fetchAll).print("players")
@@ -270,12 +278,12 @@ extension ValueObservation {
     /// ```
     public func print(
         _ prefix: String = "",
-        to stream: (any TextOutputStream & Sendable)? = nil) -> ValueObservation<ValueReducers.Trace<Reducer>>
+        to stream: sending (any TextOutputStream)? = nil) -> ValueObservation<ValueReducers.Trace<Reducer>>
     {
         let prefix = prefix.isEmpty ? "" : "\(prefix): "
         // One write per event: the standard output gets lines, a stream
         // gets the events without line ends.
-        let output = Locked<any TextOutputStream & Sendable>(stream ?? StandardOutputStream())
+        let output = Locked<any TextOutputStream>(stream ?? StandardOutputStream())
         let log: @Sendable (String) -> Void = { message in
             output.withLock { stream in stream.write(prefix + message) }
         }

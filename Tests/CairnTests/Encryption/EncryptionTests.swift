@@ -304,7 +304,7 @@ import Cairn
                 t.column("content")
             }
         }
-        try await migrator.migrate(dbPool)
+        try migrator.migrate(dbPool)
 
         let counts = ValueObservation.tracking { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document")!

@@ -58,12 +58,12 @@ public final class DatabaseFunction: Hashable, Sendable {
     ///     returns the result (nil is NULL), or throws.
     public init(
         _ name: String,
-        argumentCount: CInt? = nil,
+        argumentCount: Int? = nil,
         pure: Bool = false,
         function: @escaping @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
     {
         self.name = name
-        self.argumentCount = argumentCount
+        self.argumentCount = argumentCount.map { CInt($0) }
         self.isPure = pure
         self.kind = .function(function)
     }
@@ -94,12 +94,12 @@ public final class DatabaseFunction: Hashable, Sendable {
     ///     created for each group.
     public init<Aggregate: DatabaseAggregate>(
         _ name: String,
-        argumentCount: CInt? = nil,
+        argumentCount: Int? = nil,
         pure: Bool = false,
         aggregate: Aggregate.Type)
     {
         self.name = name
-        self.argumentCount = argumentCount
+        self.argumentCount = argumentCount.map { CInt($0) }
         self.isPure = pure
         self.kind = .aggregate(AggregateFactory(type: Aggregate.self))
     }

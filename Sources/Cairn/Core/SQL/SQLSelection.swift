@@ -147,6 +147,16 @@ extension SQLSelectable where Self == AllColumnsExcluding {
     public static func allColumns(excluding columns: some Collection<String>) -> AllColumnsExcluding {
         AllColumnsExcluding(excluded: Set(columns.map { $0.lowercased() }))
     }
+
+    /// All columns of the table of the request but some, given as columns.
+    ///
+    /// ```swift
+    /// // SELECT "id", "score" FROM "player"
+    /// let request = Player.select(.allColumns(excluding: [Column("name")]))
+    /// ```
+    public static func allColumns(excluding columns: some Collection<any ColumnExpression>) -> AllColumnsExcluding {
+        allColumns(excluding: columns.map(\.name))
+    }
 }
 
 extension SQLSelectable where Self == Column {

@@ -255,6 +255,12 @@ extension TableRecord {
         all().annotated(with: aggregates)
     }
 
+    /// See ``DerivableRequest/annotated(with:)-(AssociationAggregate<RowDecoder>...)``:
+    /// the aggregates given as an array.
+    public static func annotated(with aggregates: [AssociationAggregate<Self>]) -> QueryInterfaceRequest<Self> {
+        all().annotated(with: aggregates)
+    }
+
     /// See ``DerivableRequest/having(_:)-(AssociationAggregate<RowDecoder>)``.
     public static func having(_ aggregate: AssociationAggregate<Self>) -> QueryInterfaceRequest<Self> {
         all().having(aggregate)

@@ -22,8 +22,9 @@ extension Table {
     }
 
     /// A request for the row with the given unique key, such as a composite
-    /// primary key, or the columns of a unique index.
-    public func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<RowDecoder> {
+    /// primary key, or the columns of a unique index. A nil key gives a
+    /// request that matches no row, as in GRDB.
+    public func filter(key: [String: (any DatabaseValueConvertible)?]?) -> QueryInterfaceRequest<RowDecoder> {
         all().filter(key: key)
     }
 

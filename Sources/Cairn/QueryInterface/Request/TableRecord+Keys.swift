@@ -143,7 +143,9 @@ extension TableRecord {
     /// ```swift
     /// let request = Citizenship.filter(key: ["citizenId": 1, "countryCode": "FR"])
     /// ```
-    public static func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<Self> {
+    ///
+    /// A nil key gives a request that matches no row, as in GRDB.
+    public static func filter(key: [String: (any DatabaseValueConvertible)?]?) -> QueryInterfaceRequest<Self> {
         all().filter(key: key)
     }
 
@@ -248,8 +250,11 @@ extension TableRequest where Self: FilteredRequest {
     }
 
     /// Filters the request by unique key.
-    public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
-        filter(keys: [key])
+    ///
+    /// A nil key gives a request that matches no row, as in GRDB.
+    public func filter(key: [String: (any DatabaseValueConvertible)?]?) -> Self {
+        guard let key else { return none() }
+        return filter(keys: [key])
     }
 
     /// Filters the request by unique keys.
@@ -285,10 +290,13 @@ extension FetchableRecord where Self: TableRecord {
     /// let player = try Player.fetchOne(db, key: ["email": "arthur@example.com"])
     /// ```
     ///
+    /// A nil key returns nil without running any statement, as in GRDB.
+    ///
     /// - Throws: A ``DatabaseError``, a ``RecordError`` when the columns are
     ///   not a unique key, and the errors of decoding.
-    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
-        try filter(key: key).fetchOne(db)
+    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]?) throws -> Self? {
+        guard let key else { return nil }
+        return try filter(key: key).fetchOne(db)
     }
 
     /// Returns the records with the given primary keys.

@@ -207,6 +207,15 @@ extension TableRecord {
         all().order(orderings)
     }
 
+    /// Sorts by an array of terms.
+    ///
+    /// ```swift
+    /// let players = try Player.order([Column("score").desc, Column("name")]).fetchAll(db)
+    /// ```
+    public static func order(_ orderings: [any SQLOrderingTerm]) -> QueryInterfaceRequest<Self> {
+        all().order(orderings)
+    }
+
     /// Sorts by terms built from the record type's `Columns`.
     ///
     /// ```swift
