@@ -121,35 +121,44 @@ public struct SQLExpression: Sendable {
     public struct AssociativeBinaryOperator: Hashable, Sendable {
         let sql: String
 
-        /// The value of the operator applied to no operand.
+        /// The value of the operator applied to no operand: a value, as
+        /// GRDB gives it (`[].joined(operator: .and) || x` is `1 OR x`).
         let neutralValue: SQLExpression
 
-        init(_ sql: String, neutralValue: SQLExpression) {
+        /// Whether `(a op b) op c` is `a op (b op c)` for all values, so
+        /// that nested applications are flattened: `AND`, `OR`, `||` and
+        /// the bitwise operators. `+` and `*` are not (floating point
+        /// rounding, integer overflow), and keep their parentheses, as in
+        /// GRDB: `("a" + 1) + (2 + "b")`.
+        let isStrictlyAssociative: Bool
+
+        init(_ sql: String, neutralValue: DatabaseValue, isStrictlyAssociative: Bool) {
             self.sql = sql
-            self.neutralValue = neutralValue
+            self.neutralValue = .value(neutralValue)
+            self.isStrictlyAssociative = isStrictlyAssociative
         }
 
         /// `AND`; the conjunction of no operand is true (`1`).
-        public static let and = AssociativeBinaryOperator("AND", neutralValue: .true)
+        public static let and = AssociativeBinaryOperator("AND", neutralValue: true.databaseValue, isStrictlyAssociative: true)
 
         /// `OR`; the disjunction of no operand is false (`0`).
-        public static let or = AssociativeBinaryOperator("OR", neutralValue: .false)
+        public static let or = AssociativeBinaryOperator("OR", neutralValue: false.databaseValue, isStrictlyAssociative: true)
 
         /// `+`; the sum of no operand is 0.
-        public static let add = AssociativeBinaryOperator("+", neutralValue: .literal(SQL(sql: "0")))
+        public static let add = AssociativeBinaryOperator("+", neutralValue: 0.databaseValue, isStrictlyAssociative: false)
 
         /// `*`; the product of no operand is 1.
-        public static let multiply = AssociativeBinaryOperator("*", neutralValue: .literal(SQL(sql: "1")))
+        public static let multiply = AssociativeBinaryOperator("*", neutralValue: 1.databaseValue, isStrictlyAssociative: false)
 
         /// `||`; the concatenation of no operand is the empty string.
-        public static let concat = AssociativeBinaryOperator("||", neutralValue: .literal(SQL(sql: "''")))
+        public static let concat = AssociativeBinaryOperator("||", neutralValue: "".databaseValue, isStrictlyAssociative: true)
 
         /// `&`, bitwise AND; the bitwise AND of no operand is -1 (all bits
         /// set).
-        public static let bitwiseAnd = AssociativeBinaryOperator("&", neutralValue: .literal(SQL(sql: "-1")))
+        public static let bitwiseAnd = AssociativeBinaryOperator("&", neutralValue: (-1).databaseValue, isStrictlyAssociative: true)
 
         /// `|`, bitwise OR; the bitwise OR of no operand is 0.
-        public static let bitwiseOr = AssociativeBinaryOperator("|", neutralValue: .literal(SQL(sql: "0")))
+        public static let bitwiseOr = AssociativeBinaryOperator("|", neutralValue: 0.databaseValue, isStrictlyAssociative: true)
 
         /// Compares the SQL of operators.
         public static func == (lhs: AssociativeBinaryOperator, rhs: AssociativeBinaryOperator) -> Bool {
@@ -166,11 +175,12 @@ public struct SQLExpression: Sendable {
     public typealias AssociativeOperator = AssociativeBinaryOperator
 
     /// Applies an associative operator, flattening nested applications of
-    /// the same operator: `(a AND b) AND c` is `a AND b AND c`.
+    /// the same strictly associative operator: `(a AND b) AND c` is
+    /// `a AND b AND c`, while `(a + b) + c` keeps its parentheses.
     static func associative(_ op: AssociativeBinaryOperator, _ operands: [SQLExpression]) -> SQLExpression {
         var flattened: [SQLExpression] = []
         for operand in operands {
-            if case let .associative(innerOp, innerOperands) = operand.impl, innerOp == op {
+            if op.isStrictlyAssociative, case let .associative(innerOp, innerOperands) = operand.impl, innerOp == op {
                 flattened.append(contentsOf: innerOperands)
             } else {
                 flattened.append(operand)

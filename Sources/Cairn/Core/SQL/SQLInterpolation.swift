@@ -29,7 +29,8 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     }
 
     /// Appends a value as a statement argument: `?` in the SQL, and the
-    /// value in the arguments. `nil` is NULL.
+    /// value in the arguments. `nil` and NULL are written `NULL`, with no
+    /// argument, as GRDB writes them.
     ///
     /// ```swift
     /// let name: String? = "Arthur"
@@ -37,7 +38,12 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     /// // SELECT * FROM player WHERE name = ? with arguments ["Arthur"]
     /// ```
     public mutating func appendInterpolation<Value: DatabaseValueConvertible>(_ value: Value?) {
-        elements.append(.sql("?", [value?.databaseValue ?? .null]))
+        let dbValue = value?.databaseValue ?? .null
+        if dbValue.isNull {
+            appendLiteral("NULL")
+        } else {
+            elements.append(.sql("?", [dbValue]))
+        }
     }
 
     /// Appends an expression: a value, a column, an operation, or any

@@ -196,14 +196,18 @@ public func cast(_ value: some SQLSpecificExpressible, as type: Database.ColumnT
 }
 
 extension SQLSpecificExpressible {
-    /// `LOWER(value)`: the value with ASCII letters lowercased.
+    /// `swiftLowercaseString(value)`: the value lowercased by Swift's
+    /// `String.lowercased()`, all letters included (SQLite's `LOWER`
+    /// changes ASCII letters only). NULL for values that are not text.
     public var lowercased: SQLExpression {
-        .function("LOWER", [sqlExpression])
+        DatabaseFunction.lowercase(self)
     }
 
-    /// `UPPER(value)`: the value with ASCII letters uppercased.
+    /// `swiftUppercaseString(value)`: the value uppercased by Swift's
+    /// `String.uppercased()`, all letters included (SQLite's `UPPER`
+    /// changes ASCII letters only). NULL for values that are not text.
     public var uppercased: SQLExpression {
-        .function("UPPER", [sqlExpression])
+        DatabaseFunction.uppercase(self)
     }
 
     /// `IFNULL(value, other)`: the value, or `other` when it is NULL.

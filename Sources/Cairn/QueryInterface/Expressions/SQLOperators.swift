@@ -30,10 +30,10 @@ extension SQLSpecificExpressible {
         equality(lhs.sqlExpressionOrNull, rhs.sqlExpression, negated: false)
     }
 
-    /// `lhs = rhs`, with a boolean: `true == Column("isActive")` is
-    /// `1 = "isActive"`.
+    /// `rhs = lhs`, with a boolean: `true == Column("isActive")` is
+    /// `"isActive" = 1`, the same test as `Column("isActive") == true`.
     public static func == (lhs: Bool, rhs: Self) -> SQLExpression {
-        equality(lhs.sqlExpression, rhs.sqlExpression, negated: false)
+        equality(rhs.sqlExpression, lhs.sqlExpression, negated: false)
     }
 
     /// `lhs = rhs`.
@@ -66,9 +66,10 @@ extension SQLSpecificExpressible {
         equality(lhs.sqlExpressionOrNull, rhs.sqlExpression, negated: true)
     }
 
-    /// `lhs <> rhs`, with a boolean.
+    /// `rhs <> lhs`, with a boolean: `true != Column("isActive")` is
+    /// `"isActive" <> 1`.
     public static func != (lhs: Bool, rhs: Self) -> SQLExpression {
-        equality(lhs.sqlExpression, rhs.sqlExpression, negated: true)
+        equality(rhs.sqlExpression, lhs.sqlExpression, negated: true)
     }
 
     /// `lhs <> rhs`.
@@ -86,9 +87,11 @@ extension SQLSpecificExpressible {
         SQLExpression(impl: .binary("IS", lhs.sqlExpression, rhs.sqlExpressionOrNull))
     }
 
-    /// `lhs IS rhs`: true when both are NULL, or equal.
+    /// `lhs IS rhs`: true when both are NULL, or equal. A nil `lhs` gives
+    /// `rhs IS NULL`.
     public static func === (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
-        SQLExpression(impl: .binary("IS", lhs.sqlExpressionOrNull, rhs.sqlExpression))
+        guard let lhs else { return SQLExpression(impl: .binary("IS", rhs.sqlExpression, .value(.null))) }
+        return SQLExpression(impl: .binary("IS", lhs.sqlExpression, rhs.sqlExpression))
     }
 
     /// `lhs IS rhs`: true when both are NULL, or equal.
@@ -101,9 +104,11 @@ extension SQLSpecificExpressible {
         SQLExpression(impl: .binary("IS NOT", lhs.sqlExpression, rhs.sqlExpressionOrNull))
     }
 
-    /// `lhs IS NOT rhs`: false when both are NULL, or equal.
+    /// `lhs IS NOT rhs`: false when both are NULL, or equal. A nil `lhs`
+    /// gives `rhs IS NOT NULL`.
     public static func !== (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
-        SQLExpression(impl: .binary("IS NOT", lhs.sqlExpressionOrNull, rhs.sqlExpression))
+        guard let lhs else { return SQLExpression(impl: .binary("IS NOT", rhs.sqlExpression, .value(.null))) }
+        return SQLExpression(impl: .binary("IS NOT", lhs.sqlExpression, rhs.sqlExpression))
     }
 
     /// `lhs IS NOT rhs`: false when both are NULL, or equal.
@@ -435,16 +440,30 @@ extension Sequence where Element: SQLExpressible {
     /// [1, 2, 3].contains(Column("id"))   // "id" IN (?, ?, ?)
     /// ```
     ///
-    /// An empty sequence contains nothing: the condition is false.
+    /// An empty sequence contains nothing: the condition is false. A
+    /// single value is compared with `=`, as GRDB writes it:
+    /// `[1].contains(Column("id"))` is `"id" = ?` (never `IS NULL`, so
+    /// that it means what `IN` means, even for NULL).
     public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression(impl: .isIn(element.sqlExpression, map(\.sqlExpression), negated: false))
+        SQLExpression.membership(element.sqlExpression, map(\.sqlExpression))
     }
 }
 
 extension Sequence where Element == any SQLExpressible {
-    /// Whether the expression is one of the values: `expression IN (...)`.
+    /// Whether the expression is one of the values: `expression IN (...)`,
+    /// or `expression = value` for a single value.
     public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression(impl: .isIn(element.sqlExpression, map(\.sqlExpression), negated: false))
+        SQLExpression.membership(element.sqlExpression, map(\.sqlExpression))
+    }
+}
+
+extension SQLExpression {
+    /// `element IN (values)`; `element = value` for a single value.
+    fileprivate static func membership(_ element: SQLExpression, _ values: [SQLExpression]) -> SQLExpression {
+        if values.count == 1 {
+            return SQLExpression(impl: .binary("=", element, values[0]))
+        }
+        return SQLExpression(impl: .isIn(element, values, negated: false))
     }
 }
 
@@ -509,8 +528,11 @@ extension SQLSpecificExpressible {
             return SQLExpression(impl: .binary("LIKE", sqlExpression, pattern.sqlExpression))
         }
         // ESCAPE belongs to LIKE: `x LIKE p ESCAPE e` is one operation.
+        // Its subject is parenthesized when it is an operation, as GRDB
+        // writes it: `"name" LIKE ? ESCAPE ?`, `("a" || "b") LIKE ...`.
+        let subject = sqlExpression
         return .literal(SQL(elements: [
-            .expression(SQLExpression(impl: .parenthesized(sqlExpression))),
+            .expression(subject.precedence >= 100 ? subject : SQLExpression(impl: .parenthesized(subject))),
             .sql(" LIKE ", StatementArguments()),
             .expression(pattern.sqlExpression),
             .sql(" ESCAPE ", StatementArguments()),
