@@ -115,6 +115,12 @@ public final class DatabasePool: DatabaseWriter {
 
         var readerConfiguration = configuration
         readerConfiguration.journalMode = .wal
+        // Readers are read-only, as in GRDB: `db.configuration.readonly` is
+        // true in their setups and accesses. Unless the pool is read-only,
+        // they open the file read-write, and forbid writes with
+        // `PRAGMA query_only`.
+        readerConfiguration.readonly = true
+        readerConfiguration.opensReadWrite = !configuration.readonly
         readerConfiguration.isQueryOnly = true
         if case .immediateError = configuration.busyMode {
             // In WAL mode, readers only wait for the short moments when the

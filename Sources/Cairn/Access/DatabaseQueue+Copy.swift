@@ -111,7 +111,7 @@ extension DatabaseQueue {
         var queueConfiguration = configuration
         queueConfiguration.journalMode = .default
         // A read-only queue is filled once, then refuses writes.
-        queueConfiguration.opensReadWriteForCopy = true
+        queueConfiguration.opensReadWrite = true
         try self.init(configuration: queueConfiguration)
         try writeWithoutTransaction { db in
             try db.replaceSchema("main", with: data, readOnly: configuration.readonly)
@@ -135,7 +135,7 @@ extension DatabaseQueue {
         var copyConfiguration = configuration
         copyConfiguration.journalMode = .default
         // A read-only copy is written once, by the backup.
-        copyConfiguration.opensReadWriteForCopy = true
+        copyConfiguration.opensReadWrite = true
         let copy = try open(copyConfiguration)
         try source.backup(to: copy)
         if configuration.readonly {

@@ -23,7 +23,7 @@ extension DatabasePool {
         }
         return try DatabaseSnapshot(
             path: path, configuration: readerConfiguration,
-            label: (configuration.label ?? "GRDB.DatabasePool") + ".snapshot.\(number)")
+            defaultLabel: "GRDB.DatabasePool", purpose: "snapshot.\(number)")
     }
 
     /// Returns a snapshot pool: connections that see the database as it is

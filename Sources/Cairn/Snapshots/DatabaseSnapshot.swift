@@ -32,11 +32,15 @@ public final class DatabaseSnapshot: DatabaseReader {
     /// The path of the database file.
     public var path: String { reader.path }
 
-    init(path: String, configuration: Configuration, label: String) throws {
+    /// Opens the connection of a snapshot, labelled as in GRDB: the label of
+    /// the configuration, or `defaultLabel`, followed by `purpose`
+    /// (`GRDB.DatabasePool.snapshot.1`). The label of the configuration
+    /// itself is left unchanged.
+    init(path: String, configuration: Configuration, defaultLabel: String, purpose: String) throws {
         var configuration = configuration
         configuration.isQueryOnly = true
-        configuration.label = label
-        let reader = try SerializedDatabase(path: path, configuration: configuration, defaultLabel: label)
+        let reader = try SerializedDatabase(
+            path: path, configuration: configuration, defaultLabel: defaultLabel, purpose: purpose)
         self.reader = reader
         // A snapshot is always isolated and read-only: `unsafeRead` is
         // `read`.

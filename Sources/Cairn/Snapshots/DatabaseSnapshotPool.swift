@@ -154,6 +154,9 @@ public final class DatabaseSnapshotPool: DatabaseReader {
                 sql: nil, arguments: nil)
         }
         var configuration = configuration
+        // Read-only, as the readers of a pool (see `DatabasePool`).
+        configuration.opensReadWrite = !configuration.readonly
+        configuration.readonly = true
         configuration.isQueryOnly = true
         configuration.journalMode = .default
         if case .immediateError = configuration.busyMode {

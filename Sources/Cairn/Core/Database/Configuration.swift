@@ -353,8 +353,11 @@ public struct Configuration: Sendable {
     /// copies of `DatabaseQueue.inMemoryCopy(fromPath:configuration:)` and
     /// `DatabaseQueue.temporaryCopy(fromPath:configuration:)`, which are
     /// filled after they open, and forbid writes afterwards with `PRAGMA
-    /// query_only`.
-    var opensReadWriteForCopy = false
+    /// query_only`; and the readers and snapshots of a pool that is not
+    /// read-only, which are ``readonly`` as in GRDB (the setups of
+    /// `prepareDatabase` tell them from the writer that way), and forbid
+    /// writes with ``isQueryOnly``.
+    var opensReadWrite = false
 
     // MARK: Preparing connections
 

@@ -22,8 +22,11 @@ extension Database {
     /// NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
     /// ```
     ///
+    /// Its name is GRDB's, `GRDB.Database.Suspend`: code that posts it by
+    /// name suspends Cairn's connections too.
+    ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/interrupt.html>
-    public static let suspendNotification = Notification.Name("Cairn.Database.Suspend")
+    public static let suspendNotification = Notification.Name("GRDB.Database.Suspend")
 
     /// The notification that resumes the connections that
     /// ``suspendNotification`` suspended.
@@ -31,7 +34,9 @@ extension Database {
     /// ```swift
     /// NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
     /// ```
-    public static let resumeNotification = Notification.Name("Cairn.Database.Resume")
+    ///
+    /// Its name is GRDB's, `GRDB.Database.Resume`.
+    public static let resumeNotification = Notification.Name("GRDB.Database.Resume")
 
     /// Whether the connection is suspended. Safe to read from any thread.
     var isSuspended: Bool {

@@ -161,7 +161,7 @@ public final class Database {
         self.state = ConnectionState(
             statementCache: StatementCache(implicitCapacity: configuration.implicitStatementCacheCapacity))
 
-        var flags = configuration.readonly && !configuration.opensReadWriteForCopy
+        var flags = configuration.readonly && !configuration.opensReadWrite
             ? SQLITE_OPEN_READONLY
             : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraOpenFlags
@@ -257,12 +257,11 @@ public final class Database {
         try add(tableFunction: .valueRows)
 
         try withAccess {
-            #if SQLITE_HAS_CODEC
-            // With encryption, the setups of `Configuration.prepareDatabase`
-            // run before the first read: the passphrase must be given
-            // before SQLite reads the file.
+            // The setups of `Configuration.prepareDatabase` run first, as in
+            // GRDB: before the first read (a passphrase must be given before
+            // SQLite reads the file), and before the WAL journal mode, so
+            // that they can still set the page size of a new database.
             try runSetups()
-            #endif
             // Fail early when the file is not a database (or is encrypted).
             try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
             // A read-only connection cannot change the journal mode: a
@@ -275,9 +274,6 @@ public final class Database {
             if configuration.isQueryOnly {
                 try execute(sql: "PRAGMA query_only = 1")
             }
-            #if !SQLITE_HAS_CODEC
-            try runSetups()
-            #endif
         }
     }
 
