@@ -42,9 +42,7 @@ public struct FTS4: VirtualTableModule, Sendable {
         if let tokenizer = definition.tokenizer {
             arguments.append(tokenizer.tableArgument)
         }
-        if let contentTable = definition.contentTable {
-            arguments.append("content=" + contentTable.quotedDatabaseIdentifier)
-        } else if let content = definition.content {
+        if let content = definition.content {
             arguments.append("content=" + content.quotedFTS4Option)
         }
         if let compress = definition.compress {
@@ -106,9 +104,22 @@ public final class FTS4TableDefinition {
     /// The tokenizer; nil for the default (simple).
     public var tokenizer: FTS3TokenizerDescriptor?
 
+    /// The content option, when the table is not synchronized.
+    private var rawContent: String?
+
     /// The content option: an empty string for a contentless table, or the
     /// name of an external content table.
-    public var content: String?
+    ///
+    /// It reads the content table of a synchronized table (see
+    /// ``synchronize(withTable:)``); setting it ends the synchronization,
+    /// as in GRDB.
+    public var content: String? {
+        get { contentTable ?? rawContent }
+        set {
+            contentTable = nil
+            rawContent = newValue
+        }
+    }
 
     /// The function that compresses the stored content (`compress`).
     public var compress: String?

@@ -160,12 +160,43 @@ public final class FTS5TableDefinition {
     /// (unicode61).
     public var tokenizer: FTS5TokenizerDescriptor?
 
+    /// The content and content_rowid options, when the table is not
+    /// synchronized.
+    private var rawContent: String?
+    private var rawContentRowID: String?
+
     /// The content option: an empty string for a contentless table, or the
     /// name of an external content table.
-    public var content: String?
+    ///
+    /// It reads the content table of a synchronized table (see
+    /// ``synchronize(withTable:)``); setting it ends the synchronization,
+    /// as in GRDB.
+    public var content: String? {
+        get { contentTable ?? rawContent }
+        set {
+            if contentTable != nil {
+                contentTable = nil
+                rawContentRowID = nil
+            }
+            rawContent = newValue
+        }
+    }
 
     /// The rowid column of the external content table (`content_rowid`).
-    public var contentRowID: String?
+    ///
+    /// It is nil for a synchronized table (see
+    /// ``synchronize(withTable:)``); setting it ends the synchronization,
+    /// as in GRDB.
+    public var contentRowID: String? {
+        get { contentTable == nil ? rawContentRowID : nil }
+        set {
+            if contentTable != nil {
+                contentTable = nil
+                rawContent = nil
+            }
+            rawContentRowID = newValue
+        }
+    }
 
     /// The prefix indexes (`prefix` option).
     public var prefixes: Set<Int>?
@@ -230,6 +261,8 @@ public final class FTS5TableDefinition {
     /// ``Database/dropFTS5SynchronizationTriggers(forTable:)``.
     public func synchronize(withTable tableName: String) {
         contentTable = tableName
+        rawContent = nil
+        rawContentRowID = nil
     }
 }
 
@@ -335,7 +368,7 @@ public struct FTS5TokenizerDescriptor: Hashable, Sendable {
     ///   - diacritics: How diacritics are treated; by default, removed as
     ///     SQLite does by default (`.removeLegacy`).
     ///   - categories: The Unicode categories of token characters, such as
-    ///     `"L* N* Co"`; nil for the default of SQLite.
+    ///     `"L* N* Co"`; nil or empty for the default of SQLite.
     ///   - separators: Characters that separate tokens.
     ///   - tokenCharacters: Characters that are part of tokens.
     public static func unicode61(
@@ -350,7 +383,7 @@ public struct FTS5TokenizerDescriptor: Hashable, Sendable {
         case .removeLegacy: break
         case .remove: components.append(contentsOf: ["remove_diacritics", "2"])
         }
-        if let categories {
+        if let categories, !categories.isEmpty {
             components.append(contentsOf: ["categories", categories])
         }
         if !separators.isEmpty {
