@@ -177,14 +177,12 @@ extension Database {
     /// - Parameters:
     ///   - rawPattern: The pattern.
     ///   - table: An FTS5 table.
-    /// - Throws: A ``DatabaseError`` for an invalid pattern.
+    /// - Throws: A ``DatabaseError`` for an invalid pattern, or a table that
+    ///   does not exist.
     public func makeFTS5Pattern(rawPattern: String, forTable table: String) throws -> FTS5Pattern {
-        let quotedTable = table.quotedDatabaseIdentifier
-        _ = try Row.fetchOne(
-            self,
-            sql: "SELECT rowid FROM \(quotedTable) WHERE \(quotedTable) MATCH ? LIMIT 1",
-            arguments: [rawPattern])
-        return FTS5Pattern(checkedPattern: rawPattern)
+        // As GRDB: the pattern is checked with the columns of the table,
+        // not run against its content.
+        try FTS5Pattern(rawPattern: rawPattern, allowedColumns: columns(in: table).map(\.name))
     }
 }
 
@@ -192,10 +190,11 @@ extension FTS3Pattern: DatabaseValueConvertible {
     /// The raw pattern, as text.
     public var databaseValue: DatabaseValue { rawPattern.databaseValue }
 
-    /// A pattern from text, not checked; nil for other values.
+    /// A pattern from text, after checking its syntax; nil for an invalid
+    /// pattern and for other values, as in GRDB.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> FTS3Pattern? {
         guard case .string(let string) = dbValue.storage else { return nil }
-        return FTS3Pattern(checkedPattern: string)
+        return try? FTS3Pattern(rawPattern: string)
     }
 }
 
@@ -203,10 +202,12 @@ extension FTS5Pattern: DatabaseValueConvertible {
     /// The raw pattern, as text.
     public var databaseValue: DatabaseValue { rawPattern.databaseValue }
 
-    /// A pattern from text, not checked; nil for other values.
+    /// A pattern from text, after checking its syntax (without column
+    /// filters); nil for an invalid pattern and for other values, as in
+    /// GRDB.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> FTS5Pattern? {
         guard case .string(let string) = dbValue.storage else { return nil }
-        return FTS5Pattern(checkedPattern: string)
+        return try? FTS5Pattern(rawPattern: string)
     }
 }
 

@@ -63,15 +63,17 @@ final class FTSTokenization: Sendable {
         }
     }
 
-    /// Checks an FTS3 pattern.
     /// Checks a raw FTS5 pattern with a temporary FTS5 table of the given
     /// columns (one per set of columns).
+    ///
+    /// - Throws: The error of SQLite, without the SQL of the statement that
+    ///   checked the pattern, as GRDB throws it.
     func validateFTS5Pattern(_ rawPattern: String, allowedColumns: [String]) throws {
         guard let dbQueue else { return }
         // A table needs a column: this one cannot be named by a pattern
         // that only names the allowed columns.
         let columns = allowedColumns.isEmpty ? ["__cairn_content"] : allowedColumns
-        try dbQueue.inDatabase { db in
+        try Self.withoutStatement { try dbQueue.inDatabase { db in
             let table: String
             if let existing = fts5PatternTables.withLock({ $0[columns] }) {
                 table = existing
@@ -82,14 +84,28 @@ final class FTSTokenization: Sendable {
                 fts5PatternTables.withLock { $0[columns] = table }
             }
             _ = try Row.fetchOne(db.generatedStatement(sql: "SELECT * FROM temp.\(table) WHERE \(table) MATCH ?"), arguments: [rawPattern])
-        }
+        } }
     }
 
+    /// Checks a raw FTS3 pattern.
+    ///
+    /// - Throws: The error of SQLite, without the SQL of the statement that
+    ///   checked the pattern, as GRDB throws it.
     func validateFTS3Pattern(_ rawPattern: String) throws {
         guard let dbQueue else { return }
-        try dbQueue.inDatabase { db in
+        try Self.withoutStatement { try dbQueue.inDatabase { db in
             try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts3pattern USING fts3(content)")
             _ = try Row.fetchOne(db.generatedStatement(sql: "SELECT * FROM temp.fts3pattern WHERE content MATCH ?"), arguments: [rawPattern])
+        } }
+    }
+
+    /// Runs `body`, and throws its database errors without the SQL and the
+    /// arguments of the private statement that failed.
+    private static func withoutStatement(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as DatabaseError {
+            throw DatabaseError(resultCode: error.extendedResultCode, message: error.message)
         }
     }
 }
