@@ -100,8 +100,10 @@ import Cairn
                 == "shadowed(name,rowid)")
             // (The column and the rowid that SQLite reads have one name
             // in the region, in the case of the first one it reports.)
-            #expect(description(Table("shadowed").filter(Column("oid") == 1), db).lowercased()
-                == "shadowed(name,rowid)[1]")
+            // The description sorts the names as given, so the case kept
+            // decides the order.
+            #expect(["shadowed(name,rowid)[1]", "shadowed(rowid,name)[1]"].contains(
+                description(Table("shadowed").filter(Column("oid") == 1), db).lowercased()))
             // A view reads the table it selects from, all rows.
             #expect(description(Table("playerView").filter(Column("id") == 1), db)
                 == "player(id,name),playerView(id,name)")
