@@ -437,23 +437,6 @@ public final class DatabasePool: DatabaseWriter {
 
     // MARK: Writes
 
-    /// Runs `updates`, which does not throw, outside of any transaction:
-    /// see ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
-    ///
-    /// Only the concrete types have this variant: through a generic or
-    /// existential `DatabaseWriter`, the call needs `try`.
-    ///
-    /// - Precondition: `updates` does not leave a transaction open (it can
-    ///   only do so by ignoring errors, with `try?`).
-    public func writeWithoutTransaction<T>(_ updates: (Database) -> T) -> T {
-        do {
-            return try writeWithoutTransaction { db throws -> T in updates(db) }
-        } catch {
-            // Only a transaction left open throws here.
-            stopProgram("\(error)")
-        }
-    }
-
     /// Runs `updates` in a transaction of the writer, and commits or rolls
     /// back as `updates` says.
     ///

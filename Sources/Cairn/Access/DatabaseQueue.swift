@@ -192,23 +192,6 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
-    /// Runs `updates`, which does not throw, outside of any transaction:
-    /// see ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
-    ///
-    /// Only the concrete types have this variant: through a generic or
-    /// existential `DatabaseWriter`, the call needs `try`.
-    ///
-    /// - Precondition: `updates` does not leave a transaction open (it can
-    ///   only do so by ignoring errors, with `try?`).
-    public func writeWithoutTransaction<T>(_ updates: (Database) -> T) -> T {
-        do {
-            return try writeWithoutTransaction { db throws -> T in updates(db) }
-        } catch {
-            // Only a transaction left open throws here.
-            stopProgram("\(error)")
-        }
-    }
-
     /// See ``DatabaseWriter/spawnConcurrentRead(_:)``: in a queue, `value`
     /// runs at once, on the current access, with writes forbidden.
     ///

@@ -12,6 +12,14 @@ public protocol DatabaseWriter: DatabaseReader {
     ///   leaves a transaction open (it is rolled back).
     func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
 
+    /// Runs `updates`, which does not throw, with the writer connection,
+    /// outside of any transaction, and returns its result. As GRDB's
+    /// `rethrows` method, it needs no `try`. Every writer has it (see the
+    /// extension of the protocol).
+    ///
+    /// - Precondition: `updates` does not leave a transaction open.
+    func writeWithoutTransaction<T>(_ updates: (Database) -> T) -> T
+
     /// Runs `updates` with the writer connection, outside of any transaction,
     /// without blocking the calling thread.
     ///
@@ -125,6 +133,23 @@ extension DatabaseWriter {
             readers.barrier {
                 plan.writer.sync { db in updates(.success(db)) }
             }
+        }
+    }
+
+    /// Runs `updates`, which does not throw, outside of any transaction:
+    /// see ``DatabaseWriter/writeWithoutTransaction(_:)-4emiy``.
+    ///
+    /// As GRDB's `rethrows` method, it needs no `try` when `updates` does
+    /// not throw, through a generic or existential writer too.
+    ///
+    /// - Precondition: `updates` does not leave a transaction open (it can
+    ///   only do so by ignoring errors, with `try?`).
+    public func writeWithoutTransaction<T>(_ updates: (Database) -> T) -> T {
+        do {
+            return try writeWithoutTransaction { db throws -> T in updates(db) }
+        } catch {
+            // Only a transaction left open throws here.
+            stopProgram("\(error)")
         }
     }
 

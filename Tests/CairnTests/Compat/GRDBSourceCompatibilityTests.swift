@@ -134,6 +134,48 @@ import Cairn
         }
     }
 
+    // MARK: - Writers
+
+    /// `writeWithoutTransaction(_:)` rethrows, as in GRDB: a closure that
+    /// does not throw needs no `try`, through a generic or existential
+    /// writer too.
+    @Test func writeWithoutTransactionWithoutTryThroughProtocols() throws {
+        let dbQueue = try makeDatabase()
+        func changes(_ writer: some DatabaseWriter) -> Int {
+            writer.writeWithoutTransaction { db in db.totalChangesCount }
+        }
+        let existential: any DatabaseWriter = dbQueue
+        let inTransaction = existential.writeWithoutTransaction { db in db.isInsideTransaction }
+        #expect(changes(dbQueue) == 6) // the six rows of makeDatabase()
+        #expect(inTransaction == false)
+    }
+
+    // MARK: - Closures of the request methods
+
+    /// The closures of `filter`, `order`, `select`, `annotated`, `group` and
+    /// `having` may return existentials, as in GRDB.
+    @Test func requestClosuresReturnExistentials() throws {
+        let dbQueue = try makeDatabase()
+        let predicate: any SQLSpecificExpressible = Column("size") >= 20
+        let ordering: any SQLOrderingTerm = Column("size").desc
+        let selection: any SQLSelectable = Column("code")
+        let grouping: any SQLExpressible = Column("gadgetId")
+        try dbQueue.read { db throws in
+            #expect(try Gadget.filter { _ in predicate }.order { _ in ordering }.fetchAll(db).map(\.id) == [2, 3])
+            #expect(try Gadget.all().filter { _ in predicate }.fetchCount(db) == 2)
+            #expect(try Gadget.all().order { _ in ordering }.fetchAll(db).map(\.id) == [2, 3, 1])
+            #expect(try Gadget.all().select { _ in selection }.order(Column("id")).asRequest(of: String.self).fetchAll(db)
+                == ["g1", "g2", "g3"])
+            let annotated = try Gadget.all().annotated { _ in (Column("size") * 2) as any SQLSelectable }
+                .filter(Column("id") == 1).asRequest(of: Row.self).fetchOne(db)
+            #expect(annotated?[3] as Int? == 20)
+            let groups = try Piece.all().select(Column("gadgetId")).group { _ in grouping }
+                .having { _ in (count(Column("id")) > 1) as any SQLExpressible }
+                .asRequest(of: Int64.self).fetchAll(db)
+            #expect(groups == [1])
+        }
+    }
+
     // MARK: - ValueObservation
 
     /// Receives the text of an observation's `print`. Sendable, so that the

@@ -92,7 +92,7 @@ extension SelectionRequest where RowDecoder: TableRecord {
     }
 
     /// Selects one column of the record type's `Columns`: `select(\.title)`.
-    public func select(_ selection: (DatabaseComponents) throws -> some SQLSelectable) rethrows -> Self {
+    public func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
         select([try selection(RowDecoder.databaseComponents)])
     }
 
@@ -102,7 +102,7 @@ extension SelectionRequest where RowDecoder: TableRecord {
     }
 
     /// Appends one column of the record type's `Columns` to the selection.
-    public func annotated(with selection: (DatabaseComponents) throws -> some SQLSelectable) rethrows -> Self {
+    public func annotated(with selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
         annotated(with: [try selection(RowDecoder.databaseComponents)])
     }
 }
@@ -176,7 +176,7 @@ extension FilteredRequest where RowDecoder: TableRecord {
     /// ```swift
     /// let frenchAuthor = Book.author.filter { $0.countryCode == "FR" }
     /// ```
-    public func filter(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
+    public func filter(_ predicate: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
         filter(try predicate(RowDecoder.databaseComponents))
     }
 }
@@ -290,7 +290,7 @@ extension OrderedRequest where RowDecoder: TableRecord {
 
     /// Sorts by one term built from the record type's `Columns`:
     /// `order(\.name)`, `order { $0.score.desc }`.
-    public func order(_ ordering: (DatabaseComponents) throws -> some SQLOrderingTerm) rethrows -> Self {
+    public func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
         order([try ordering(RowDecoder.databaseComponents)])
     }
 }
@@ -372,12 +372,12 @@ extension AggregatingRequest where RowDecoder: TableRecord {
 
     /// Groups the rows by one expression built from the record type's
     /// `Columns`.
-    public func group(_ expression: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
+    public func group(_ expression: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
         group([try expression(RowDecoder.databaseComponents)])
     }
 
     /// Adds a condition on groups, built from the record type's `Columns`.
-    public func having(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
+    public func having(_ predicate: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
         having(try predicate(RowDecoder.databaseComponents))
     }
 }

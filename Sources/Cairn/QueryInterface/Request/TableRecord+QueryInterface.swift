@@ -165,7 +165,7 @@ extension TableRecord {
 
     /// Groups the rows, with a condition on groups built from the record
     /// type's `Columns`.
-    public static func having(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
+    public static func having(_ predicate: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
         try all().having(predicate(databaseComponents))
     }
 
@@ -183,7 +183,7 @@ extension TableRecord {
     /// ```swift
     /// let players = try Player.filter { $0.score > 1000 }.fetchAll(db)
     /// ```
-    public static func filter(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
+    public static func filter(_ predicate: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
         try all().filter(predicate(databaseComponents))
     }
 
