@@ -59,7 +59,8 @@ extension SQLExpression {
         #expect(try whereClause(Columns.name == nil) == #""name" IS NULL"#)
         #expect(try whereClause(nil != Columns.name) == #""name" IS NOT NULL"#)
         #expect(try whereClause(Columns.a == true) == #""a" = ?"#)
-        #expect(try whereClause(false == Columns.a) == #"? = "a""#)
+        // As GRDB: a boolean on the left goes to the right.
+        #expect(try whereClause(false == Columns.a) == #""a" = ?"#)
         #expect(try whereClause(Columns.a != false) == #""a" <> ?"#)
         #expect(try ids(Columns.a == true) == [1, 2])
         #expect(try whereClause(Columns.name === "x") == #""name" IS ?"#)
