@@ -315,7 +315,7 @@ import Cairn
                     release.wait()
                 }
             case .poolWrite, .queueWrite:
-                try writer.writeWithoutTransaction { (_: Database) -> Void in
+                writer.writeWithoutTransaction { (_: Database) -> Void in
                     busy.signal()
                     release.wait()
                 }

@@ -119,7 +119,7 @@ import Cairn
         }
         #expect(statements == [])
         // COMMIT has no such leniency.
-        try queue.dbQueue.writeWithoutTransaction { db in
+        _ = queue.dbQueue.writeWithoutTransaction { db in
             #expect {
                 try db.commit()
             } throws: { error in

@@ -94,7 +94,7 @@ extension ConcurrentStartTests {
         }
         try writer.read { _ in start() }
         try writer.write { _ in start() }
-        try writer.writeWithoutTransaction { _ in start() }
+        writer.writeWithoutTransaction { _ in start() }
         try writer.unsafeRead { _ in start() }
         #expect(recorder.values == [0, 0, 0, 0])
     }

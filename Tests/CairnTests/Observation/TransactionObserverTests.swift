@@ -243,7 +243,7 @@ struct VetoError: Error, Equatable { }
         let observer = RecordingObserver()
         observer.commitError = VetoError()
         writer.add(transactionObserver: observer)
-        try writer.writeWithoutTransaction { db in
+        writer.writeWithoutTransaction { db in
             let code = sqlite3_exec(db.sqliteConnection, "INSERT INTO player (name) VALUES ('Arthur')", nil, nil, nil)
             #expect(code & 0xff == SQLITE_CONSTRAINT)  // SQLITE_CONSTRAINT_COMMITHOOK
             #expect(throws: DatabaseError.self) {
