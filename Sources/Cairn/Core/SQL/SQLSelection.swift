@@ -106,8 +106,8 @@ extension SQLSelectable where Self == AllColumns {
     public static var allColumns: AllColumns { AllColumns() }
 }
 
-/// All columns of a table but some: see
-/// ``SQLSelectable/allColumns(excluding:)``.
+/// All columns of a table but some, given by name or as columns: see
+/// ``SQLSelectable/allColumns(excluding:)-(Collection<String>)``.
 public struct AllColumnsExcluding: SQLSelectable, Sendable {
     /// The lowercased names of the excluded columns.
     let excluded: Set<String>
