@@ -197,7 +197,7 @@ where Reducer.Value: Sendable
                 // The read starts before the fetch, as in GRDB: what the
                 // fetch itself writes with the pool is a later state, which
                 // the writer sees and fetches again.
-                _ = try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+                try db.startReading()
                 // The snapshot of the read; nil when SQLite has none to
                 // give (an empty WAL file): the writer then fetches again.
                 let snapshot = try? WALSnapshot(db)

@@ -182,7 +182,7 @@ public final class DatabaseSnapshotPool: DatabaseReader {
             try db.beginTransaction(.deferred)
             do {
                 try walSnapshot.open(on: db)
-                _ = try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+                try db.startReading()
             } catch {
                 db.rollbackIgnoringErrors()
                 throw error

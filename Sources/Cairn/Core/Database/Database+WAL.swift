@@ -86,13 +86,21 @@ extension Database {
         }
     }
 
+    /// Reads the schema table, which starts the read of the current
+    /// transaction: from then on, the transaction sees the state of that
+    /// moment (a deferred transaction reads nothing until its first
+    /// statement).
+    func startReading() throws {
+        _ = try Int.fetchOne(self, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+    }
+
     /// Starts a read transaction now, so that the connection sees the last
     /// committed state until the transaction ends: a deferred transaction
     /// alone starts reading at its first statement.
     func beginReadTransaction() throws {
         try beginTransaction(.deferred)
         do {
-            _ = try Int.fetchOne(self, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+            try startReading()
         } catch {
             rollbackIgnoringErrors()
             throw error
