@@ -238,10 +238,7 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
             // As GRDB, the column whose camelCase name is the key; the last
             // one when several are.
             let wanted = key.stringValue
-            let column = row.columnNames.last { column in
-                // A name without underscore is its own camelCase.
-                column.contains("_") ? column.camelCasedFromSnakeCase == wanted : column == wanted
-            }
+            let column = row.columnNames.last { $0.snakeCaseIdentifier(convertsTo: wanted) }
             // Otherwise the snake_case key, which names the missing column
             // in errors.
             return column ?? wanted.snakeCased

@@ -72,6 +72,72 @@ extension String {
         let joined = ([words[0].lowercased()] + words.dropFirst().map(\.capitalized)).joined()
         return String(self[..<first]) + joined + String(self[index(after: last)...])
     }
+
+    /// Whether ``camelCasedFromSnakeCase`` of this identifier is `key`.
+    ///
+    /// For an identifier of ASCII letters and underscores the comparison is
+    /// made byte by byte, without building the converted string: a
+    /// `Decodable` record with the `convertFromSnakeCase` strategy compares
+    /// each of its keys with each column of each row. Other identifiers are
+    /// converted: Unicode case mappings may change their length, and
+    /// Foundation's `capitalized` may start a word after a digit.
+    func snakeCaseIdentifier(convertsTo key: String) -> Bool {
+        var identifier = self
+        var key = key
+        let fastResult: Bool? = identifier.withUTF8 { name in
+            key.withUTF8 { key in Self.asciiSnakeCase(name, convertsTo: key) }
+        }
+        return fastResult ?? (camelCasedFromSnakeCase == key)
+    }
+
+    /// The byte-wise comparison of ``snakeCaseIdentifier(convertsTo:)``: nil
+    /// when `name` holds other bytes than ASCII letters and underscores.
+    private static func asciiSnakeCase(
+        _ name: UnsafeBufferPointer<UInt8>,
+        convertsTo key: UnsafeBufferPointer<UInt8>) -> Bool?
+    {
+        let underscore = UInt8(ascii: "_")
+        // Only ASCII letters and underscores: Foundation's `capitalized`
+        // treats digits as word boundaries on some platforms.
+        guard name.allSatisfy({ $0 == underscore || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) else {
+            return nil
+        }
+        // Leading and trailing underscores stay as they are.
+        guard let first = name.firstIndex(where: { $0 != underscore }) else {
+            return name.elementsEqual(key)
+        }
+        let last = name.lastIndex(where: { $0 != underscore })!
+        // Without an inner underscore (one word), the name is kept.
+        guard name[first...last].contains(underscore) else {
+            return name.elementsEqual(key)
+        }
+        var keyIndex = 0
+        func next(_ byte: UInt8) -> Bool {
+            guard keyIndex < key.count, key[keyIndex] == byte else { return false }
+            keyIndex += 1
+            return true
+        }
+        for _ in 0..<first where !next(underscore) { return false }
+        // The first word is lowercased; the next ones are capitalized (their
+        // first letter uppercased, the others lowercased).
+        var startsWord = false
+        for index in first...last {
+            let byte = name[index]
+            if byte == underscore {
+                startsWord = true
+                continue
+            }
+            let isUpper = byte >= 0x41 && byte <= 0x5A
+            let isLower = byte >= 0x61 && byte <= 0x7A
+            let expected = startsWord
+                ? (isLower ? byte - 0x20 : byte)
+                : (isUpper ? byte + 0x20 : byte)
+            startsWord = false
+            if !next(expected) { return false }
+        }
+        for _ in (last + 1)..<name.count where !next(underscore) { return false }
+        return keyIndex == key.count
+    }
 }
 
 extension String {
