@@ -321,7 +321,8 @@ extension FTS5Tokenizer {
             throw error
         }
         guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "tokenization failed")
+            // GRDB's error: the code, with SQLite's message for it.
+            throw DatabaseError(resultCode: ResultCode(rawValue: code))
         }
         return collector.tokens
     }
@@ -530,7 +531,9 @@ extension Database {
         var modulePointer: UnsafeMutablePointer<fts5_tokenizer_v2>?
         let findCode = api.pointee.xFindTokenizer_v2?(api, name, &userData, &modulePointer) ?? SQLITE_ERROR
         guard findCode == SQLITE_OK, let module = modulePointer?.pointee, let xCreate = module.xCreate else {
-            throw makeError(resultCode: .SQLITE_ERROR, message: "no such tokenizer: \(name)", sql: nil, arguments: nil)
+            // GRDB's error: the code of xFindTokenizer, with SQLite's
+            // message for it ("SQL logic error").
+            throw DatabaseError(resultCode: ResultCode(rawValue: findCode == SQLITE_OK ? SQLITE_ERROR : findCode))
         }
         let arguments = Array(descriptor.components.dropFirst())
         var handle: OpaquePointer?
@@ -544,11 +547,12 @@ extension Database {
         if let (error, _) = errors.take() {
             throw error
         }
-        guard code == SQLITE_OK, let handle else {
-            throw makeError(
-                resultCode: ResultCode(rawValue: code),
-                message: "could not create tokenizer \(descriptor.components.joined(separator: " "))",
-                sql: nil, arguments: nil)
+        // GRDB's messages.
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "failed fts5_tokenizer.xCreate")
+        }
+        guard let handle else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "nil tokenizer")
         }
         return FTS5ModuleTokenizer(module: module, handle: handle, connectionErrors: callbackErrors)
     }

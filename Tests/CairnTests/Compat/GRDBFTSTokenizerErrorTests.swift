@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import Cairn
+
+/// The errors of `makeTokenizer(_:)`, and of the statements that need a
+/// tokenizer that does not exist, as GRDB 7.8 throws them (issue 51).
+@Suite struct GRDBFTSTokenizerErrorTests {
+    /// The error that `body` throws, as a ``DatabaseError``.
+    func databaseError(_ body: () throws -> Void) -> DatabaseError? {
+        do {
+            try body()
+            Issue.record("expected an error")
+            return nil
+        } catch let error as DatabaseError {
+            return error
+        } catch {
+            Issue.record("unexpected error: \(error)")
+            return nil
+        }
+    }
+
+    /// GRDB throws `DatabaseError(resultCode:)` when FTS5 does not find the
+    /// tokenizer: SQLite's message of the code.
+    @Test func unknownTokenizer() throws {
+        try DatabaseQueue().read { db throws in
+            let error = databaseError { _ = try db.makeTokenizer(FTS5TokenizerDescriptor(components: ["no_such_tokenizer"])) }
+            #expect(error?.resultCode == .SQLITE_ERROR)
+            #expect(error?.extendedResultCode == .SQLITE_ERROR)
+            #expect(error?.message == "SQL logic error")
+            #expect(error?.sql == nil)
+            #expect(error?.description == "SQLite error 1: SQL logic error")
+        }
+    }
+
+    /// GRDB throws `DatabaseError(resultCode: code, message: "failed
+    /// fts5_tokenizer.xCreate")` when the tokenizer refuses its arguments.
+    @Test func invalidArguments() throws {
+        try DatabaseQueue().read { db throws in
+            for components in [
+                ["unicode61", "remove_diacritics", "7"],
+                ["unicode61", "no_such_option", "1"],
+                ["ascii", "separators"],
+                ["porter", "no_such_tokenizer"],
+                ["trigram", "case_sensitive", "2"],
+            ] {
+                let error = databaseError { _ = try db.makeTokenizer(FTS5TokenizerDescriptor(components: components)) }
+                #expect(error?.resultCode == .SQLITE_ERROR, "\(components)")
+                #expect(error?.message == "failed fts5_tokenizer.xCreate", "\(components)")
+                #expect(error?.description == "SQLite error 1: failed fts5_tokenizer.xCreate", "\(components)")
+            }
+        }
+    }
+
+    /// A table that names an unknown tokenizer: SQLite's own error.
+    @Test func tableWithUnknownTokenizer() throws {
+        try DatabaseQueue().write { db throws in
+            let error = databaseError {
+                try db.create(virtualTable: "memo", using: FTS5()) { t in
+                    t.tokenizer = FTS5TokenizerDescriptor(components: ["no_such_tokenizer"])
+                    t.column("line")
+                }
+            }
+            #expect(error?.resultCode == .SQLITE_ERROR)
+            #expect(error?.message == "no such tokenizer: no_such_tokenizer")
+            #expect(error?.sql == #"CREATE VIRTUAL TABLE "memo" USING fts5(line, tokenize='''no_such_tokenizer''')"#)
+            #expect(try !db.tableExists("memo"))
+
+            let invalid = databaseError {
+                try db.create(virtualTable: "memo", using: FTS5()) { t in
+                    t.tokenizer = .unicode61(diacritics: .keep, categories: "Xx")
+                    t.column("line")
+                }
+            }
+            #expect(invalid?.resultCode == .SQLITE_ERROR)
+            #expect(invalid?.message == "error in tokenizer constructor")
+        }
+    }
+
+    /// A table whose tokenizer is registered in the connection that
+    /// created it, and not in another one: SQLite's error, when the
+    /// other connection uses the table.
+    @Test func tokenizerMissingInAnotherConnection() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.filePath()
+        var config = Configuration()
+        config.prepareDatabase { db in db.add(tokenizer: FTS5LatinASCIITokenizer.self) }
+        let writer = try DatabaseQueue(path: path, configuration: config)
+        try writer.write { db throws in
+            try db.create(virtualTable: "memo", using: FTS5()) { t in
+                t.tokenizer = FTS5LatinASCIITokenizer.tokenizerDescriptor()
+                t.column("line")
+            }
+            try db.execute(sql: "INSERT INTO memo VALUES ('Großmann')")
+        }
+        try writer.close()
+        let other = try DatabaseQueue(path: path)
+        try other.read { db throws in
+            let error = databaseError { _ = try Row.fetchAll(db, sql: "SELECT * FROM memo WHERE memo MATCH 'grossmann'") }
+            #expect(error?.resultCode == .SQLITE_ERROR)
+            #expect(error?.message == "no such tokenizer: \(FTS5LatinASCIITokenizer.name)")
+        }
+    }
+}
