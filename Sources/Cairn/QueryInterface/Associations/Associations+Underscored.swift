@@ -21,7 +21,7 @@ extension JoinableRequest {
             key: association.prefetchKeyName, kind: .prefetch, mode: .scope,
             condition: last.condition, relation: last.relation,
             prefetchSteps: association.steps)
-        return _mapRelation { $0.relation.add(child) }
+        return _mapRelation { $0.relation.addPrefetched(child) }
     }
 
     /// Includes the associated record, or NULL columns when there is none

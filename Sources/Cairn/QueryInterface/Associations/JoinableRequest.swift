@@ -100,7 +100,7 @@ extension JoinableRequest {
             key: definition.prefetchKeyName, kind: .prefetch, mode: .scope,
             condition: last.condition, relation: last.relation,
             prefetchSteps: definition.steps)
-        return _mapRelation { $0.relation.add(child) }
+        return _mapRelation { $0.relation.addPrefetched(child) }
     }
 }
 

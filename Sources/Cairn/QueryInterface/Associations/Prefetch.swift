@@ -12,6 +12,12 @@ extension SQLRelation {
     /// limits the number of parameters of a statement.
     static let maximumPrefetchedKeyCount = 10_000
 
+    /// The largest number of parent keys in one prefetch query by several
+    /// columns: the keys are written `((a = ?) AND (b = ?)) OR …`, as in
+    /// GRDB, and SQLite limits the depth of an expression (1,000 by
+    /// default), which each `OR` deepens.
+    static let maximumPrefetchedCompoundKeyCount = 400
+
     /// Fetches the prefetched children of the relation, and attaches them
     /// to the rows fetched from it, or to their scopes.
     ///
@@ -58,6 +64,45 @@ extension SQLRelation {
                     observer: observer)
             }
         }
+    }
+
+    /// Adds a prefetched child (`including(all:)`), or merges it with the
+    /// child of the same key.
+    ///
+    /// As in GRDB, prefetched associations that go through pivots of the
+    /// same key share them: the filters of such a pivot apply to all of
+    /// them, at each step that they share from the origin.
+    ///
+    /// ```swift
+    /// // Both queries join "team" ON … AND ("name" = 'a') AND ("name" <> 'a')
+    /// Player
+    ///     .including(all: Player.hasMany(Coach.self, through: Player.team.filter(name == "a"), …).forKey("a"))
+    ///     .including(all: Player.hasMany(Coach.self, through: Player.team.filter(name != "a"), …).forKey("b"))
+    /// ```
+    mutating func addPrefetched(_ child: Child) {
+        var child = child
+        if var steps = child.prefetchSteps, steps.count > 1 {
+            var sharing = children.indices.filter { (children[$0].prefetchSteps?.count ?? 0) > 1 }
+            for level in 0..<(steps.count - 1) {
+                let step = steps[level]
+                sharing = sharing.filter { index in
+                    let other = children[index].prefetchSteps!
+                    return level < other.count - 1
+                        && other[level].keyName(plural: false) == step.keyName(plural: false)
+                        && other[level].relation.tableName == step.relation.tableName
+                        && other[level].condition.identity == step.condition.identity
+                }
+                guard let first = sharing.first else { break }
+                // The children that share the pivot already share its filters.
+                let filters = children[first].prefetchSteps![level].relation.filters + step.relation.filters
+                steps[level].relation.filters = filters
+                for index in sharing {
+                    children[index].prefetchSteps![level].relation.filters = filters
+                }
+            }
+            child.prefetchSteps = steps
+        }
+        add(child)
     }
 
     /// Whether a child, at any depth, has a scope in the fetched rows.
@@ -142,7 +187,7 @@ extension SQLRelation {
             self.pairs = pairs
             self.observer = observer
             hiddenColumns = pairs.map { "grdb_" + $0.joined }
-            chunkSize = max(1, SQLRelation.maximumPrefetchedKeyCount / max(pairs.count, 1))
+            chunkSize = pairs.count > 1 ? SQLRelation.maximumPrefetchedCompoundKeyCount : SQLRelation.maximumPrefetchedKeyCount
         }
 
         /// Runs one query, for some parent keys.
@@ -213,7 +258,53 @@ extension SQLRelation {
                 distinctKeys.append([value])
             }
         }
+        // The query lists the keys in SQLite's order, as GRDB does
+        // (`IN (1, 2, 3)` for parents ordered by descending ids): the slots
+        // follow, which costs one pass over keys that are already sorted.
+        if !distinctKeys.indices.dropFirst().allSatisfy({ sortsBefore(distinctKeys[$0 - 1][0], distinctKeys[$0][0]) }) {
+            let order = distinctKeys.indices.sorted { sortsBefore(distinctKeys[$0][0], distinctKeys[$1][0]) }
+            var newSlot = [Int](repeating: 0, count: order.count)
+            for (slot, oldSlot) in order.enumerated() {
+                newSlot[oldSlot] = slot
+            }
+            distinctKeys = order.map { distinctKeys[$0] }
+            for index in parentSlots.indices where parentSlots[index] >= 0 {
+                parentSlots[index] = newSlot[parentSlots[index]]
+            }
+            for (key, slot) in slotOfKey {
+                slotOfKey[key] = newSlot[slot]
+            }
+        }
         return (parentSlots, distinctKeys, SlotLookup(slotOfKey, distinctKeys: distinctKeys))
+    }
+
+    /// Whether `lhs` comes before `rhs` in the order of SQLite without
+    /// collation: NULL, numbers, text (by UTF-8 bytes), blobs.
+    private static func sortsBefore(_ lhs: DatabaseValue, _ rhs: DatabaseValue) -> Bool {
+        func rank(_ storage: DatabaseValue.Storage) -> Int {
+            switch storage {
+            case .null: 0
+            case .int64, .double: 1
+            case .string: 2
+            case .blob: 3
+            }
+        }
+        switch (lhs.storage, rhs.storage) {
+        case let (.int64(lhs), .int64(rhs)):
+            return lhs < rhs
+        case let (.double(lhs), .double(rhs)):
+            return lhs < rhs
+        case let (.int64(lhs), .double(rhs)):
+            return Double(lhs) < rhs
+        case let (.double(lhs), .int64(rhs)):
+            return lhs < Double(rhs)
+        case let (.string(lhs), .string(rhs)):
+            return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        case let (.blob(lhs), .blob(rhs)):
+            return lhs.lexicographicallyPrecedes(rhs)
+        case let (lhs, rhs):
+            return rank(lhs) < rank(rhs)
+        }
     }
 
     /// Groups the prefetched rows of one query by the slots of their keys.
@@ -303,25 +394,24 @@ extension SQLRelation {
     {
         var parentKeys: [[DatabaseValue]?] = []
         parentKeys.reserveCapacity(rows.count)
-        var distinctKeys: [[DatabaseValue]] = []
-        var seen = Set<[DatabaseValue]>()
         for row in rows {
             let values = parentIndexes.map { index -> DatabaseValue in row[index] }
             // NULL matches nothing, as in SQL.
-            if values.contains(where: \.isNull) {
-                parentKeys.append(nil)
-                continue
-            }
-            parentKeys.append(values)
-            if seen.insert(values).inserted {
-                distinctKeys.append(values)
-            }
+            parentKeys.append(values.contains(where: \.isNull) ? nil : values)
         }
+        // As in GRDB, the query lists the key of each parent row, in the
+        // order of the rows, repeated keys included. A key that an earlier
+        // query fetched is not fetched again.
+        let queryKeys = parentKeys.compactMap { $0 }
+        var fetchedKeys = Set<[DatabaseValue]>()
         var groups: [[DatabaseValue]: [Row]] = [:]
         var start = 0
-        while start < distinctKeys.count {
-            let chunk = Array(distinctKeys[start..<min(start + query.chunkSize, distinctKeys.count)])
-            start += chunk.count
+        while start < queryKeys.count {
+            let end = min(start + query.chunkSize, queryKeys.count)
+            let chunk = queryKeys[start..<end].filter { !fetchedKeys.contains($0) }
+            start = end
+            if chunk.isEmpty { continue }
+            fetchedKeys.formUnion(chunk)
             let prefetched = try query.fetch(db, keys: chunk, asValues: false).rows
             guard let first = prefetched.first else { continue }
             let keyIndexes = query.hiddenColumns.map { first.index(forColumn: $0) }
@@ -490,8 +580,11 @@ extension SQLRelation {
         return (prefetched, extraSelection)
     }
 
-    /// `"a" IN (?, ?)`, or `("a", "b") IN (VALUES (?, ?), (?, ?))` for
-    /// several columns, with unqualified columns.
+    /// `"a" IN (?, ?)`, or `(("a" = ?) AND ("b" = ?)) OR (("a" = ?) AND
+    /// ("b" = ?))` for several columns, as GRDB writes them, with
+    /// unqualified columns. The conditions of several columns stay one
+    /// operand of the conditions around them, never merged with them:
+    /// `("name" = ?) AND (("a" = ?) AND ("b" = ?))`.
     static func matching(columns: [String], keys: [[DatabaseValue]]) -> SQLExpression {
         if columns.count == 1 {
             return SQLExpression(impl: .isIn(
@@ -499,11 +592,13 @@ extension SQLRelation {
                 keys.map { .value($0[0]) }, negated: false))
         }
         return .literal(SQL(elements: [.deferred { context in
-            let columnsSQL = try columns.map { try SQLRelation.column($0, qualifier: nil).sql(context) }
-            let rowsSQL = keys.map { key in
-                "(" + key.map { context.append(argument: $0) }.joined(separator: ", ") + ")"
+            let terms = keys.map { key in
+                SQLExpression(impl: .associative(.and, zip(columns, key).map { column, value in
+                    SQLRelation.column(column, qualifier: nil) == value
+                }))
             }
-            return "(" + columnsSQL.joined(separator: ", ") + ") IN (VALUES " + rowsSQL.joined(separator: ", ") + ")"
+            let condition = terms.count == 1 ? terms[0] : SQLExpression(impl: .associative(.or, terms))
+            return try condition.sql(context)
         }]))
     }
 
