@@ -103,6 +103,52 @@ import Cairn
         #expect(try documentTokens("snake_case here", .ascii()) == ["snake", "case", "here"])
     }
 
+    // MARK: - FTS3 and FTS4 tokenizers
+
+    /// Whether `query` finds `text` in a one-column FTS3 or FTS4 table that
+    /// uses `tokenizer`.
+    func finds(_ text: String, _ query: String, fts4: Bool, with tokenizer: FTS3TokenizerDescriptor) throws -> Bool {
+        let dbQueue = try DatabaseQueue()
+        return try dbQueue.write { db throws in
+            if fts4 {
+                try db.create(virtualTable: "memo", using: FTS4()) { t in t.tokenizer = tokenizer }
+            } else {
+                try db.create(virtualTable: "memo", using: FTS3()) { t in t.tokenizer = tokenizer }
+            }
+            try db.execute(sql: "INSERT INTO memo VALUES (?)", arguments: [text])
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM memo WHERE memo MATCH ?", arguments: [query])! > 0
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func fts3Tokenizers(fts4: Bool) throws {
+        // simple
+        #expect(try finds("xyzÀÉ", "xyzÀÉ", fts4: fts4, with: .simple))
+        #expect(try !finds("table", "tables", fts4: fts4, with: .simple))
+        #expect(try !finds("aàÀ", "Ààa", fts4: fts4, with: .simple))
+        #expect(try !finds("émile", "ÉMILE", fts4: fts4, with: .simple))
+        // porter
+        #expect(try finds("xyzÀÉ", "xyzÀÉ", fts4: fts4, with: .porter))
+        #expect(try finds("table", "tables", fts4: fts4, with: .porter))
+        #expect(try !finds("aàÀ", "Ààa", fts4: fts4, with: .porter))
+        #expect(try !finds("émile", "ÉMILE", fts4: fts4, with: .porter))
+        // unicode61
+        #expect(try finds("xyzÀÉ", "XYZÀÉ", fts4: fts4, with: .unicode61()))
+        #expect(try !finds("table", "tables", fts4: fts4, with: .unicode61()))
+        #expect(try finds("aàÀ", "Ààa", fts4: fts4, with: .unicode61()))
+        #expect(try finds("émile", "ÉMILE", fts4: fts4, with: .unicode61()))
+        #expect(try !finds("aàÀ", "Ààa", fts4: fts4, with: .unicode61(diacritics: .keep)))
+        #expect(try finds("émile", "ÉMILE", fts4: fts4, with: .unicode61(diacritics: .keep)))
+        #expect(try finds("\u{1EA5}", "a", fts4: fts4, with: .unicode61(diacritics: .remove)))
+        // Separators: unlike FTS5, the query "twoQone" finds "oneQtwo".
+        #expect(try finds("oneQtwo", "oneQtwo", fts4: fts4, with: .unicode61(separators: ["Q"])))
+        #expect(try finds("oneQtwo", "twoQone", fts4: fts4, with: .unicode61(separators: ["Q"])))
+        #expect(try finds("oneQtwo", "one", fts4: fts4, with: .unicode61(separators: ["Q"])))
+        // Token characters
+        #expect(try finds("v1.2-beta.log", "v1.2-beta.log", fts4: fts4, with: .unicode61(tokenCharacters: Set(".-"))))
+        #expect(try !finds("v1.2-beta.log", "beta", fts4: fts4, with: .unicode61(tokenCharacters: Set(".-"))))
+    }
+
     // MARK: - Tokens
 
     @Test func tokensOfASCII() throws {

@@ -218,4 +218,18 @@ private func registerWrappers(_ db: Database) {
             #expect(try count(db, "text") == 1)
         }
     }
+
+    /// A wrapper created directly, outside of FTS5, tokenizes as the
+    /// tokenizer that `makeTokenizer` returns.
+    @Test func wrapperInstancesTokenizeDirectly() throws {
+        try DatabaseQueue().read { db throws in
+            let synonyms = try TwoSynonymTokenizer(db: db, arguments: [])
+            let tokens = try synonyms.tokenize(document: "Two Birds")
+            #expect(tokens.map(\.token) == ["two", "2", "birds"])
+            #expect(tokens.map(\.flags) == [[], .colocated, []])
+            #expect(try synonyms.tokenize(query: "Two Birds").map(\.token) == ["two", "birds"])
+            let skipping = try SkipWordTokenizer(db: db, arguments: ["ascii"])
+            #expect(try skipping.tokenize(query: "skip Élan").map(\.token) == ["Élan"])
+        }
+    }
 }
