@@ -220,7 +220,7 @@ import Cairn
                 #"SELECT * FROM "player" WHERE "id" = 2"#,
                 #"SELECT * FROM "player" WHERE "id" = 2"#,
                 #"SELECT * FROM "player" WHERE "id" = 99"#,
-                #"SELECT * FROM "player" WHERE 0"#,
+                // A nil key runs no statement, as in GRDB.
                 #"SELECT * FROM "item" WHERE "rowid" = 2"#,
                 #"SELECT * FROM "item" WHERE "rowid" = 2"#,
                 #"SELECT "name" FROM "player" WHERE "id" = 1"#,

@@ -80,7 +80,10 @@ extension Table {
     public func deleteAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Int
     where Keys.Element: DatabaseValueConvertible
     {
-        try filter(keys: keys).deleteAll(db)
+        let keys = Array(keys)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return 0 }
+        return try filter(keys: keys).deleteAll(db)
     }
 
     /// Deletes the rows with the given unique keys.
@@ -89,7 +92,9 @@ extension Table {
     /// - Throws: A ``DatabaseError``, or a ``RecordError``.
     @discardableResult
     public func deleteAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Int {
-        try filter(keys: keys).deleteAll(db)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return 0 }
+        return try filter(keys: keys).deleteAll(db)
     }
 
     /// Whether the table has no row.
@@ -147,7 +152,9 @@ extension Table where RowDecoder == Row {
     /// - Throws: A ``DatabaseError``, or a ``RecordError`` for a composite
     ///   primary key.
     public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Row? {
-        try filter(key: key).fetchOne(db)
+        // No row has a NULL primary key: no statement, as in GRDB.
+        if key.databaseValue.isNull { return nil }
+        return try filter(key: key).fetchOne(db)
     }
 
     /// Returns the row with the given unique key, or nil.
@@ -195,7 +202,9 @@ extension Table where RowDecoder: FetchableRecord {
     /// - Throws: A ``DatabaseError``, a ``RecordError`` for a composite
     ///   primary key, and the errors of decoding.
     public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> RowDecoder? {
-        try filter(key: key).fetchOne(db)
+        // No row has a NULL primary key: no statement, as in GRDB.
+        if key.databaseValue.isNull { return nil }
+        return try filter(key: key).fetchOne(db)
     }
 
     /// Returns the record with the given unique key, or nil.
@@ -212,14 +221,19 @@ extension Table where RowDecoder: FetchableRecord {
     public func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [RowDecoder]
     where Keys.Element: DatabaseValueConvertible
     {
-        try filter(keys: keys).fetchAll(db)
+        let keys = Array(keys)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return [] }
+        return try filter(keys: keys).fetchAll(db)
     }
 
     /// Returns the records with the given unique keys.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [RowDecoder] {
-        try filter(keys: keys).fetchAll(db)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return [] }
+        return try filter(keys: keys).fetchAll(db)
     }
 }
 

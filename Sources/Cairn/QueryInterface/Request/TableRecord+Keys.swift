@@ -201,7 +201,10 @@ extension TableRecord {
     public static func deleteAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Int
     where Keys.Element: DatabaseValueConvertible
     {
-        try filter(keys: keys).deleteAll(db)
+        let keys = Array(keys)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return 0 }
+        return try filter(keys: keys).deleteAll(db)
     }
 
     /// Deletes the rows with the given unique keys.
@@ -210,7 +213,9 @@ extension TableRecord {
     /// - Throws: A ``DatabaseError``, or a ``RecordError``.
     @discardableResult
     public static func deleteAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Int {
-        try filter(keys: keys).deleteAll(db)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return 0 }
+        return try filter(keys: keys).deleteAll(db)
     }
 }
 
@@ -278,6 +283,8 @@ extension FetchableRecord where Self: TableRecord {
     /// - Throws: A ``DatabaseError``, a ``RecordError`` for a composite
     ///   primary key, and the errors of decoding.
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
+        // No row has a NULL primary key: no statement, as in GRDB.
+        if key.databaseValue.isNull { return nil }
         if let (statement, value) = try primaryKeyLookup(db, key: key) {
             return try fetchOne(statement, arguments: StatementArguments(singleValue: value))
         }
@@ -305,14 +312,19 @@ extension FetchableRecord where Self: TableRecord {
     public static func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [Self]
     where Keys.Element: DatabaseValueConvertible
     {
-        try filter(keys: keys).fetchAll(db)
+        let keys = Array(keys)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return [] }
+        return try filter(keys: keys).fetchAll(db)
     }
 
     /// Returns the records with the given unique keys.
     ///
     /// - Throws: A ``DatabaseError``, and the errors of decoding.
     public static func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [Self] {
-        try filter(keys: keys).fetchAll(db)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return [] }
+        return try filter(keys: keys).fetchAll(db)
     }
 
     /// Returns a cursor over the records with the given primary keys.
@@ -385,7 +397,10 @@ extension FetchableRecord where Self: TableRecord & Hashable {
     public static func fetchSet<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Set<Self>
     where Keys.Element: DatabaseValueConvertible
     {
-        try filter(keys: keys).fetchSet(db)
+        let keys = Array(keys)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return [] }
+        return try filter(keys: keys).fetchSet(db)
     }
 
     /// Returns a set of the records with the given unique keys.
@@ -393,7 +408,9 @@ extension FetchableRecord where Self: TableRecord & Hashable {
     /// - Throws: A ``DatabaseError``, a ``RecordError`` when the columns are
     ///   not a unique key, and the errors of decoding.
     public static func fetchSet(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Set<Self> {
-        try filter(keys: keys).fetchSet(db)
+        // No key, no statement, as in GRDB.
+        if keys.isEmpty { return [] }
+        return try filter(keys: keys).fetchSet(db)
     }
 }
 
