@@ -2,6 +2,23 @@ import Foundation
 import Testing
 import Cairn
 
+/// Refuses the token "veto" with a check constraint error.
+private final class VetoTokenizer: FTS5WrapperTokenizer {
+    static let name = "grdb_compat_veto"
+    let wrappedTokenizer: any FTS5Tokenizer
+
+    init(db: Database, arguments: [String]) throws {
+        wrappedTokenizer = try db.makeTokenizer(.unicode61())
+    }
+
+    func accept(token: String, flags: FTS5TokenFlags, for tokenization: FTS5Tokenization, tokenCallback: FTS5WrapperTokenCallback) throws {
+        if token == "veto" {
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_CHECK, message: "vetoed")
+        }
+        try tokenCallback(token, flags)
+    }
+}
+
 /// The errors of `makeTokenizer(_:)`, and of the statements that need a
 /// tokenizer that does not exist, as GRDB 7.8 throws them (issue 51).
 @Suite struct GRDBFTSTokenizerErrorTests {
@@ -98,6 +115,34 @@ import Cairn
             let error = databaseError { _ = try Row.fetchAll(db, sql: "SELECT * FROM memo WHERE memo MATCH 'grossmann'") }
             #expect(error?.resultCode == .SQLITE_ERROR)
             #expect(error?.message == "no such tokenizer: \(FTS5LatinASCIITokenizer.name)")
+        }
+    }
+
+    /// A wrapper that throws a ``DatabaseError`` fails the tokenization and
+    /// the statement with the extended code of the error, as in GRDB (which
+    /// returns the code to FTS5).
+    @Test func databaseErrorsOfWrappers() throws {
+        var config = Configuration()
+        config.prepareDatabase { db in db.add(tokenizer: VetoTokenizer.self) }
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.inDatabase { db throws in
+            let tokenizer = try db.makeTokenizer(VetoTokenizer.tokenizerDescriptor())
+            #expect(try tokenizer.tokenize(document: "fine words").map(\.token) == ["fine", "words"])
+            let error = databaseError { _ = try tokenizer.tokenize(document: "a veto here") }
+            #expect(error?.resultCode == .SQLITE_CONSTRAINT)
+            #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_CHECK)
+
+            try db.create(virtualTable: "memo", using: FTS5()) { t in
+                t.tokenizer = VetoTokenizer.tokenizerDescriptor()
+                t.column("line")
+            }
+            let insertError = databaseError { try db.execute(sql: "INSERT INTO memo VALUES ('a veto here')") }
+            #expect(insertError?.extendedResultCode == .SQLITE_CONSTRAINT_CHECK)
+            let queryError = databaseError { _ = try Row.fetchAll(db, sql: "SELECT * FROM memo WHERE memo MATCH 'veto'") }
+            #expect(queryError?.extendedResultCode == .SQLITE_CONSTRAINT_CHECK)
+            // The connection stays usable.
+            try db.execute(sql: "INSERT INTO memo VALUES ('fine')")
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM memo WHERE memo MATCH 'fine'") == 1)
         }
     }
 }
