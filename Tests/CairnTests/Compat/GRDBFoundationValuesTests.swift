@@ -98,6 +98,47 @@ import Cairn
         }
     }
 
+    /// The parser checks digits, not ranges: `24:00`, a leap second, a
+    /// 13th month parse, and dates carry them over as Foundation's
+    /// calendar does.
+    @Test func componentsOutOfTheirRanges() throws {
+        let endOfDay = try #require(DatabaseDateComponents.fromDatabaseValue("24:00".databaseValue))
+        #expect(endOfDay.format == .HM)
+        #expect(endOfDay.dateComponents == DateComponents(hour: 24, minute: 0))
+        let leap = try #require(DatabaseDateComponents.fromDatabaseValue("2016-12-31 23:59:60".databaseValue))
+        #expect(leap.format == .YMD_HMS)
+        #expect(leap.dateComponents == DateComponents(year: 2016, month: 12, day: 31, hour: 23, minute: 59, second: 60))
+        let month13 = try #require(DatabaseDateComponents.fromDatabaseValue("2001-13-01".databaseValue))
+        #expect(month13.dateComponents == DateComponents(year: 2001, month: 13, day: 1))
+        // An offset of any two digits parses.
+        #expect(DatabaseDateComponents.fromDatabaseValue("12:00+20:00".databaseValue)?.format == .HM)
+        // Z is uppercase.
+        #expect(DatabaseDateComponents.fromDatabaseValue("12:00z".databaseValue) == nil)
+        #expect(DatabaseDateComponents.fromDatabaseValue("2001-01-01 12:00:00z".databaseValue) == nil)
+
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let cases: [(String, DateComponents, Date)] = [
+            ("2001-13-01", DateComponents(year: 2001, month: 13, day: 1), Date(timeIntervalSince1970: 1_009_843_200)),
+            ("2001-00-10", DateComponents(year: 2001, month: 0, day: 10), Date(timeIntervalSince1970: 976_406_400)),
+            ("2001-03-00", DateComponents(year: 2001, month: 3, day: 0), Date(timeIntervalSince1970: 983_318_400)),
+            ("2001-02-30", DateComponents(year: 2001, month: 2, day: 30), Date(timeIntervalSince1970: 983_491_200)),
+            ("2001-01-01 24:00", DateComponents(year: 2001, month: 1, day: 1, hour: 24, minute: 0),
+             Date(timeIntervalSince1970: 978_393_600)),
+            ("2016-12-31 23:59:60", DateComponents(year: 2016, month: 12, day: 31, hour: 23, minute: 59, second: 60),
+             Date(timeIntervalSince1970: 1_483_228_800)),
+            ("2001-25-01 10:75", DateComponents(year: 2001, month: 25, day: 1, hour: 10, minute: 75),
+             Date(timeIntervalSince1970: 1_041_419_700)),
+        ]
+        try DatabaseQueue().read { db throws in
+            for (text, components, expected) in cases {
+                #expect(calendar.date(from: components) == expected, "Foundation: \(text)")
+                #expect(Date.fromDatabaseValue(text.databaseValue) == expected, "\(text)")
+                #expect(try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]) == expected, "\(text)")
+            }
+        }
+    }
+
     @Test func dateComponentsInJSON() throws {
         struct Holder: Codable {
             var day: DatabaseDateComponents

@@ -136,9 +136,12 @@ enum SQLiteDateParser {
         let format: DatabaseDateComponents.Format
 
         if let year = scanner.digits(4), scanner.skip(UInt8(ascii: "-")) {
+            // As in GRDB, two digits are enough: the ranges of the
+            // components are not checked (`24:00`, a leap second
+            // `23:59:60`, or a month `13` parse; a `Date` normalizes them
+            // as Foundation's calendar does).
             guard let month = scanner.digits(2), scanner.skip(UInt8(ascii: "-")),
-                  let day = scanner.digits(2),
-                  (1...12).contains(month), (1...31).contains(day)
+                  let day = scanner.digits(2)
             else { return nil }
             components.year = year
             components.month = month
@@ -159,9 +162,9 @@ enum SQLiteDateParser {
             format = timeFormat
         }
 
-        // Optional time zone.
+        // Optional time zone: `Z` (uppercase, as in GRDB), or an offset.
         if !scanner.isAtEnd {
-            if scanner.skip(UInt8(ascii: "Z")) || scanner.skip(UInt8(ascii: "z")) {
+            if scanner.skip(UInt8(ascii: "Z")) {
                 components.timeZone = TimeZone(secondsFromGMT: 0)
             } else {
                 let sign: Int
@@ -173,8 +176,10 @@ enum SQLiteDateParser {
                     return nil
                 }
                 guard let hours = scanner.digits(2), scanner.skip(UInt8(ascii: ":")),
-                      let minutes = scanner.digits(2), hours <= 14, minutes < 60
+                      let minutes = scanner.digits(2)
                 else { return nil }
+                // An offset beyond the range of time zones (18 hours) gives
+                // no time zone, as in GRDB: the time reads as UTC.
                 components.timeZone = TimeZone(secondsFromGMT: sign * (hours * 3600 + minutes * 60))
             }
         }
@@ -187,12 +192,12 @@ enum SQLiteDateParser {
         into components: inout DateComponents
     ) -> DatabaseDateComponents.Format? {
         guard let hour = scanner.digits(2), scanner.skip(UInt8(ascii: ":")),
-              let minute = scanner.digits(2), hour < 24, minute < 60
+              let minute = scanner.digits(2)
         else { return nil }
         components.hour = hour
         components.minute = minute
         guard scanner.skip(UInt8(ascii: ":")) else { return .HM }
-        guard let second = scanner.digits(2), second < 60 else { return nil }
+        guard let second = scanner.digits(2) else { return nil }
         components.second = second
         guard scanner.skip(UInt8(ascii: ".")) else { return .HMS }
         // Milliseconds, the precision of the stored format: further digits

@@ -94,7 +94,10 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     /// - text in one of SQLite's date formats with a date (`YYYY-MM-DD`,
     ///   `YYYY-MM-DD HH:MM[:SS[.SSS]]` with a space or `T`, with an optional
     ///   `Z` or `±HH:MM` suffix), read in UTC unless a time zone is given, to
-    ///   the millisecond (further digits are ignored); a time without a date
+    ///   the millisecond (further digits are ignored), with components out
+    ///   of their ranges carried over as Foundation's calendar does for GRDB
+    ///   (`2001-13-01` is 2002-01-01, `2001-01-01 24:00` is 2001-01-02
+    ///   00:00); a time without a date
     ///   (`HH:MM`) is not a date, and gives nil (decode it as
     ///   `DatabaseDateComponents`), and neither is a number in text (a
     ///   Unix time or a Julian day written as text), as in GRDB;
@@ -163,7 +166,14 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
         let c = databaseDateComponents.dateComponents
         let days: Int
         if databaseDateComponents.format.hasDatePart {
-            days = daysSince1970(year: c.year ?? 0, month: c.month ?? 1, day: c.day ?? 1)
+            // Months out of 1...12 (text such as `2001-13-01`) move to
+            // another year, as Foundation's calendar does for GRDB: the
+            // 13th month of 2001 is January 2002. Days, hours, minutes and
+            // seconds out of their ranges add up the same way below.
+            let monthsSinceYear0 = (c.year ?? 0) * 12 + (c.month ?? 1) - 1
+            let year = floorDivision(monthsSinceYear0, 12)
+            let month = monthsSinceYear0 - year * 12 + 1
+            days = daysSince1970(year: year, month: month, day: c.day ?? 1)
         } else {
             days = daysSince1970(year: 2000, month: 1, day: 1)
         }
