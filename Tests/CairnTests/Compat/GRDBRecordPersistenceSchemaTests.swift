@@ -94,6 +94,71 @@ import Cairn
         }
     }
 
+    /// A schema source that gives `keyed` the key `code`, `unkeyed` an
+    /// empty key, and knows no other view.
+    struct ViewKeys: DatabaseSchemaSource {
+        func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? {
+            switch view.name {
+            case "keyed": return ["code"]
+            case "unkeyed": return []
+            default: return nil
+            }
+        }
+    }
+
+    @Test func primaryKeysOfViewsAndMissingTables() throws {
+        var config = Configuration()
+        config.schemaSource = ViewKeys()
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { db throws in
+            try db.execute(sql: """
+                CREATE TABLE item (code TEXT PRIMARY KEY, label TEXT);
+                CREATE VIEW keyed AS SELECT * FROM item;
+                CREATE VIEW unkeyed AS SELECT * FROM item;
+                CREATE VIEW unknown AS SELECT * FROM item;
+                """)
+            func error(_ body: () throws -> Void) -> DatabaseError? {
+                do {
+                    try body()
+                    Issue.record("expected an error")
+                } catch let error as DatabaseError {
+                    return error
+                } catch {
+                    Issue.record("unexpected error: \(error)")
+                }
+                return nil
+            }
+            let keyed = try db.primaryKey("keyed")
+            #expect(keyed.columns == ["code"])
+            #expect(keyed.rowIDColumn == nil)
+            #expect(!keyed.isRowID)
+            #expect(!keyed.tableHasRowID)
+            // A view whose source gives no key (nil or an empty list) has no
+            // primary key.
+            for view in ["unknown", "unkeyed"] {
+                let failure = error { _ = try db.primaryKey(view) }
+                #expect(failure?.resultCode == .SQLITE_ERROR)
+                #expect(failure?.message == "database view \(view) has no primary key")
+                #expect(failure?.sql == nil)
+                #expect(failure?.description == "SQLite error 1: database view \(view) has no primary key")
+            }
+            let missing = error { _ = try db.primaryKey("nothing") }
+            #expect(missing?.description == "SQLite error 1: no such table: nothing")
+            let schema = error { _ = try db.primaryKey("item", in: "elsewhere") }
+            #expect(schema?.description == "SQLite error 1: no such schema: elsewhere")
+        }
+        // Without a schema source, views have no primary key either.
+        try DatabaseQueue().write { db throws in
+            try db.execute(sql: "CREATE TABLE item (code TEXT PRIMARY KEY); CREATE VIEW keyed AS SELECT * FROM item")
+            do {
+                _ = try db.primaryKey("keyed")
+                Issue.record("expected an error")
+            } catch let error as DatabaseError {
+                #expect(error.message == "database view keyed has no primary key")
+            }
+        }
+    }
+
     @Test func indexesAndTheirOrigins() throws {
         try inDatabase("""
             CREATE TABLE member (id INTEGER PRIMARY KEY, nick TEXT, mail TEXT UNIQUE);

@@ -329,11 +329,12 @@ extension Database {
         let lowercasedName = tableName.lowercased()
         if objects.views.contains(lowercasedName) {
             let view = DatabaseObjectID(schemaID: DatabaseSchemaID(name: schema), name: tableName)
-            if let columns = try schemaSource?.columnsForPrimaryKey(self, inView: view) {
+            // An empty list of columns, as nil, gives no primary key (GRDB).
+            if let columns = try schemaSource?.columnsForPrimaryKey(self, inView: view), !columns.isEmpty {
                 return PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isRowID: false, tableHasRowID: false)
             }
             throw makeError(
-                resultCode: .SQLITE_ERROR, message: "\(tableName) is a view, and has no primary key",
+                resultCode: .SQLITE_ERROR, message: "database view \(tableName) has no primary key",
                 sql: nil, arguments: nil)
         }
         guard objects.tables.contains(lowercasedName) || Self.isUnlistedInternalTable(lowercasedName, schema: schema),

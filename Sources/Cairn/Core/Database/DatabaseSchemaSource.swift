@@ -96,7 +96,9 @@ public struct DatabaseObjectID: Sendable, Hashable {
 public protocol DatabaseSchemaSource: Sendable {
     /// The columns of the primary key of a view, or nil when the source
     /// does not know it (`Database.primaryKey(_:)` then throws, as for any
-    /// view).
+    /// view). An empty list says that the view has no primary key:
+    /// `Database.primaryKey(_:)` throws too, and the sources that follow
+    /// in a chain (``then(_:)``) are not asked.
     ///
     /// - Parameters:
     ///   - db: A connection, to query the schema.
