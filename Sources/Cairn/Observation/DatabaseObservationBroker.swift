@@ -10,6 +10,12 @@ final class TransactionObservation {
     var isDisabled = false
     /// Whether the observer received an event during the current statement.
     var receivedStatementEvent = false
+    /// The order of registration: observers hear of the end of a
+    /// transaction in this order.
+    var sequence = 0
+    /// Whether the observation is indexed by region and heard of a change
+    /// in the current transaction (see ``ObservationRegionIndex``).
+    var isTouched = false
 
     init(observer: any TransactionObserver, extent: TransactionObservationExtent) {
         self.extent = extent
@@ -67,6 +73,13 @@ private enum BufferedEvent {
 /// The hooks of changed rows (update and pre-update hooks) are installed
 /// only during the statements whose changes an observer wants to hear about.
 ///
+/// Value observations with a known region are indexed by table and rowid
+/// (``ObservationRegionIndex``): a changed row reaches the observations of
+/// its table's rows and of that row, and the end of a transaction reaches
+/// those that heard of a change, so that a commit costs the same with ten or
+/// ten thousand observations of other rows. The other observers hear of
+/// every statement and transaction, in the order of registration.
+///
 /// The broker is owned by its connection, which gives itself to each call
 /// that needs it: the broker keeps no reference to it. It is only used on
 /// the thread of the current access of its connection: the state that each
@@ -107,8 +120,65 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
         /// "6a").
         mutating func clearStatementObservations() {
             while statementObservations.popLast() != nil { }
+            if !indexedStatementTables.isEmpty { indexedStatementTables.removeAll(keepingCapacity: true) }
+        }
+
+        /// The tables that the current statement changes and that indexed
+        /// observations observe (see ``ObservationRegionIndex``).
+        var indexedStatementTables: [IndexedStatementTable] = []
+    }
+
+    /// A table that the current statement changes, and that indexed
+    /// observations observe.
+    private struct IndexedStatementTable {
+        /// The key of the table in the index.
+        var key: String
+        /// Its name, compared in place with SQLite's name of a changed table.
+        var name: String
+        /// The kinds of events of the statement on the table.
+        var eventKinds: [DatabaseEventKind]
+        /// Whether SQLite reported a changed row of the table.
+        var receivedEvent = false
+
+        /// The statement's event kind that a change of kind `kind` is; for
+        /// a deletion that the statement does not declare (the deletion of
+        /// a row that `ON CONFLICT REPLACE` replaces), the insertion or the
+        /// update that caused it, when `includingReplacedRows`.
+        func statementEventKind(for kind: DatabaseEvent.Kind, includingReplacedRows: Bool) -> DatabaseEventKind? {
+            var replacing: DatabaseEventKind?
+            for eventKind in eventKinds {
+                switch (eventKind, kind) {
+                case (.insert, .insert), (.delete, .delete), (.update, .update):
+                    return eventKind
+                case (.insert, .delete), (.update, .delete):
+                    if includingReplacedRows && replacing == nil { replacing = eventKind }
+                default:
+                    break
+                }
+            }
+            return replacing
         }
     }
+
+    /// The observations whose observer is a ``RegionIndexedObserver`` with a
+    /// known region, by table and rowid. They are not in
+    /// `lists.observations`: a statement, a changed row and a commit only
+    /// reach those that observe its tables and rows.
+    private var regionIndex = ObservationRegionIndex()
+
+    /// Where region-indexed observers post the changes of their region.
+    private let regionChanges = RegionChangeInbox()
+
+    /// Whether an observer was given `regionChanges`: the inbox is read
+    /// before each statement from then on.
+    private var readsRegionChanges = false
+
+    /// The indexed observations that heard of a change in the current
+    /// transaction: they, and no other indexed observation, hear of its end.
+    private var touchedObservations: [TransactionObservation] = []
+
+    /// The sequence number of the next observation.
+    private var nextSequence = 0
 
     /// The events of the open savepoints, delivered when the outermost
     /// savepoint is released, dropped when savepoints roll back.
@@ -157,12 +227,24 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     // MARK: Observers
 
     func add(_ observer: some TransactionObserver, extent: TransactionObservationExtent, in database: Database) {
-        lists.observations.append(TransactionObservation(observer: observer, extent: extent))
+        let observation = TransactionObservation(observer: observer, extent: extent)
+        observation.sequence = nextSequence
+        nextSequence += 1
+        if extent != .nextTransaction, let indexed = observer as? any RegionIndexedObserver {
+            readsRegionChanges = true
+            if let region = indexed.attach(to: regionChanges), !region.isFullDatabase {
+                regionIndex.insert(observation, region: region)
+                updateHooks(database)
+                return
+            }
+        }
+        lists.observations.append(observation)
         updateHooks(database)
     }
 
     func remove(_ observer: some TransactionObserver, in database: Database) {
         let identifier = ObjectIdentifier(observer)
+        regionIndex.remove(identifier)
         lists.observations.removeAll { $0.identifier == identifier }
         lists.statementObservations.removeAll { $0.observation.identifier == identifier }
         bufferedEvents.removeAll { $0.observation.identifier == identifier }
@@ -171,6 +253,11 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
 
     func disableUntilNextTransaction(_ observer: some TransactionObserver) {
         let identifier = ObjectIdentifier(observer)
+        if let observation = regionIndex.observation(identifier) {
+            observation.isDisabled = true
+            touch(observation)
+            return
+        }
         for observation in lists.observations where observation.identifier == identifier {
             observation.isDisabled = true
         }
@@ -188,7 +275,7 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     ///   observers that were deallocated first (a weak load per observer).
     private func updateHooks(_ database: Database, sweepingDeallocatedObservers: Bool = true) {
         if sweepingDeallocatedObservers { removeDeallocatedObservers() }
-        isActive = !lists.observations.isEmpty
+        isActive = !lists.observations.isEmpty || !regionIndex.isEmpty
         if !isActive { setRowHooks(installed: false, database) }
         guard let connection = database.sqliteConnection else { return }
         if isActive && !transactionHooksInstalled {
@@ -221,11 +308,13 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     /// Called when the connection closes: strongly held observers are
     /// released.
     override func databaseWillClose(_ database: Database) {
-        for observation in lists.observations {
+        for observation in lists.observations + regionIndex.observations {
             (observation.observer as? any DatabaseClosingObserver)?.databaseWillClose()
         }
         setRowHooks(installed: false, database)
         lists.observations.removeAll()
+        regionIndex.removeAll()
+        touchedObservations.removeAll()
         lists.statementObservations.removeAll()
         bufferedEvents.removeAll()
         lists.savepoints.removeAll()
@@ -238,7 +327,9 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
         let eventKinds = statement.databaseEventKinds
         // The storage of the array is kept from one statement to the next.
         lists.clearStatementObservations()
+        if readsRegionChanges { applyRegionChanges() }
         if !eventKinds.isEmpty {
+            if !regionIndex.isEmpty { findIndexedStatementTables(eventKinds) }
             for observation in lists.observations {
                 guard !observation.isDisabled, let observer = observation.observer else { continue }
                 let kinds = observation.observedEventKinds(of: observer, among: eventKinds)
@@ -247,11 +338,67 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
                     lists.statementObservations.append((observation, kinds))
                 }
             }
-            if !lists.statementObservations.isEmpty {
+            if !lists.statementObservations.isEmpty || !lists.indexedStatementTables.isEmpty {
                 lists.totalChangesBeforeStatement = sqlite3_total_changes64(database.sqliteConnection)
             }
         }
-        setRowHooks(installed: !lists.statementObservations.isEmpty, database)
+        setRowHooks(installed: !lists.statementObservations.isEmpty || !lists.indexedStatementTables.isEmpty, database)
+    }
+
+    /// Fills `lists.indexedStatementTables` with the tables of the
+    /// statement's events that indexed observations observe.
+    private func findIndexedStatementTables(_ eventKinds: [DatabaseEventKind]) {
+        for eventKind in eventKinds {
+            let key = DatabaseRegion.tableKey(eventKind.tableName)
+            if let index = lists.indexedStatementTables.firstIndex(where: { $0.key == key }) {
+                lists.indexedStatementTables[index].eventKinds.append(eventKind)
+            } else if let entry = regionIndex.tables[key] {
+                lists.indexedStatementTables.append(IndexedStatementTable(key: key, name: entry.name, eventKinds: [eventKind]))
+            }
+        }
+    }
+
+    /// Moves the observers whose region changed in the index, or out of it
+    /// (an unknown region, or the full database).
+    private func applyRegionChanges() {
+        let changed = regionChanges.take()
+        guard !changed.isEmpty else { return }
+        var outsideOfIndex = Set<ObjectIdentifier>()
+        for identifier in changed {
+            guard let observation = regionIndex.observation(identifier) else {
+                outsideOfIndex.insert(identifier)
+                continue
+            }
+            if let region = (observation.observer as? any RegionIndexedObserver)?.indexedRegion, !region.isFullDatabase {
+                regionIndex.insert(observation, region: region)
+            } else {
+                // Deallocated, or observing everything: with the others.
+                regionIndex.remove(identifier)
+                if observation.observer != nil {
+                    lists.observations.append(observation)
+                    lists.observations.sort { $0.sequence < $1.sequence }
+                }
+            }
+        }
+        guard !outsideOfIndex.isEmpty else { return }
+        lists.observations.removeAll { observation in
+            guard outsideOfIndex.contains(observation.identifier),
+                  let region = (observation.observer as? any RegionIndexedObserver)?.indexedRegion,
+                  !region.isFullDatabase
+            else { return false }
+            regionIndex.insert(observation, region: region)
+            // It may have heard of changes of the current transaction.
+            touch(observation)
+            return true
+        }
+    }
+
+    /// Records that an indexed observation heard of a change in the current
+    /// transaction: it will hear of its end.
+    private func touch(_ observation: TransactionObservation) {
+        guard !observation.isTouched else { return }
+        observation.isTouched = true
+        touchedObservations.append(observation)
     }
 
     override func statementDidExecute(_ statement: Statement, in database: Database) throws {
@@ -259,7 +406,7 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
         // which removes them if no observer wants its events (installing
         // and removing them cost 170 instructions per statement of
         // InsertBenchmark "6a"). Until then they find no observation.
-        if !lists.statementObservations.isEmpty {
+        if !lists.statementObservations.isEmpty || !lists.indexedStatementTables.isEmpty {
             notifyUnreportedChanges(database)
         }
         lists.clearStatementObservations()
@@ -358,18 +505,36 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     /// never of fewer.
     private func notifyUnreportedChanges(_ database: Database) {
         // Usually every observation received an event: nothing to do.
-        guard lists.statementObservations.contains(where: { !$0.observation.receivedStatementEvent }),
+        guard lists.statementObservations.contains(where: { !$0.observation.receivedStatementEvent })
+                || lists.indexedStatementTables.contains(where: { !$0.receivedEvent }),
               sqlite3_total_changes64(database.sqliteConnection) != lists.totalChangesBeforeStatement
         else { return }
-        let isBuffering = !lists.savepoints.isEmpty
         // Observers may remove observers: iterate a copy.
         let entries = lists.statementObservations
         for (observation, _) in entries where !observation.receivedStatementEvent && !observation.isDisabled {
-            if isBuffering {
-                bufferedEvents.append((observation, .didChangeUnspecified))
-            } else if let observer = observation.observer {
-                withCurrentBroker { observer.databaseDidChange() }
+            notifyUnspecifiedChange(observation)
+        }
+        // The indexed observations of a table of which no row was reported
+        // (a virtual table), that observe the statement's changes of it.
+        let tables = lists.indexedStatementTables
+        for table in tables where !table.receivedEvent {
+            for observation in regionIndex.tables[table.key]?.allObservations ?? [] where !observation.isDisabled {
+                guard let observer = observation.observer,
+                      table.eventKinds.contains(where: { observer.observes(eventsOfKind: $0) })
+                else { continue }
+                touch(observation)
+                notifyUnspecifiedChange(observation)
             }
+        }
+    }
+
+    /// Tells an observation that the database changed in an unspecified
+    /// way, now or at the release of the open savepoints.
+    private func notifyUnspecifiedChange(_ observation: TransactionObservation) {
+        if !lists.savepoints.isEmpty {
+            bufferedEvents.append((observation, .didChangeUnspecified))
+        } else if let observer = observation.observer {
+            withCurrentBroker { observer.databaseDidChange() }
         }
     }
 
@@ -379,6 +544,7 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     ///   the statement must throw.
     override func statementDidFail(_ statement: Statement, in database: Database) {
         lists.statementObservations.removeAll()
+        lists.indexedStatementTables.removeAll()
         // A RELEASE whose commit an observer prevented rolled the
         // transaction back, but SQLite then reports it open again (unlike a
         // prevented COMMIT): it is ended here, so that the connection is
@@ -441,6 +607,31 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
                 withCurrentBroker { observer.databaseDidChange(with: event) }
             }
         }
+        if !lists.indexedStatementTables.isEmpty {
+            offerToIndexedObservations(event, tableName: tableName, isBuffering: isBuffering)
+        }
+    }
+
+    /// Offers a changed row to the indexed observations of its table's
+    /// rows and of the row.
+    private func offerToIndexedObservations(_ event: DatabaseEvent, tableName: UnsafePointer<CChar>, isBuffering: Bool) {
+        for tableIndex in lists.indexedStatementTables.indices
+        where lists.indexedStatementTables[tableIndex].name.withCString({ sqlite3_stricmp(tableName, $0) }) == 0 {
+            lists.indexedStatementTables[tableIndex].receivedEvent = true
+            let table = lists.indexedStatementTables[tableIndex]
+            guard let eventKind = table.statementEventKind(for: event.kind, includingReplacedRows: false),
+                  let entry = regionIndex.tables[table.key]
+            else { continue }
+            for observation in entry.observations(ofRow: event.rowID) where !observation.isDisabled {
+                guard let observer = observation.observer, observer.observes(eventsOfKind: eventKind) else { continue }
+                touch(observation)
+                if isBuffering {
+                    bufferedEvents.append((observation, .didChange(event.copy())))
+                } else {
+                    withCurrentBroker { observer.databaseDidChange(with: event) }
+                }
+            }
+        }
     }
 
     /// Called by the pre-update hook: the event is built only when an
@@ -474,6 +665,35 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
                 bufferedEvents.append((observation, .willChange(currentEvent.copy())))
             } else if let observer = observation.observer {
                 withCurrentBroker { observer.databaseWillChange(with: currentEvent) }
+            }
+        }
+        guard !lists.indexedStatementTables.isEmpty else { return }
+        for tableIndex in lists.indexedStatementTables.indices
+        where lists.indexedStatementTables[tableIndex].name.withCString({ sqlite3_stricmp(tableName, $0) }) == 0 {
+            lists.indexedStatementTables[tableIndex].receivedEvent = true
+            let table = lists.indexedStatementTables[tableIndex]
+            guard let eventKind = table.statementEventKind(for: kind, includingReplacedRows: true),
+                  let entry = regionIndex.tables[table.key]
+            else { continue }
+            // The observations of the row before and after the change, each
+            // once (an insertion has no row before, a deletion none after).
+            var observations = entry.observations(ofRow: kind == .insert ? finalRowID : initialRowID)
+            if kind == .update, finalRowID != initialRowID, let ofFinalRow = entry.rows[finalRowID] {
+                observations += ofFinalRow.filter { observation in !observations.contains { $0 === observation } }
+            }
+            for observation in observations where !observation.isDisabled {
+                guard let observer = observation.observer, observer.observes(eventsOfKind: eventKind) else { continue }
+                touch(observation)
+                let currentEvent = event ?? DatabasePreUpdateEvent(
+                    connection: connection, kind: kind,
+                    databaseName: databaseName, tableName: tableName,
+                    initialRowID: initialRowID, finalRowID: finalRowID, scope: eventCell.token)
+                event = currentEvent
+                if isBuffering {
+                    bufferedEvents.append((observation, .willChange(currentEvent.copy())))
+                } else {
+                    withCurrentBroker { observer.databaseWillChange(with: currentEvent) }
+                }
             }
         }
     }
@@ -513,21 +733,39 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     }
 
     func notifyChanges(in region: DatabaseRegion) {
+        if readsRegionChanges { applyRegionChanges() }
+        let tableNames = region.tableNames
         for observation in lists.observations where !observation.isDisabled {
-            guard let observer = observation.observer else { continue }
-            let observesRegion: Bool
-            if let tableNames = region.tableNames {
-                observesRegion = tableNames.contains { tableName in
-                    observer.observes(eventsOfKind: .insert(tableName: tableName))
-                        || observer.observes(eventsOfKind: .delete(tableName: tableName))
-                        || observer.observes(eventsOfKind: .update(tableName: tableName, columnNames: []))
-                }
-            } else {
-                observesRegion = true
-            }
-            if observesRegion {
-                withCurrentBroker { observer.databaseDidChange() }
-            }
+            guard let observer = observation.observer, Self.observer(observer, observesTables: tableNames) else { continue }
+            withCurrentBroker { observer.databaseDidChange() }
+        }
+        guard !regionIndex.isEmpty else { return }
+        // The indexed observations of the region's tables.
+        let observations: [TransactionObservation]
+        if let tableNames {
+            var seen = Set<ObjectIdentifier>()
+            observations = tableNames
+                .flatMap { regionIndex.tables[DatabaseRegion.tableKey($0)]?.allObservations ?? [] }
+                .filter { seen.insert($0.identifier).inserted }
+                .sorted { $0.sequence < $1.sequence }
+        } else {
+            observations = regionIndex.observations.sorted { $0.sequence < $1.sequence }
+        }
+        for observation in observations where !observation.isDisabled {
+            guard let observer = observation.observer, Self.observer(observer, observesTables: tableNames) else { continue }
+            touch(observation)
+            withCurrentBroker { observer.databaseDidChange() }
+        }
+    }
+
+    /// Whether an observer observes some change of the tables (nil for all
+    /// tables).
+    private static func observer(_ observer: any TransactionObserver, observesTables tableNames: Set<String>?) -> Bool {
+        guard let tableNames else { return true }
+        return tableNames.contains { tableName in
+            observer.observes(eventsOfKind: .insert(tableName: tableName))
+                || observer.observes(eventsOfKind: .delete(tableName: tableName))
+                || observer.observes(eventsOfKind: .update(tableName: tableName, columnNames: []))
         }
     }
 
@@ -547,12 +785,16 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
     /// it as of an update event (after the release of the open savepoints,
     /// as the events of statements).
     override func blobDidWrite(schema: String, table: String, column: String, rowID: Int64, in database: Database) {
+        if readsRegionChanges { applyRegionChanges() }
         let eventKind = DatabaseEventKind.update(tableName: table, columnNames: [column])
         let isBuffering = !lists.savepoints.isEmpty
-        // Observers may remove observers: iterate a copy.
-        let observations = lists.observations
+        // Observers may remove observers: iterate a copy. The indexed
+        // observations of the row are the last ones.
+        let indexed = regionIndex.tables[DatabaseRegion.tableKey(table)]?.observations(ofRow: rowID) ?? []
+        let observations = lists.observations + indexed
         for observation in observations where !observation.isDisabled {
             guard let observer = observation.observer, observer.observes(eventsOfKind: eventKind) else { continue }
+            if regionIndex.observation(observation.identifier) === observation { touch(observation) }
             let event = DatabaseEvent(kind: .update, rowID: rowID, databaseName: schema, tableName: table)
             if isBuffering {
                 bufferedEvents.append((observation, .didChange(event)))
@@ -586,8 +828,20 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
         commitWasRefused = false
         if database.isReadOnlyAccess { return }
         // Observers may run statements, and add or remove observers: iterate
-        // the observers of the transaction that ended.
-        let ended = lists.observations
+        // the observers of the transaction that ended. The indexed ones are
+        // those that heard of a change in it, and are still indexed; all
+        // hear of the end in the order of their registration.
+        var ended = lists.observations
+        if !touchedObservations.isEmpty {
+            let touched = touchedObservations
+            touchedObservations.removeAll()
+            for observation in touched {
+                observation.isTouched = false
+                observation.isDisabled = false
+            }
+            ended += touched.filter { regionIndex.observation($0.identifier) === $0 }
+            ended.sort { $0.sequence < $1.sequence }
+        }
         for observation in ended {
             observation.isDisabled = false
         }
@@ -601,6 +855,9 @@ final class DatabaseObservationBroker: StatementHooks, CCallbackContext {
         for observation in ended {
             guard let observer = observation.observer else {
                 metDeallocatedObserver = true
+                if regionIndex.observation(observation.identifier) === observation {
+                    regionIndex.remove(observation.identifier)
+                }
                 continue
             }
             if silentForApplicationObservers && !(observer is any RollbackResettingObserver) { continue }

@@ -30,7 +30,8 @@ extension Database {
 /// Thread safety: the transaction observer methods run on the writer's
 /// queue; fetches run on the writer's queue (database queues) or on a reader
 /// (pools), one at a time; the shared state is behind a lock.
-final class ValueObserver<Reducer: ValueReducer>: RollbackResettingObserver, DatabaseClosingObserver, @unchecked Sendable
+final class ValueObserver<Reducer: ValueReducer>:
+    RollbackResettingObserver, RegionIndexedObserver, DatabaseClosingObserver, @unchecked Sendable
 where Reducer.Value: Sendable
 {
     private struct State {
@@ -50,6 +51,9 @@ where Reducer.Value: Sendable
         var isFetching = false
         /// Whether a commit happened during a concurrent fetch.
         var needsRefetch = false
+        /// Where the changes of `region` are posted, once the writer's
+        /// observation broker indexes the observer.
+        var regionChanges: RegionChangeInbox?
 
         var isActive: Bool { !isCancelled && !isCompleted && !isDatabaseClosed }
     }
@@ -252,6 +256,17 @@ where Reducer.Value: Sendable
 
     // MARK: Transaction observer
 
+    func attach(to inbox: RegionChangeInbox) -> DatabaseRegion? {
+        state.withLock { state in
+            state.regionChanges = inbox
+            return state.region
+        }
+    }
+
+    var indexedRegion: DatabaseRegion? {
+        state.withLock { $0.region }
+    }
+
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         guard let region = state.withLock({ $0.region }) else {
             // The region is not known yet: the first fetch of a pool runs on
@@ -429,7 +444,11 @@ where Reducer.Value: Sendable
             }
         }
         if let region = newRegion {
-            state.withLock { $0.region = region }
+            let regionChanges = state.withLock { state in
+                state.region = region
+                return state.regionChanges
+            }
+            regionChanges?.post(self)
             if tracksChanges {
                 events.willTrackRegion?(region)
             }

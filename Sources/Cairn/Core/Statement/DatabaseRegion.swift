@@ -164,6 +164,13 @@ public struct DatabaseRegion: Hashable, Sendable {
         tableRegions.map { Set($0.values.map(\.tableName)) }
     }
 
+    /// The tables of the region, each with its key (see ``tableKey(_:)``),
+    /// its name as first given, and its rowids (nil for all rows); nil for
+    /// the full database. The observation broker indexes observers by them.
+    var tablesAndRowIDs: [(key: String, name: String, rowIDs: Set<Int64>?)]? {
+        tableRegions.map { regions in regions.map { ($0.key, $0.value.tableName, $0.value.rowIDs) } }
+    }
+
     /// The union of two regions.
     public func union(_ other: DatabaseRegion) -> DatabaseRegion {
         guard let lhs = tableRegions, let rhs = other.tableRegions else { return .fullDatabase }
