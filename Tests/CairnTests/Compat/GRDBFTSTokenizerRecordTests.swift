@@ -171,14 +171,18 @@ private struct TokenizeTableModule: VirtualTableModule {
             case .fts3, .fts4:
                 let pattern: FTS3Pattern? = nil
                 #expect(try Poem.matching(pattern).fetchCount(db) == 0)
+                #expect(statements.withLock { $0 }.last == #"SELECT COUNT(*) FROM "poem" WHERE 0"#)
                 #expect(try Poem.filter(Column("poem").match(pattern)).fetchCount(db) == 0)
+                #expect(statements.withLock { $0 }.last == #"SELECT COUNT(*) FROM "poem" WHERE "poem" MATCH NULL"#)
                 #expect(try Poem.filter(Column("poet").match(pattern)).fetchCount(db) == 0)
             case .fts5:
                 let pattern = FTS5Pattern(matchingAllTokensIn: "")
                 #expect(pattern == nil)
                 #expect(try Poem.matching(pattern).fetchCount(db) == 0)
+                #expect(statements.withLock { $0 }.last == #"SELECT COUNT(*) FROM "poem" WHERE 0"#)
+                #expect(try Poem.all().matching(pattern).fetchAll(db).isEmpty)
+                #expect(statements.withLock { $0 }.last == #"SELECT *, "rowid" FROM "poem" WHERE 0"#)
             }
-            #expect(statements.withLock { $0 }.last?.hasPrefix("SELECT COUNT(*) FROM \"poem\"") == true)
         }
     }
 
