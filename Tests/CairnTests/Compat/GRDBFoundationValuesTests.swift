@@ -47,6 +47,16 @@ import Cairn
         #expect(read.dateComponents == DateComponents(year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0, nanosecond: 0))
     }
 
+    /// Numbers are padded as `printf` pads them, the sign included.
+    @Test func dateComponentsOfNegativeAndLargeNumbers() {
+        #expect(DatabaseDateComponents(DateComponents(year: -7, month: 3, day: 4), format: .YMD).databaseValue
+                == "-007-03-04".databaseValue)
+        #expect(DatabaseDateComponents(DateComponents(year: 12345, month: 3, day: 4), format: .YMD).databaseValue
+                == "12345-03-04".databaseValue)
+        #expect(DatabaseDateComponents(DateComponents(hour: -1, minute: 5), format: .HM).databaseValue
+                == "-1:05".databaseValue)
+    }
+
     @Test func dateComponentsParsing() throws {
         let utc = TimeZone(secondsFromGMT: 0)
         let east = TimeZone(secondsFromGMT: 2 * 3600 + 30 * 60)
@@ -169,10 +179,29 @@ import Cairn
         }
     }
 
-    @Test func dateOfAJulianDay() throws {
+    @Test func datesOfJulianDays() throws {
         // 2000-01-01 12:00:00 UTC is the Julian day 2451545.
         #expect(Date(julianDay: 2_451_545) == Date(timeIntervalSince1970: 946_728_000))
         #expect(Date(julianDay: .nan) == nil)
+        #expect(Date(julianDay: 1e300) == nil)
+        // The number is truncated to the millisecond, as SQLite and GRDB
+        // compute it: the Julian day of a time is that exact time.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let date = try #require(Date(julianDay: 2_456_293.520833))
+        #expect(calendar.dateComponents([.hour, .minute, .second], from: date) == DateComponents(hour: 0, minute: 29, second: 59))
+        #expect(date == Date(timeIntervalSinceReferenceDate: 378_692_999.971))
+        try DatabaseQueue().read { db throws in
+            for text in ["2013-01-01 00:30:00", "1999-12-31 23:59:59.999", "1970-01-01 00:00:00.001", "2024-02-29 12:34:56.789"] {
+                let julianDay = try #require(try Double.fetchOne(db, sql: "SELECT julianday(?)", arguments: [text]))
+                #expect(Date(julianDay: julianDay) == Date.fromDatabaseValue(text.databaseValue), "\(text)")
+            }
+            // Before 1582-10-15, the day of SQLite's calendar is read in
+            // Foundation's, as GRDB does (where dates are written too):
+            // SQLite's 1000-01-01 is written back as 1000-01-01.
+            let julianDay = try #require(try Double.fetchOne(db, sql: "SELECT julianday('1000-01-01 12:00')"))
+            #expect(Date(julianDay: julianDay)?.databaseValue == "1000-01-01 12:00:00.000".databaseValue)
+        }
     }
 
     // MARK: - Decimal

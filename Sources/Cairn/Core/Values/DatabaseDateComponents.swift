@@ -118,10 +118,12 @@ public struct DatabaseDateComponents: Hashable, Sendable, DatabaseValueConvertib
     }
 }
 
+/// The number padded with zeros to `width` characters, the sign included,
+/// as GRDB writes it with `%04d` and `%02d` (`-1` is `-001` in a width of 4).
 private func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(abs(value))
-    let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
-    return value < 0 ? "-" + padded : padded
+    let digits = String(value.magnitude)
+    let sign = value < 0 ? "-" : ""
+    return sign + String(repeating: "0", count: max(0, width - sign.count - digits.count)) + digits
 }
 
 /// Parses the time value formats of SQLite's date and time functions.

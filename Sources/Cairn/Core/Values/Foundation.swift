@@ -416,15 +416,48 @@ private func isDecimalNumber(_ string: String) -> Bool {
 extension Date {
     /// Creates a date from a Julian day number (the days since noon in
     /// Greenwich on November 24, 4714 B.C.), as SQLite's `julianday()`
-    /// returns; nil when the number is not finite.
+    /// returns; nil when the number is not finite, or too large for a date.
+    ///
+    /// The number is read as GRDB reads it, with the computation of SQLite's
+    /// date functions: truncated to the millisecond (so that the Julian day
+    /// of `julianday('2013-01-01 00:30:00')` is that exact time), and turned
+    /// into a date of the proleptic Gregorian calendar, which is then read
+    /// in Foundation's Gregorian calendar (the Julian calendar before
+    /// 1582-10-15).
     ///
     /// ```swift
-    /// let date = Date(julianDay: 2_456_293.520833) // 2013-01-01 00:29:59 UTC
+    /// let date = Date(julianDay: 2_456_293.520833) // 2013-01-01 00:29:59.971 UTC
     /// ```
     public init?(julianDay: Double) {
-        guard julianDay.isFinite else { return nil }
-        // Julian day 2440587.5 is 1970-01-01 00:00:00 UTC.
-        self.init(timeIntervalSince1970: (julianDay - 2_440_587.5) * 86_400)
+        guard julianDay.isFinite,
+              let milliseconds = Int64(exactly: (julianDay * 86_400_000).rounded(.towardZero)),
+              let shifted = Int(exactly: milliseconds).flatMap({ $0.addingReportingOverflow(43_200_000) }),
+              !shifted.overflow
+        else { return nil }
+        // The day and the time of day, counted from midnight.
+        let day = shifted.partialValue / 86_400_000
+        let millisecondOfDay = shifted.partialValue % 86_400_000
+        // SQLite's conversion of a day number to a date of the proleptic
+        // Gregorian calendar (Meeus' algorithm, as in SQLite's date.c).
+        var a = Int((Double(day) - 1_867_216.25) / 36_524.25)
+        a = day + 1 + a - a / 4
+        let b = a + 1524
+        let c = Int((Double(b) - 122.1) / 365.25)
+        let d = (36_525 * (c & 32_767)) / 100
+        let e = Int(Double(b - d) / 30.6001)
+        let dayOfMonth = b - d - Int(30.6001 * Double(e))
+        let month = e < 14 ? e - 1 : e - 13
+        let year = month > 2 ? c - 4716 : c - 4715
+
+        var components = DateComponents()
+        components.year = year
+        components.month = month
+        components.day = dayOfMonth
+        components.hour = millisecondOfDay / 3_600_000
+        components.minute = millisecondOfDay / 60_000 % 60
+        components.second = millisecondOfDay / 1000 % 60
+        components.nanosecond = millisecondOfDay % 1000 * 1_000_000
+        self.init(databaseDateComponents: DatabaseDateComponents(components, format: .YMD_HMSS))
     }
 }
 
