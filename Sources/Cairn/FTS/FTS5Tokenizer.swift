@@ -268,11 +268,16 @@ extension FTS5Tokenizer {
 
     /// The tokens of a text, with their flags.
     ///
+    /// As in GRDB, a token that is not valid UTF-8 (a byte of a character
+    /// that a tokenizer of the user's split) is left out.
+    ///
     /// - Throws: A ``DatabaseError``, or the error of a Swift tokenizer.
     public func tokenize(_ string: String, for tokenization: FTS5Tokenization) throws
         -> [(token: String, flags: FTS5TokenFlags)]
     {
-        try tokens(in: string, for: tokenization).map { ($0.token, $0.flags) }
+        var collector = ValidTokenCollector()
+        try collect(string, for: tokenization, locale: nil, into: &collector, callback: collectValidTokenCallback)
+        return collector.tokens
     }
 
     /// The tokens of a text, with their flags and the byte offsets of the
@@ -300,6 +305,20 @@ extension FTS5Tokenizer {
         locale: String? = nil) throws -> [FTS5Token]
     {
         var collector = TokenCollector()
+        try collect(string, for: tokenization, locale: locale, into: &collector, callback: collectTokenCallback)
+        return collector.tokens
+    }
+
+    /// Tokenizes `string`, with `collector` as the context of `callback`.
+    ///
+    /// - Throws: The error of a Swift tokenizer, or a ``DatabaseError``.
+    private func collect<Collector>(
+        _ string: String,
+        for tokenization: FTS5Tokenization,
+        locale: String?,
+        into collector: inout Collector,
+        callback: FTS5TokenCallback) throws
+    {
         var string = string
         // The errors of Swift tokenizers, this one or those it wraps.
         let errors = CallbackErrorStash()
@@ -313,7 +332,7 @@ extension FTS5Tokenizer {
                         tokenization: tokenization,
                         pText: base, nText: CInt(buffer.count),
                         optionalLocale: locale,
-                        tokenCallback: collectTokenCallback)
+                        tokenCallback: callback)
                 }
             }
         }
@@ -324,7 +343,6 @@ extension FTS5Tokenizer {
             // GRDB's error: the code, with SQLite's message for it.
             throw DatabaseError(resultCode: ResultCode(rawValue: code))
         }
-        return collector.tokens
     }
 }
 
@@ -415,6 +433,22 @@ private let collectTokenCallback: FTS5TokenCallback = { context, flags, pToken, 
         token: tokenString(pToken, nToken),
         flags: FTS5TokenFlags(rawValue: flags),
         utf8Range: Int(iStart)..<Int(max(iStart, iEnd))))
+    return SQLITE_OK
+}
+
+/// The tokens collected by `tokenize(_:for:)`.
+private struct ValidTokenCollector {
+    var tokens: [(token: String, flags: FTS5TokenFlags)] = []
+}
+
+/// Keeps the tokens that are valid UTF-8, as GRDB does (it drops the others).
+private let collectValidTokenCallback: FTS5TokenCallback = { context, flags, pToken, nToken, _, _ in
+    guard let context else { return SQLITE_ERROR }
+    guard let pToken else { return SQLITE_OK }
+    let bytes = UnsafeRawBufferPointer(start: pToken, count: Int(max(nToken, 0)))
+    guard let token = String(validatingUTF8Bytes: bytes) else { return SQLITE_OK }
+    let collector = context.assumingMemoryBound(to: ValidTokenCollector.self)
+    collector.pointee.tokens.append((token, FTS5TokenFlags(rawValue: flags)))
     return SQLITE_OK
 }
 

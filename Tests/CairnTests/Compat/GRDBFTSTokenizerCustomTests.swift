@@ -187,6 +187,28 @@ private final class ErrorCodeTokenizer: FTS5CustomTokenizer {
     }
 }
 
+/// Each byte of the text is a token: the bytes of a character beyond
+/// ASCII are tokens that are not valid UTF-8.
+private final class ByteSplitTokenizer: FTS5CustomTokenizer {
+    static let name = "grdb_compat_byte_split"
+    init(db: Database, arguments: [String]) throws { }
+
+    func tokenize(
+        context: UnsafeMutableRawPointer?,
+        tokenization: FTS5Tokenization,
+        pText: UnsafePointer<Int8>?,
+        nText: Int32,
+        tokenCallback: @escaping FTS5TokenCallback) -> Int32
+    {
+        guard let pText else { return 0 }
+        for offset in 0..<nText {
+            let code = tokenCallback(context, 0, pText + Int(offset), 1, offset, offset + 1)
+            if code != 0 { return code }
+        }
+        return 0
+    }
+}
+
 /// Registers the tokenizers of this file.
 private func register(_ db: Database) {
     db.add(tokenizer: SkippingTokenizer.self)
@@ -194,6 +216,7 @@ private func register(_ db: Database) {
     db.add(tokenizer: NumberSynonymTokenizer.self)
     db.add(tokenizer: RecordingTokenizer.self)
     db.add(tokenizer: ErrorCodeTokenizer.self)
+    db.add(tokenizer: ByteSplitTokenizer.self)
 }
 
 /// Low-level Swift tokenizers behave as in GRDB 7.8 (issue 51).
@@ -424,6 +447,21 @@ private func register(_ db: Database) {
                 #expect(error.resultCode == .SQLITE_CONSTRAINT)
                 #expect(error.sql == "INSERT INTO note VALUES ('x')")
             }
+        }
+    }
+
+    /// `tokenize(query:)` and `tokenize(document:)` leave out the tokens
+    /// that are not valid UTF-8, as GRDB does.
+    @Test func tokensThatAreNotUTF8() throws {
+        var config = Configuration()
+        config.prepareDatabase { db in register(db) }
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.inDatabase { db throws in
+            let tokenizer = try db.makeTokenizer(ByteSplitTokenizer.tokenizerDescriptor())
+            #expect(try tokenizer.tokenize(document: "aéb").map(\.token) == ["a", "b"])
+            #expect(try tokenizer.tokenize(query: "é").isEmpty)
+            // Cairn's tokens(in:) keeps every token, with its offsets.
+            #expect(try tokenizer.tokens(in: "aéb").map(\.utf8Range) == [0..<1, 1..<2, 2..<3, 3..<4])
         }
     }
 }
