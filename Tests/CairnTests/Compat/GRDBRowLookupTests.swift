@@ -131,6 +131,29 @@ import Cairn
         #expect(row.dataNoCopy(named: "nothing") == nil)
     }
 
+    @Test func adaptersAreCheckedBeforeTheFirstRow() throws {
+        try dbQueue.read { db throws in
+            // The columns of the statement are enough to find the mistake of
+            // an adapter: no row is needed.
+            let sql = "SELECT 1 AS a, 2 AS b WHERE 0"
+            let adapter = ColumnMapping(["x": "missing"])
+            let message = "Mapping references missing column missing. Valid column names are: a, b."
+            for fetch in [
+                { _ = try Row.fetchOne(db, sql: sql, adapter: adapter) },
+                { _ = try Row.fetchAll(db, sql: sql, adapter: adapter) },
+                { _ = try Row.fetchCursor(db, sql: sql, adapter: adapter) },
+            ] as [() throws -> Void] {
+                do {
+                    try fetch()
+                    Issue.record("expected an error")
+                } catch let error as DatabaseError {
+                    #expect(error.resultCode == .SQLITE_MISUSE)
+                    #expect(error.message == message)
+                }
+            }
+        }
+    }
+
     @Test func failuresOfFetches() throws {
         try dbQueue.inDatabase { db throws in
             db.add(function: DatabaseFunction("refuse", argumentCount: 0, pure: true) { _ in
