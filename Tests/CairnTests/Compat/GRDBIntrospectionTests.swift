@@ -79,8 +79,7 @@ import Cairn
         #expect(!composite.tableHasRowID)
 
         // A WITHOUT ROWID table has no rowid for an INTEGER PRIMARY KEY to
-        // alias. GRDB reports an alias of the rowid here; Cairn does not
-        // (a deliberate difference: such a table has no rowid).
+        // alias: the column is an ordinary key, as GRDB 7 reports it.
         let integer = try primaryKey("CREATE TABLE t(id INTEGER PRIMARY KEY) WITHOUT ROWID")
         #expect(integer.columns == ["id"])
         #expect(integer.rowIDColumn == nil)
