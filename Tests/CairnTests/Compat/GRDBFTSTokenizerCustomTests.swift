@@ -447,6 +447,15 @@ private func register(_ db: Database) {
                 #expect(error.resultCode == .SQLITE_CONSTRAINT)
                 #expect(error.sql == "INSERT INTO note VALUES ('x')")
             }
+            try db.drop(table: "note")
+            try createNotes(db, tokenizer: ErrorCodeTokenizer.tokenizerDescriptor())
+            do {
+                try db.execute(sql: "INSERT INTO note VALUES ('x')")
+                Issue.record("expected an error")
+            } catch let error as DatabaseError {
+                #expect(error.resultCode == .SQLITE_ERROR)
+                #expect(error.message == "SQL logic error")
+            }
         }
     }
 
