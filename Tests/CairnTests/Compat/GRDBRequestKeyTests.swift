@@ -203,4 +203,30 @@ import Cairn
             == [#"SELECT * FROM "member" WHERE 0"#])
         #expect(try recorder.dbQueue.read { db in try Member.fetchCount(db) } == 1)
     }
+
+    @Test func keysOfMissingTables() throws {
+        struct Ghost: TableRecord, FetchableRecord, Decodable {
+            var id: Int64
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db throws in
+            let attempts: [(Database) throws -> Void] = [
+                { db in _ = try Ghost.fetchOne(db, key: 1) },
+                { db in _ = try Ghost.filter(key: 1).fetchAll(db) },
+                { db in _ = try Ghost.deleteOne(db, key: 1) },
+                { db in _ = try Table("ghost").filter(keys: [1, 2]).fetchCount(db) },
+            ]
+            for attempt in attempts {
+                do {
+                    try attempt(db)
+                    Issue.record("expected an error")
+                } catch let error as DatabaseError {
+                    #expect(error.resultCode == .SQLITE_ERROR)
+                    #expect(error.message == "no such table: ghost")
+                    #expect(error.sql == nil)
+                    #expect(error.description == "SQLite error 1: no such table: ghost")
+                }
+            }
+        }
+    }
 }
