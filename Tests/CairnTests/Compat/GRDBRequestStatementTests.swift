@@ -160,4 +160,30 @@ import Cairn
             #expect(try Int.fetchOne(named, arguments: ["max": 100]) == 3)
         }
     }
+
+    @Test func cursorsOfStatements() throws {
+        let dbQueue = try makeQueue()
+        try dbQueue.inDatabase { db throws in
+            let sql = "INSERT INTO pet (name) VALUES (?); INSERT INTO pet (name) VALUES (?)"
+            let statements = try db.allStatements(sql: sql, arguments: ["a", "b"])
+            var sqls: [String] = []
+            while let statement = try statements.next() {
+                sqls.append(statement.sql)
+                try statement.execute()
+            }
+            #expect(sqls == ["INSERT INTO pet (name) VALUES (?)", "INSERT INTO pet (name) VALUES (?)"])
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM pet ORDER BY id") == ["a", "b"])
+
+            // Arguments left over once all statements are given.
+            let extra = try db.allStatements(sql: sql, arguments: ["c", "d", "e"])
+            var error: DatabaseError?
+            do {
+                while let statement = try extra.next() { try statement.execute() }
+            } catch let caught as DatabaseError {
+                error = caught
+            }
+            #expect(error?.resultCode == .SQLITE_MISUSE)
+            #expect(error?.message == "wrong number of statement arguments: 3")
+        }
+    }
 }
