@@ -80,9 +80,8 @@ extension Table {
     public func deleteAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> Int
     where Keys.Element: DatabaseValueConvertible
     {
-        let keys = Array(keys)
         // No key, no statement, as in GRDB.
-        if keys.isEmpty { return 0 }
+        if isEmptyKeyList(keys) { return 0 }
         return try filter(keys: keys).deleteAll(db)
     }
 
@@ -221,9 +220,8 @@ extension Table where RowDecoder: FetchableRecord {
     public func fetchAll<Keys: Sequence>(_ db: Database, keys: Keys) throws -> [RowDecoder]
     where Keys.Element: DatabaseValueConvertible
     {
-        let keys = Array(keys)
         // No key, no statement, as in GRDB.
-        if keys.isEmpty { return [] }
+        if isEmptyKeyList(keys) { return [] }
         return try filter(keys: keys).fetchAll(db)
     }
 
