@@ -45,6 +45,7 @@ func encodeRecord(
     defer {
         swap(&container, &encoder.container)
         encoder.error = nil
+        if !encoder.pendingJSONColumns.isEmpty { encoder.pendingJSONColumns = [] }
         encoder.isInUse = false
     }
     // The containers find the encoder in the encoding slot of the thread.
@@ -53,6 +54,9 @@ func encodeRecord(
     }
     if let error = encoder.error {
         throw error
+    }
+    if !encoder.pendingJSONColumns.isEmpty {
+        try encoder.storePendingJSONColumns()
     }
 }
 
@@ -76,6 +80,22 @@ final class RecordEncoder: Encoder {
     // instructions per row of InsertBenchmark "9" (8829 -> 10171).
     @exclusivity(unchecked) var container = PersistenceContainer(reservingCapacity: 0)
     var error: (any Error)?
+
+    /// The values encoded by the encoders of `superEncoder(forKey:)`, which
+    /// are stored as JSON in the column of their key once the record is
+    /// encoded, as GRDB stores them.
+    var pendingJSONColumns: [(column: String, key: String, node: JSONTreeNode)] = []
+
+    /// Stores the values of ``pendingJSONColumns`` as JSON text, encoded by
+    /// the record's JSON encoder of each key.
+    func storePendingJSONColumns() throws {
+        let pending = pendingJSONColumns
+        pendingJSONColumns = []
+        for (column, key, node) in pending {
+            let data = try recordType.databaseJSONEncoder(for: key).encode(node)
+            container.setValueMatchingExactly(String(decoding: data, as: UTF8.self).databaseValue, forColumn: column)
+        }
+    }
 
     /// Whether an encoding uses the encoder: a reusable encoder serves one
     /// encoding at a time, and containers kept after their encoding throw.
@@ -370,8 +390,13 @@ final class RecordEncoder: Encoder {
             liveEncoder.map { SuperEncoder(encoder: $0) } ?? SingleValueProbe.ProbeEncoder()
         }
 
+        /// An encoder whose value is stored as JSON in the column of `key`,
+        /// as GRDB stores it.
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            liveEncoder.map { SuperEncoder(encoder: $0) } ?? SingleValueProbe.ProbeEncoder()
+            guard let encoder = liveEncoder else { return SingleValueProbe.ProbeEncoder() }
+            let node = JSONTreeNode()
+            encoder.pendingJSONColumns.append((column(key, of: encoder), key.stringValue, node))
+            return JSONTreeEncoder(node: node, codingPath: [key], userInfo: encoder.userInfo)
         }
     }
 
