@@ -205,10 +205,14 @@ where Reducer.Value: Sendable
                 // The snapshot of the read; nil when SQLite has none to
                 // give (an empty WAL file): the writer then fetches again.
                 let snapshot = try? WALSnapshot(db)
-                return (try fetchAndReduce(db, onWriter: false), snapshot)
+                return (try fetchAndReduce(db, onWriter: false, regionEvent: .deferred), snapshot)
             }
         } catch {
             return failImmediately(error)
+        }
+        // The value is told before the region, which the writer tells.
+        if let value = initial.value {
+            events.didReceiveValue?(value)
         }
         // Fetching from now on: a commit before the observer is added asks
         // for no other fetch than the one below.
@@ -220,12 +224,10 @@ where Reducer.Value: Sendable
             }
             db.add(transactionObserver: self)
             pool.asyncConcurrentRead { result in
-                self.fetch(result, onWriter: false, thenRefetch: true, unlessUnchangedSince: initial.snapshot)
+                self.fetch(result, onWriter: false, thenRefetch: true, confirmingStartSince: initial.snapshot)
             }
         }
-        guard let value = initial.value else { return nil }
-        events.didReceiveValue?(value)
-        return .success(value)
+        return initial.value.map { .success($0) }
     }
 
     func cancel() {
@@ -352,13 +354,14 @@ where Reducer.Value: Sendable
     /// Fetches with a reader connection, and with a new read when commits
     /// happened meanwhile.
     ///
-    /// - Parameter snapshot: The state of the last fetch, if known: the
-    ///   read fetches nothing when it sees the same state.
+    /// - Parameter start: Set for the first fetch of a pool after the
+    ///   observer is added, with the snapshot of the initial read if known:
+    ///   the read fetches nothing when it sees the same state.
     private func fetch(
         _ result: Result<Database, any Error>,
         onWriter: Bool,
         thenRefetch: Bool,
-        unlessUnchangedSince snapshot: WALSnapshot? = nil)
+        confirmingStartSince start: WALSnapshot?? = nil)
     {
         guard state.withLock({ $0.isActive }) else {
             state.withLock { $0.isFetching = false }
@@ -366,8 +369,21 @@ where Reducer.Value: Sendable
         }
         do {
             let db = try result.get()
-            let isUnchanged = try snapshot.map { snapshot in !(try WALSnapshot(db).isNewer(than: snapshot)) } ?? false
-            if !isUnchanged, let value = try fetchAndReduce(db, onWriter: onWriter) {
+            if let start {
+                // The first fetch of a pool after its initial read, as in
+                // GRDB: the region is told now, after a new fetch when
+                // commits happened since the initial read (or when the
+                // initial read had no snapshot to compare), which count
+                // as a change.
+                if try start.map({ try WALSnapshot(db).isNewer(than: $0) }) ?? true {
+                    events.databaseDidChange?()
+                    if let value = try fetchAndReduce(db, onWriter: onWriter, regionEvent: .always) {
+                        deliver(value)
+                    }
+                } else if tracksChanges, let region = state.withLock({ $0.region }) {
+                    events.willTrackRegion?(region)
+                }
+            } else if let value = try fetchAndReduce(db, onWriter: onWriter) {
                 deliver(value)
             }
         } catch {
@@ -392,8 +408,24 @@ where Reducer.Value: Sendable
         }
     }
 
+    /// When a fetch tells its tracked region to `willTrackRegion`.
+    private enum RegionEvent {
+        /// When the region is new or changed.
+        case whenChanged
+        /// Not now: the region of the initial read of a pool is told by the
+        /// first fetch after the observer is added, as GRDB tells it from
+        /// the access of the writer that adds it.
+        case deferred
+        /// Always, before the value is reduced.
+        case always
+    }
+
     /// Fetches and reduces a value; tracks the region.
-    private func fetchAndReduce(_ db: Database, onWriter: Bool) throws -> Reducer.Value? {
+    private func fetchAndReduce(
+        _ db: Database,
+        onWriter: Bool,
+        regionEvent: RegionEvent = .whenChanged) throws -> Reducer.Value?
+    {
         events.willFetch?()
         // Fetches run one at a time: the reducer is taken out of the state,
         // so that no lock is held while user code (transforms, events) runs.
@@ -449,8 +481,15 @@ where Reducer.Value: Sendable
                 return state.regionChanges
             }
             regionChanges?.post(self)
-            if tracksChanges {
-                events.willTrackRegion?(region)
+        }
+        if tracksChanges {
+            switch regionEvent {
+            case .whenChanged:
+                if let newRegion { events.willTrackRegion?(newRegion) }
+            case .deferred:
+                break
+            case .always:
+                if let region = state.withLock({ $0.region }) { events.willTrackRegion?(region) }
             }
         }
         let value = try reducer._value(fetched)

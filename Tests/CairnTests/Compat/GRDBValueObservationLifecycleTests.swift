@@ -20,6 +20,8 @@ import Cairn
         private let lock = NSLock()
         private var lines: [String] = []
         func write(_ string: String) { lock.withLock { lines.append(string) } }
+        /// Returns the lines written since the last flush, and keeps them.
+        func peek() -> [String] { lock.withLock { lines } }
         /// Returns the lines written since the last call.
         func flush() -> [String] {
             lock.withLock {
@@ -105,6 +107,97 @@ import Cairn
         #expect(recorder.wait { $0.last == 1 })
         Thread.sleep(forTimeInterval: 0.1)
         #expect(recorder.values == [0, 1])
+        cancellable.cancel()
+    }
+
+    /// The printed events of a pool whose initial fetch writes: the initial
+    /// value, then the change, the second fetch, and the tracked region,
+    /// told once the observer is added, before the second value. (Only
+    /// the immediate start reads its initial value before the writer adds
+    /// the observer, as GRDB does.)
+    @Test(arguments: [true])
+    func printedEventsOfAWriteDuringTheInitialFetch(immediate: Bool) async throws {
+        try await TestThreads.start { [self] in
+            try self.printedEventsOfAWriteDuringTheInitialFetchOnThread(immediate: immediate)
+        }()
+    }
+
+    func printedEventsOfAWriteDuringTheInitialFetchOnThread(immediate: Bool) throws {
+        let dbPool = try makePool()
+        let region = try dbPool.read { db in
+            try db.makeStatement(sql: "SELECT MAX(id) FROM crate").databaseRegion.description
+        }
+        let lines = Lines()
+        let firstFetch = Locked(true)
+        let observation = ValueObservation
+            .trackingConstantRegion { db -> Int? in
+                if firstFetch.withLock({ first in defer { first = false }; return first }) {
+                    try dbPool.write { db in
+                        try db.execute(sql: "INSERT INTO crate DEFAULT VALUES; DELETE FROM crate")
+                    }
+                }
+                return try Int.fetchOne(db, sql: "SELECT MAX(id) FROM crate")
+            }
+            .print(to: lines)
+        let recorder = Recorder<Int?>()
+        let cancellable: AnyDatabaseCancellable
+        if immediate {
+            cancellable = observation.start(
+                in: dbPool, scheduling: AnyThreadImmediateScheduler(),
+                onError: recorder.receive(error:), onChange: recorder.receive)
+        } else {
+            cancellable = observation.start(
+                in: dbPool, scheduling: .async(onQueue: queue),
+                onError: recorder.receive(error:), onChange: recorder.receive)
+        }
+        #expect(recorder.wait { $0.count >= 2 })
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(lines.flush() == [
+            "start", "fetch", "value: nil",
+            "database did change", "fetch", "tracked region: \(region)", "value: nil",
+        ])
+        cancellable.cancel()
+    }
+
+    /// Without a write during the initial fetch, a pool tells the tracked
+    /// region once the observer is added, after the initial value.
+    @Test(arguments: [true])
+    func printedEventsOfAPoolStart(immediate: Bool) async throws {
+        try await TestThreads.start { [self] in
+            try self.printedEventsOfAPoolStartOnThread(immediate: immediate)
+        }()
+    }
+
+    func printedEventsOfAPoolStartOnThread(immediate: Bool) throws {
+        let dbPool = try makePool()
+        let lines = Lines()
+        let observation = ValueObservation
+            .trackingConstantRegion(Table("crate").fetchCount)
+            .print(to: lines)
+        let recorder = Recorder<Int>()
+        let cancellable: AnyDatabaseCancellable
+        if immediate {
+            cancellable = observation.start(
+                in: dbPool, scheduling: AnyThreadImmediateScheduler(),
+                onError: recorder.receive(error:), onChange: recorder.receive)
+        } else {
+            cancellable = observation.start(
+                in: dbPool, scheduling: .async(onQueue: queue),
+                onError: recorder.receive(error:), onChange: recorder.receive)
+        }
+        #expect(recorder.wait { $0.count >= 1 })
+        // The region is told by the read that follows the addition of the
+        // observer; a write after it gives the next value.
+        for _ in 0..<500 where lines.peek().count < 4 {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO crate DEFAULT VALUES") }
+        #expect(recorder.wait { $0.last == 1 })
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(lines.flush() == [
+            "start", "fetch", "value: 0", "tracked region: crate(*)",
+            "database did change", "fetch", "value: 1",
+        ])
         cancellable.cancel()
     }
 

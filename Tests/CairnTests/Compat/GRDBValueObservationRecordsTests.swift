@@ -81,7 +81,11 @@ import Cairn
                         Thread.sleep(forTimeInterval: 0.05)
                         queue.sync { }
                         let values = recorder.values
-                        #expect(values.first == expected.first, "\(label): \(values)", sourceLocation: sourceLocation)
+                        if moment == .fromInitialValue {
+                            // Otherwise, the initial read of the pool,
+                            // which waits for no write, may see the writes.
+                            #expect(values.first == expected.first, "\(label): \(values)", sourceLocation: sourceLocation)
+                        }
                         #expect(
                             Self.matches(values[...], expected[...], lastRequired: true),
                             "\(label): \(values)", sourceLocation: sourceLocation)
