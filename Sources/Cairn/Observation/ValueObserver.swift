@@ -70,6 +70,15 @@ where Reducer.Value: Sendable
     /// The pool whose readers fetch fresh values, when values are fetched
     /// concurrently with the writer.
     private let pool: DatabasePool?
+
+    /// Whether the fresh values of a pool's observation are fetched by the
+    /// writer, after each commit that changed the region, as GRDB fetches
+    /// them: the observations whose region may change from one fetch to the
+    /// next (``ValueObservation/tracking(_:)``). A concurrent read could
+    /// miss a commit that changes its next region, which the observer does
+    /// not track yet, and end on a stale value. The initial value is still
+    /// read by a reader.
+    private let fetchesOnWriter: Bool
     private let callbacks: ValueObserverCallbacks<Reducer.Value>
     private let state: Locked<State>
     /// Whether the observation tracks changes: not on a snapshot, nor on a
@@ -111,6 +120,11 @@ where Reducer.Value: Sendable
         self.writer = writer
         self.tracksChanges = writer.map { !$0.configuration.readonly } ?? false
         self.pool = observation.requiresWriteAccess ? nil : reader as? DatabasePool
+        if case .regionRecordedFromSelection = observation.tracking {
+            self.fetchesOnWriter = true
+        } else {
+            self.fetchesOnWriter = false
+        }
         self.callbacks = callbacks
         let reducer = observation.makeReducer()
         self.fetcher = reducer._makeFetcher()
@@ -155,7 +169,7 @@ where Reducer.Value: Sendable
             } else {
                 writer.asyncWriteWithoutTransaction { db in
                     guard self.state.withLock({ $0.isActive }) else { return }
-                    if self.pool == nil {
+                    if self.pool == nil || self.fetchesOnWriter {
                         // As above: fetch, then observe.
                         let fetched = Result { try self.fetchAndReduce(db, onWriter: true) }
                         if case .success = fetched { db.add(transactionObserver: self) }
@@ -223,8 +237,12 @@ where Reducer.Value: Sendable
                 return
             }
             db.add(transactionObserver: self)
-            pool.asyncConcurrentRead { result in
-                self.fetch(result, onWriter: false, thenRefetch: true, confirmingStartSince: initial.snapshot)
+            if self.fetchesOnWriter {
+                self.confirmStartOnWriter(db, since: initial.snapshot)
+            } else {
+                pool.asyncConcurrentRead { result in
+                    self.fetch(result, onWriter: false, thenRefetch: true, confirmingStartSince: initial.snapshot)
+                }
             }
         }
         return initial.value.map { .success($0) }
@@ -329,7 +347,7 @@ where Reducer.Value: Sendable
     /// Fetches a fresh value, from the writer's access, outside of any
     /// transaction.
     private func fetchAfterChange(_ writerDB: Database) {
-        if let pool {
+        if let pool, !fetchesOnWriter {
             // One concurrent fetch at a time; a commit during a fetch asks
             // for another one when it completes.
             let startsFetch = state.withLock { state -> Bool in
@@ -348,6 +366,40 @@ where Reducer.Value: Sendable
             }
         } else {
             deliver(Result { try fetchAndReduce(writerDB, onWriter: true) })
+        }
+    }
+
+    /// The first fetch of a pool's observation that ``fetchesOnWriter``,
+    /// after its initial read: the writer, which just added the observer,
+    /// fetches again when commits happened since the initial read (or when
+    /// the read had no snapshot to compare), as GRDB does, and tells the
+    /// region. No commit can happen meanwhile: this runs in the writer's
+    /// access.
+    private func confirmStartOnWriter(_ db: Database, since snapshot: WALSnapshot?) {
+        defer {
+            state.withLock { state in
+                state.isFetching = false
+                state.needsRefetch = false
+            }
+        }
+        do {
+            // A read transaction of the writer, silent for observers.
+            let isModified = try db.readOnly {
+                try db.isolated {
+                    try db.startReading()
+                    return try snapshot.map { try WALSnapshot(db).isNewer(than: $0) } ?? true
+                }
+            }
+            if isModified {
+                events.databaseDidChange?()
+                if let value = try fetchAndReduce(db, onWriter: true, regionEvent: .always) {
+                    deliver(value)
+                }
+            } else if tracksChanges, let region = state.withLock({ $0.region }) {
+                events.willTrackRegion?(region)
+            }
+        } catch {
+            fail(error)
         }
     }
 

@@ -278,8 +278,10 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
         withExtendedLifetime(cancellable) { }
     }
 
-    /// On a pool, the fetch of a fresh value runs on a reader while the
-    /// writer goes on.
+    /// On a pool, the fetch of a fresh value of an observation of a constant
+    /// region runs on a reader while the writer goes on. (An observation
+    /// whose region may change fetches with the writer, as in GRDB: see
+    /// GRDBValueObservationVaryingRegionTests.)
     @Test func poolFetchesConcurrentlyWithTheWriter() throws {
         let writer = try makeWriter(.pool)
         let fetchStarted = DispatchSemaphore(value: 0)
@@ -288,7 +290,7 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
         let blockedFetchCount = Locked<Int?>(nil)
         let recorder = Recorder<Int>()
         let cancellable = ValueObservation
-            .tracking { db -> Int in
+            .trackingConstantRegion { db -> Int in
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
                 if blocksNextFetch.withLock({ blocks in defer { blocks = false }; return blocks }) {
                     blockedFetchCount.withLock { $0 = count }
