@@ -76,8 +76,9 @@ where Reducer.Value: Sendable
     /// them: the observations whose region may change from one fetch to the
     /// next (``ValueObservation/tracking(_:)``). A concurrent read could
     /// miss a commit that changes its next region, which the observer does
-    /// not track yet, and end on a stale value. The initial value is still
-    /// read by a reader.
+    /// not track yet, and end on a stale value. The initial value of an
+    /// `.immediate` start is still read by a reader, then confirmed by the
+    /// writer; other starts fetch it with the writer.
     private let fetchesOnWriter: Bool
     private let callbacks: ValueObserverCallbacks<Reducer.Value>
     private let state: Locked<State>
