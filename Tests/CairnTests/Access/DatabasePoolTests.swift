@@ -373,15 +373,18 @@ import Cairn
         #expect(try await pool.read { db throws in try count(db) } == 3)
     }
 
-    /// A value observation whose fetch writes through the pool (a cache, a
-    /// log) runs: its fetch runs on a reader.
+    /// A value observation of a constant region whose fetch writes through
+    /// the pool (a cache, a log) runs: its fetch runs on a reader. (The
+    /// fetches of `ValueObservation.tracking`, whose region may change,
+    /// run on the writer after a change, as in GRDB: a write through the
+    /// pool from there would be reentrant.)
     @Test func observationWhoseFetchWritesThroughThePool() throws {
         try dbPool.write { db throws in try db.execute(sql: "CREATE TABLE fetchLog (id INTEGER PRIMARY KEY)") }
         let pool = dbPool
         let received = Locked<[Int]>([])
         let delivered = DispatchSemaphore(value: 0)
         let cancellable = ValueObservation
-            .tracking { db throws -> Int in
+            .trackingConstantRegion { db throws -> Int in
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
                 try pool.write { db throws in try db.execute(sql: "INSERT INTO fetchLog DEFAULT VALUES") }
                 return count
