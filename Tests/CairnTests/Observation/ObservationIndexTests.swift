@@ -69,8 +69,15 @@ import Cairn
         return rows
     }
 
+    // The tests wait for values: they run on threads of their own, not on
+    // those of Swift concurrency (see CONTRIBUTING, "Tests that block").
+
     @Test(arguments: WriterKind.allCases)
-    func eachCommitReachesTheObservationsOfItsRows(kind: WriterKind) throws {
+    func eachCommitReachesTheObservationsOfItsRows(kind: WriterKind) async throws {
+        try await TestThreads.start { [self] in try self.eachCommitReachesTheObservationsOfItsRowsOnThread(kind: kind) }()
+    }
+
+    func eachCommitReachesTheObservationsOfItsRowsOnThread(kind: WriterKind) throws {
         let writer = try makeWriter(kind)
         let observers = startObservers(writer)
         defer { observers.cancellables.forEach { $0.cancel() } }
@@ -136,7 +143,11 @@ import Cairn
 
     /// An update of columns that no observation reads is no change.
     @Test(arguments: WriterKind.allCases)
-    func updatesOfOtherColumnsAreNoChange(kind: WriterKind) throws {
+    func updatesOfOtherColumnsAreNoChange(kind: WriterKind) async throws {
+        try await TestThreads.start { [self] in try self.updatesOfOtherColumnsAreNoChangeOnThread(kind: kind) }()
+    }
+
+    func updatesOfOtherColumnsAreNoChangeOnThread(kind: WriterKind) throws {
         let writer = try makeWriter(kind)
         let observers = startObservers(writer)
         defer { observers.cancellables.forEach { $0.cancel() } }
@@ -152,7 +163,11 @@ import Cairn
 
     /// An observation whose rows depend on another table follows its rows.
     @Test(arguments: WriterKind.allCases)
-    func observationsFollowTheirNewRows(kind: WriterKind) throws {
+    func observationsFollowTheirNewRows(kind: WriterKind) async throws {
+        try await TestThreads.start { [self] in try self.observationsFollowTheirNewRowsOnThread(kind: kind) }()
+    }
+
+    func observationsFollowTheirNewRowsOnThread(kind: WriterKind) throws {
         let writer = try makeWriter(kind)
         try writer.write { db in
             try db.execute(sql: "CREATE TABLE pointer (target INT); INSERT INTO pointer VALUES (1)")
